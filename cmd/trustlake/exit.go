@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Exit codes. Every command's help lists the ones it uses.
+const (
+	exitOK          = 0
+	exitInternal    = 1
+	exitUsage       = 2
+	exitRejected    = 3   // input rejected; nothing from the batch committed
+	exitCheckFailed = 4   // a check (lake check, tasks check, checklist) found a problem
+	exitInterrupted = 130 // SIGINT or SIGTERM
+)
+
+const exitCodesHelp = "Exit codes: 0 ok, 1 internal error, 2 usage, 3 input rejected, 4 check failed, 130 interrupted."
+
+// usageError is a mistake in the command line; hint says what to try.
+type usageError struct {
+	msg  string
+	hint string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+func usageHint(hint, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
+}
+
+// rejectedError means input records were rejected; the records were
+// already printed, the error carries the summary.
+type rejectedError struct{ summary string }
+
+func (e *rejectedError) Error() string { return e.summary }
+
+// checkFailedError means a check ran and found problems (already printed).
+type checkFailedError struct{ summary string }
+
+func (e *checkFailedError) Error() string { return e.summary }
+
+// report prints err (if any) and maps it to an exit code. It is the only
+// place that chooses exit codes.
+func report(ctx context.Context, stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var (
+		ue  *usageError
+		re  *rejectedError
+		ce  *checkFailedError
+		rec *schema.RecordError
+	)
+	switch {
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintln(stderr, "trustlake: interrupted")
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "trustlake: %s\n", ue.msg)
+		if ue.hint != "" {
+			fmt.Fprintf(stderr, "Try: %s\n", ue.hint)
+		} else if !strings.Contains(ue.msg, "--help") {
+			fmt.Fprintln(stderr, "Try: trustlake --help")
+		}
+		return exitUsage
+	case errors.As(err, &re):
+		fmt.Fprintf(stderr, "trustlake: %s\n", re.summary)
+		return exitRejected
+	case errors.As(err, &rec):
+		fmt.Fprintln(stderr, rec.Error())
+		return exitRejected
+	case errors.As(err, &ce):
+		fmt.Fprintf(stderr, "trustlake: %s\n", ce.summary)
+		return exitCheckFailed
+	default:
+		fmt.Fprintf(stderr, "trustlake: %v\n", err)
+		return exitInternal
+	}
+}

@@ -1,0 +1,117 @@
+package schema
+
+import "time"
+
+// Provenance fields shared by every row: where the row came from, so that a
+// conflict can name both sources. They are stored, and excluded from the
+// content hash.
+type Provenance struct {
+	SrcFile string `parquet:"_src_file,dict" json:"-"`
+	SrcLine int64  `parquet:"_src_line" json:"-"`
+}
+
+// Episode is one agent run (seed §4.1 meta.json). Partition: agent.
+type Episode struct {
+	EpisodeID        string     `parquet:"episode_id,dict"`
+	TaskID           string     `parquet:"task_id,dict"`
+	Source           string     `parquet:"source,dict"`
+	Agent            string     `parquet:"-"` // partition agent=
+	AgentVersion     *string    `parquet:"agent_version,optional,dict"`
+	AgentSeed        *int64     `parquet:"agent_seed,optional"`
+	NSteps           *int64     `parquet:"n_steps,optional"`
+	FinalMessage     *string    `parquet:"final_message,optional"`
+	SandboxImage     *string    `parquet:"sandbox_image,optional,dict"`
+	CreatedAt        *time.Time `parquet:"created_at,optional,timestamp(microsecond)"`
+	ParentEpisodeID  *string    `parquet:"parent_episode_id,optional"`
+	Perturbation     *string    `parquet:"perturbation,optional,dict"`
+	Dir              string     `parquet:"dir"`                         // episode folder as given to ingest
+	FinalStatePath   *string    `parquet:"final_state_path,optional"`   // relative to Dir
+	FinalStateSHA256 *string    `parquet:"final_state_sha256,optional"` // hex
+	NScreens         int64      `parquet:"n_screens"`
+	Extra            string     `parquet:"extra"` // JSON object of unknown meta.json fields; "{}" when none
+	Provenance
+}
+
+// Action is one step of an episode (actions.jsonl), or one message of a
+// tool-calling trajectory. Partition: agent.
+type Action struct {
+	EpisodeID    string  `parquet:"episode_id,dict"`
+	Agent        string  `parquet:"-"` // partition agent=
+	Step         int64   `parquet:"step"`
+	Action       *string `parquet:"action,optional,dict"`
+	Role         *string `parquet:"role,optional,dict"` // system|user|assistant|tool for chat trajectories
+	Text         *string `parquet:"text,optional"`
+	Keys         *string `parquet:"keys,optional"`
+	Screen       *string `parquet:"screen,optional"`        // path relative to the episode folder
+	ScreenSHA256 *string `parquet:"screen_sha256,optional"` // hex, when the file exists
+	ToolName     *string `parquet:"tool_name,optional,dict"`
+	Arguments    *string `parquet:"arguments,optional"` // JSON text
+	Observation  *string `parquet:"observation,optional"`
+	Extra        string  `parquet:"extra"` // JSON object of unknown fields
+	Provenance
+}
+
+// Gate is one check of a verifier that can zero a score (seed 004, D1).
+type Gate struct {
+	ID     string `json:"id"`
+	Type   string `json:"type"` // critical|process|administrative
+	Passed bool   `json:"passed"`
+}
+
+// GroundTruth is a verifier verdict for an episode (gt.json).
+type GroundTruth struct {
+	EpisodeID      string   `parquet:"episode_id"`
+	VerifierSHA256 string   `parquet:"verifier_sha256,dict"`
+	Pass           bool     `parquet:"pass"`
+	Score          *float64 `parquet:"score,optional"`
+	Category       *string  `parquet:"category,optional,dict"`     // one of Categories, else null
+	CategoryRaw    *string  `parquet:"category_raw,optional,dict"` // as written by the verifier
+	Diagnostics    string   `parquet:"diagnostics"`                // JSON; "null" when absent
+	Gates          string   `parquet:"gates"`                      // JSON array of Gate; "[]" when absent
+	Deterministic  *bool    `parquet:"deterministic,optional"`
+	Provenance
+}
+
+// Label is a human review of an episode's failure category.
+type Label struct {
+	EpisodeID   string  `parquet:"episode_id"`
+	Category    *string `parquet:"category,optional,dict"`
+	CategoryRaw string  `parquet:"category_raw,dict"`
+	Annotator   *string `parquet:"annotator,optional,dict"`
+	Note        *string `parquet:"note,optional"`
+	Provenance
+}
+
+// Verdict is one judge call (seed §4.4 verdict line). Partitions: judge, condition.
+type Verdict struct {
+	EpisodeID  string     `parquet:"episode_id,dict"`
+	Judge      string     `parquet:"-"` // partition judge=
+	Condition  string     `parquet:"-"` // partition condition=
+	Run        int64      `parquet:"run"`
+	Verdict    string     `parquet:"verdict,dict"`
+	Score      *float64   `parquet:"score,optional"`
+	Confidence *float64   `parquet:"confidence,optional"`
+	Model      *string    `parquet:"model,optional,dict"` // exact model id
+	CalledAt   *time.Time `parquet:"called_at,optional,timestamp(microsecond)"`
+	Extra      string     `parquet:"extra"` // JSON object of unknown fields
+	Provenance
+}
+
+// Result is one recorded benchmark run, audited by the Trust Layer.
+// Partition: benchmark.
+type Result struct {
+	ResultID      string  `parquet:"result_id"`
+	Benchmark     string  `parquet:"-"` // partition benchmark=
+	TaskID        string  `parquet:"task_id,dict"`
+	Agent         string  `parquet:"agent,dict"`
+	Trial         int64   `parquet:"trial"`
+	RecordedScore float64 `parquet:"recorded_score"`
+	RecordedPass  bool    `parquet:"recorded_pass"`
+	EpisodeID     *string `parquet:"episode_id,optional"`
+	FinalMessage  *string `parquet:"final_message,optional"`
+	Instruction   *string `parquet:"instruction,optional"`
+	Grader        string  `parquet:"grader"`               // JSON: what the grader needs to re-run (reference outputs, actions, ...)
+	Infra         *string `parquet:"infra_error,optional"` // non-null when the run failed for infrastructure reasons
+	Extra         string  `parquet:"extra"`
+	Provenance
+}
