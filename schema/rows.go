@@ -88,7 +88,7 @@ type Verdict struct {
 	Judge      string     `parquet:"-"` // partition judge=
 	Condition  string     `parquet:"-"` // partition condition=
 	Run        int64      `parquet:"run"`
-	Verdict    string     `parquet:"verdict,dict"`
+	Verdict    *string    `parquet:"verdict,optional,dict"` // null for score-only judges (reward models)
 	Score      *float64   `parquet:"score,optional"`
 	Confidence *float64   `parquet:"confidence,optional"`
 	Model      *string    `parquet:"model,optional,dict"` // exact model id

@@ -1,0 +1,31 @@
+// Package lake owns trustlake's on-disk layout: hive-partitioned Parquet
+// tables, the manifest that makes writes atomic, the single-writer lock and
+// natural-key dedupe.
+//
+// Layout under the lake root:
+//
+//	_manifest/manifest.json   the committed state: every live data file with
+//	                          its table, partition, row count, size and sha256
+//	_manifest/lock            flock(2) held by the one writer
+//	episodes/agent=<a>/part-<uuid>.parquet
+//	actions/agent=<a>/part-<uuid>.parquet
+//	ground_truth/part-<uuid>.parquet
+//	labels/part-<uuid>.parquet
+//	verdicts/judge=<j>/condition=<c>/part-<uuid>.parquet
+//	results/benchmark=<b>/part-<uuid>.parquet
+//	trust/benchmark=<b>/part-<uuid>.parquet
+//
+// Partition values are percent-encoded the way DuckDB writes them (every
+// byte outside [A-Za-z0-9._-] becomes %XX), so DuckDB, Spark or Trino read
+// the folders with hive partitioning and get the exact value back. Partition
+// columns are not stored inside the files.
+//
+// A commit writes each new file as part-<uuid>.parquet.tmp, fsyncs it,
+// renames it to .parquet, fsyncs the folder, and only then replaces
+// manifest.json by an atomic rename. The manifest is the truth: readers
+// (package queries) read exactly the files it lists, so a crash at any
+// moment leaves the old or the new state, never a mix. Files that a crashed
+// writer left behind are not in the manifest; the next writer removes them
+// and `lake check` lists them. Files superseded by --replace stay on disk as
+// tombstones for a grace period so that running readers never lose a file.
+package lake

@@ -1,0 +1,112 @@
+package lake
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Sentinel errors; check them with errors.Is.
+var (
+	ErrNoTable  = errors.New("no such table")
+	ErrBadPath  = errors.New("path does not follow the lake layout")
+	ErrLocked   = errors.New("lake is locked by another writer")
+	ErrNotALake = errors.New("not a trustlake lake")
+	ErrConflict = errors.New("natural key conflict")
+)
+
+// Options configure a Lake. Zero values mean the defaults.
+type Options struct {
+	RowGroupRows   int           // rows per Parquet row group; 0 means 131072
+	FileRows       int           // rows per data file before rolling to a new file; 0 means 4194304
+	LockTimeout    time.Duration // how long a writer waits for the lock; 0 means 30s
+	TombstoneGrace time.Duration // how long superseded files stay for readers; 0 means 1h
+	Logger         *slog.Logger  // nil discards
+}
+
+func (o *Options) applyDefaults() {
+	if o.RowGroupRows <= 0 {
+		o.RowGroupRows = 131072
+	}
+	if o.FileRows <= 0 {
+		o.FileRows = 4 << 20
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 30 * time.Second
+	}
+	if o.TombstoneGrace <= 0 {
+		o.TombstoneGrace = time.Hour
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Lake is an open lake folder. It is safe for concurrent use; writes are
+// serialised by a lock file shared with other processes.
+type Lake struct {
+	root string
+	opts Options
+}
+
+const manifestDir = "_manifest"
+
+// Open opens the lake at dir, creating it when absent. An existing folder
+// that is neither empty nor a lake is refused with ErrNotALake.
+func Open(dir string, opts Options) (*Lake, error) {
+	opts.applyDefaults()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open lake: %w", err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("open lake: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, manifestDir)); errors.Is(err, os.ErrNotExist) {
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return nil, fmt.Errorf("open lake: %w", err)
+		}
+		if len(entries) > 0 {
+			return nil, fmt.Errorf("open lake %s: %w (no %s folder, and the folder is not empty)", abs, ErrNotALake, manifestDir)
+		}
+		if err := os.MkdirAll(filepath.Join(abs, manifestDir), 0o755); err != nil {
+			return nil, fmt.Errorf("open lake: %w", err)
+		}
+	}
+	return &Lake{root: abs, opts: opts}, nil
+}
+
+// OpenExisting opens a lake for reading; it fails with ErrNotALake when dir
+// holds no lake, instead of creating one.
+func OpenExisting(dir string, opts Options) (*Lake, error) {
+	if _, err := os.Stat(filepath.Join(dir, manifestDir)); err != nil {
+		return nil, fmt.Errorf("open lake %s: %w (run `trustlake ingest ...` first)", dir, ErrNotALake)
+	}
+	return Open(dir, opts)
+}
+
+// Root returns the absolute lake folder.
+func (l *Lake) Root() string { return l.root }
+
+// Files returns the committed data files of a table, as absolute paths, in
+// manifest order. Readers use exactly this list.
+func (l *Lake) Files(table string) ([]string, error) {
+	if _, err := LookupTable(table); err != nil {
+		return nil, err
+	}
+	m, err := l.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range m.Files {
+		if f.Table == table {
+			out = append(out, filepath.Join(l.root, filepath.FromSlash(f.Path)))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,204 @@
+package lake_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+func strp(s string) *string { return &s }
+
+func verdict(ep, judge, cond string, run int64, v string, line int64) schema.Verdict {
+	return schema.Verdict{EpisodeID: ep, Judge: judge, Condition: cond, Run: run, Verdict: strp(v), Extra: "{}",
+		Provenance: schema.Provenance{SrcFile: "v.jsonl", SrcLine: line}}
+}
+
+func write(t *testing.T, l *lake.Lake, opts lake.WriterOptions, rows ...schema.Verdict) (lake.Stats, []error) {
+	t.Helper()
+	tx, err := l.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	w, err := lake.NewWriter[schema.Verdict](tx, lake.Verdicts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	for i := range rows {
+		if _, err := w.Add(&rows[i]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	st, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) == 0 {
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, errs
+}
+
+func readAll(t *testing.T, l *lake.Lake) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	err := lake.ReadTable[schema.Verdict](l, lake.Verdicts, func(rows []schema.Verdict) error {
+		for _, r := range rows {
+			got[r.Key()] = *r.Verdict
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestWriteDedupeReplace(t *testing.T) {
+	l, err := lake.Open(t.TempDir(), lake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := verdict("ep1", "sim:vlm a/b", "E2+claim", 1, "success", 1)
+	b := verdict("ep2", "sim:vlm a/b", "E2+claim", 1, "failure", 2)
+	st, errs := write(t, l, lake.WriterOptions{}, a, b)
+	if len(errs) > 0 || st.Added != 2 {
+		t.Fatalf("first write: %+v %v", st, errs)
+	}
+	// Identical content again: a no-op.
+	st, errs = write(t, l, lake.WriterOptions{}, a, b)
+	if len(errs) > 0 || st.Added != 0 || st.Unchanged != 2 {
+		t.Fatalf("re-ingest: %+v %v", st, errs)
+	}
+	m, _ := l.Manifest()
+	if got, want := m.Version, int64(1); got != want {
+		t.Errorf("manifest version after no-op = %d, want %d", got, want)
+	}
+	// Same key, different content: a conflict naming the first source.
+	changed := verdict("ep1", "sim:vlm a/b", "E2+claim", 1, "failure", 9)
+	changed.SrcFile = "w.jsonl"
+	_, errs = write(t, l, lake.WriterOptions{}, changed)
+	var ce *lake.ConflictError
+	if len(errs) != 1 || !errors.As(errs[0], &ce) || ce.Existing != "v.jsonl:1" {
+		t.Fatalf("conflict: %v", errs)
+	}
+	if got := readAll(t, l); got[a.Key()] != "success" || len(got) != 2 {
+		t.Fatalf("after refused conflict: %v", got)
+	}
+	// --replace overrides it and keeps the other row.
+	st, errs = write(t, l, lake.WriterOptions{Replace: true}, changed)
+	if len(errs) > 0 || st.Replaced != 1 {
+		t.Fatalf("replace: %+v %v", st, errs)
+	}
+	got := readAll(t, l)
+	if got[a.Key()] != "failure" || got[b.Key()] != "failure" || len(got) != 2 {
+		t.Fatalf("after replace: %v", got)
+	}
+	rep, err := l.Check(t.Context())
+	if err != nil || rep.Damaged() || rep.Rows[lake.Verdicts] != 2 {
+		t.Fatalf("check: %+v %v", rep, err)
+	}
+}
+
+func TestDuplicateInBatch(t *testing.T) {
+	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	a := verdict("ep1", "j", "E1-final", 1, "success", 1)
+	a2 := verdict("ep1", "j", "E1-final", 1, "success", 7)
+	_, errs := write(t, l, lake.WriterOptions{}, a, a2)
+	var ce *lake.ConflictError
+	if len(errs) != 1 || !errors.As(errs[0], &ce) || !ce.InBatch || ce.Existing != "v.jsonl:1" {
+		t.Fatalf("got %v", errs)
+	}
+	if got := readAll(t, l); len(got) != 0 {
+		t.Fatalf("rejected batch left rows: %v", got)
+	}
+	rep, _ := l.Check(t.Context())
+	if len(rep.Problems) != 0 {
+		t.Fatalf("rolled-back batch left files: %+v", rep.Problems)
+	}
+}
+
+func TestCheckFindsDamageAndOrphans(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := lake.Open(dir, lake.Options{})
+	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1))
+	files, _ := l.Files(lake.Verdicts)
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	orphan := filepath.Join(filepath.Dir(files[0]), "part-left.parquet.tmp")
+	os.WriteFile(orphan, []byte("x"), 0o644)
+	rep, _ := l.Check(context.Background())
+	if rep.Damaged() || len(rep.Problems) != 1 || rep.Problems[0].Kind != "orphan" {
+		t.Fatalf("orphan: %+v", rep.Problems)
+	}
+	// The next writer removes the orphan.
+	write(t, l, lake.WriterOptions{}, verdict("ep2", "j", "c", 1, "success", 2))
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Fatalf("orphan survived the next write: %v", err)
+	}
+	// Flip a byte: damage.
+	b, _ := os.ReadFile(files[0])
+	b[len(b)/2] ^= 0xff
+	os.WriteFile(files[0], b, 0o644)
+	rep, _ = l.Check(context.Background())
+	if !rep.Damaged() {
+		t.Fatalf("corruption not found: %+v", rep)
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := lake.Open(dir, lake.Options{LockTimeout: 50e6})
+	tx, err := l.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	l2, _ := lake.Open(dir, lake.Options{LockTimeout: 50e6})
+	if _, err := l2.Begin(t.Context()); !errors.Is(err, lake.ErrLocked) {
+		t.Fatalf("second writer: %v, want ErrLocked", err)
+	}
+}
+
+func TestPartitionRoundTrip(t *testing.T) {
+	for _, v := range []string{"sim:vlm-a", "a/b c+d=e%", "ünï", "x..y"} {
+		got, err := lake.DecodePartitionValue(lake.EncodePartitionValue(v))
+		if err != nil || got != v {
+			t.Errorf("round trip %q = %q, %v", v, got, err)
+		}
+	}
+}
+
+func FuzzParsePartitionDir(f *testing.F) {
+	f.Add("verdicts/judge=a%3Ab/condition=E1-final/part-1.parquet")
+	f.Add("episodes/agent=x/part.parquet")
+	f.Add("labels/../x")
+	f.Fuzz(func(t *testing.T, p string) {
+		tab, vals, err := lake.ParsePartitionDir(p)
+		if err != nil {
+			return
+		}
+		dir, err := lake.PartitionDir(tab, vals)
+		if err != nil {
+			t.Fatalf("parsed %q but cannot rebuild: %v", p, err)
+		}
+		tab2, vals2, err := lake.ParsePartitionDir(dir + "/f.parquet")
+		if err != nil || tab2.Name != tab.Name || len(vals2) != len(vals) {
+			t.Fatalf("rebuild of %q: %v", p, err)
+		}
+		for i := range vals {
+			if vals[i] != vals2[i] {
+				t.Fatalf("value %d: %q != %q", i, vals[i], vals2[i])
+			}
+		}
+	})
+}

@@ -1,0 +1,105 @@
+package lake
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// FileEntry is one committed data file.
+type FileEntry struct {
+	Table     string    `json:"table"`
+	Path      string    `json:"path"` // relative to the lake root, slash-separated
+	Partition []string  `json:"partition,omitempty"`
+	Rows      int64     `json:"rows"`
+	Bytes     int64     `json:"bytes"`
+	SHA256    string    `json:"sha256"`
+	Committed time.Time `json:"committed"`
+}
+
+// Tombstone is a file superseded by a commit, kept for running readers
+// until its grace period ends.
+type Tombstone struct {
+	Path    string    `json:"path"`
+	Removed time.Time `json:"removed"`
+}
+
+// Manifest is the committed state of the lake.
+type Manifest struct {
+	Format     int         `json:"format"`
+	Version    int64       `json:"version"` // increases by one per commit
+	Updated    time.Time   `json:"updated"`
+	Files      []FileEntry `json:"files"`
+	Tombstones []Tombstone `json:"tombstones,omitempty"`
+}
+
+const manifestFormat = 1
+
+func (l *Lake) manifestPath() string { return filepath.Join(l.root, manifestDir, "manifest.json") }
+
+// Manifest reads the committed manifest; an empty lake has version 0.
+func (l *Lake) Manifest() (Manifest, error) {
+	b, err := os.ReadFile(l.manifestPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return Manifest{Format: manifestFormat}, nil
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("read manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Manifest{}, fmt.Errorf("read manifest %s: %w", l.manifestPath(), err)
+	}
+	if m.Format != manifestFormat {
+		return Manifest{}, fmt.Errorf("read manifest: format %d, this build reads %d", m.Format, manifestFormat)
+	}
+	return m, nil
+}
+
+// writeManifest replaces the manifest atomically: temp file, fsync, rename,
+// fsync of the folder.
+func (l *Lake) writeManifest(m Manifest) error {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	tmp := l.manifestPath() + ".tmp"
+	if err := writeFileSync(tmp, b); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if err := os.Rename(tmp, l.manifestPath()); err != nil {
+		return fmt.Errorf("commit manifest: %w", err)
+	}
+	return syncDir(filepath.Dir(l.manifestPath()))
+}
+
+func writeFileSync(name string, b []byte) error {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}

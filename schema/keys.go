@@ -1,0 +1,247 @@
+package schema
+
+import (
+	"math"
+	"strconv"
+	"time"
+)
+
+// A hasher builds a stable 64-bit FNV-1a content hash of a row's fields.
+// Fields are length-prefixed so that ("ab","c") and ("a","bc") differ, and
+// nil is distinct from every value.
+type hasher uint64
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func newHasher() hasher { return fnvOffset }
+
+func (h *hasher) byte(b byte) {
+	*h = (*h ^ hasher(b)) * fnvPrime
+}
+
+func (h *hasher) str(s string) {
+	h.u64(uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		*h = (*h ^ hasher(s[i])) * fnvPrime
+	}
+}
+
+func (h *hasher) u64(v uint64) {
+	for i := 0; i < 8; i++ {
+		h.byte(byte(v >> (8 * i)))
+	}
+}
+
+func (h *hasher) i64(v int64)   { h.u64(uint64(v)) }
+func (h *hasher) f64(v float64) { h.u64(math.Float64bits(v)) }
+func (h *hasher) boolean(v bool) {
+	if v {
+		h.byte(1)
+	} else {
+		h.byte(0)
+	}
+}
+
+func (h *hasher) nilOr(ok bool) bool {
+	if !ok {
+		h.byte(0)
+		return false
+	}
+	h.byte(1)
+	return true
+}
+
+func (h *hasher) pstr(p *string) {
+	if h.nilOr(p != nil) {
+		h.str(*p)
+	}
+}
+func (h *hasher) pi64(p *int64) {
+	if h.nilOr(p != nil) {
+		h.i64(*p)
+	}
+}
+func (h *hasher) pf64(p *float64) {
+	if h.nilOr(p != nil) {
+		h.f64(*p)
+	}
+}
+func (h *hasher) pbool(p *bool) {
+	if h.nilOr(p != nil) {
+		h.boolean(*p)
+	}
+}
+func (h *hasher) ptime(p *time.Time) {
+	if h.nilOr(p != nil) {
+		h.i64(p.UnixMicro())
+	}
+}
+
+// Source is "file:line" of the row, for messages that name both sides of a conflict.
+func (p Provenance) Source() string {
+	if p.SrcLine <= 0 {
+		return p.SrcFile
+	}
+	return p.SrcFile + ":" + strconv.FormatInt(p.SrcLine, 10)
+}
+
+// Key returns the natural key (episode_id).
+func (e *Episode) Key() string { return e.EpisodeID }
+
+// Partition returns the hive partition values (agent).
+func (e *Episode) Partition() []string { return []string{e.Agent} }
+
+// SetPartition sets the partition fields from the hive path.
+func (e *Episode) SetPartition(v []string) { e.Agent = v[0] }
+
+// Hash returns a content hash over every stored field except provenance.
+func (e *Episode) Hash() uint64 {
+	h := newHasher()
+	h.str(e.EpisodeID)
+	h.str(e.TaskID)
+	h.str(e.Source)
+	h.str(e.Agent)
+	h.pstr(e.AgentVersion)
+	h.pi64(e.AgentSeed)
+	h.pi64(e.NSteps)
+	h.pstr(e.FinalMessage)
+	h.pstr(e.SandboxImage)
+	h.ptime(e.CreatedAt)
+	h.pstr(e.ParentEpisodeID)
+	h.pstr(e.Perturbation)
+	h.pstr(e.FinalStatePath)
+	h.pstr(e.FinalStateSHA256)
+	h.i64(e.NScreens)
+	h.str(e.Extra)
+	return uint64(h)
+}
+
+// Key returns the natural key (episode_id, step).
+func (a *Action) Key() string { return a.EpisodeID + "\x00" + strconv.FormatInt(a.Step, 10) }
+
+// Partition returns the hive partition values (agent).
+func (a *Action) Partition() []string { return []string{a.Agent} }
+
+// SetPartition sets the partition fields from the hive path.
+func (a *Action) SetPartition(v []string) { a.Agent = v[0] }
+
+// Hash returns a content hash over every stored field except provenance.
+func (a *Action) Hash() uint64 {
+	h := newHasher()
+	h.str(a.EpisodeID)
+	h.str(a.Agent)
+	h.i64(a.Step)
+	h.pstr(a.Action)
+	h.pstr(a.Role)
+	h.pstr(a.Text)
+	h.pstr(a.Keys)
+	h.pstr(a.Screen)
+	h.pstr(a.ScreenSHA256)
+	h.pstr(a.ToolName)
+	h.pstr(a.Arguments)
+	h.pstr(a.Observation)
+	h.str(a.Extra)
+	return uint64(h)
+}
+
+// Key returns the natural key (episode_id, verifier_sha256).
+func (g *GroundTruth) Key() string { return g.EpisodeID + "\x00" + g.VerifierSHA256 }
+
+// Partition returns no values: ground_truth is not partitioned.
+func (g *GroundTruth) Partition() []string { return nil }
+
+// SetPartition does nothing: ground_truth is not partitioned.
+func (g *GroundTruth) SetPartition([]string) {}
+
+// Hash returns a content hash over every stored field except provenance.
+func (g *GroundTruth) Hash() uint64 {
+	h := newHasher()
+	h.str(g.EpisodeID)
+	h.str(g.VerifierSHA256)
+	h.boolean(g.Pass)
+	h.pf64(g.Score)
+	h.pstr(g.Category)
+	h.pstr(g.CategoryRaw)
+	h.str(g.Diagnostics)
+	h.str(g.Gates)
+	h.pbool(g.Deterministic)
+	return uint64(h)
+}
+
+// Key returns the natural key (episode_id).
+func (l *Label) Key() string { return l.EpisodeID }
+
+// Partition returns no values: labels are not partitioned.
+func (l *Label) Partition() []string { return nil }
+
+// SetPartition does nothing: labels are not partitioned.
+func (l *Label) SetPartition([]string) {}
+
+// Hash returns a content hash over every stored field except provenance.
+func (l *Label) Hash() uint64 {
+	h := newHasher()
+	h.str(l.EpisodeID)
+	h.pstr(l.Category)
+	h.str(l.CategoryRaw)
+	h.pstr(l.Annotator)
+	h.pstr(l.Note)
+	return uint64(h)
+}
+
+// Key returns the natural key (episode_id, judge, condition, run).
+func (v *Verdict) Key() string {
+	return v.EpisodeID + "\x00" + v.Judge + "\x00" + v.Condition + "\x00" + strconv.FormatInt(v.Run, 10)
+}
+
+// Partition returns the hive partition values (judge, condition).
+func (v *Verdict) Partition() []string { return []string{v.Judge, v.Condition} }
+
+// SetPartition sets the partition fields from the hive path.
+func (v *Verdict) SetPartition(p []string) { v.Judge, v.Condition = p[0], p[1] }
+
+// Hash returns a content hash over every stored field except provenance.
+func (v *Verdict) Hash() uint64 {
+	h := newHasher()
+	h.str(v.EpisodeID)
+	h.str(v.Judge)
+	h.str(v.Condition)
+	h.i64(v.Run)
+	h.pstr(v.Verdict)
+	h.pf64(v.Score)
+	h.pf64(v.Confidence)
+	h.pstr(v.Model)
+	h.ptime(v.CalledAt)
+	h.str(v.Extra)
+	return uint64(h)
+}
+
+// Key returns the natural key (result_id).
+func (r *Result) Key() string { return r.ResultID }
+
+// Partition returns the hive partition values (benchmark).
+func (r *Result) Partition() []string { return []string{r.Benchmark} }
+
+// SetPartition sets the partition fields from the hive path.
+func (r *Result) SetPartition(p []string) { r.Benchmark = p[0] }
+
+// Hash returns a content hash over every stored field except provenance.
+func (r *Result) Hash() uint64 {
+	h := newHasher()
+	h.str(r.ResultID)
+	h.str(r.Benchmark)
+	h.str(r.TaskID)
+	h.str(r.Agent)
+	h.i64(r.Trial)
+	h.f64(r.RecordedScore)
+	h.boolean(r.RecordedPass)
+	h.pstr(r.EpisodeID)
+	h.pstr(r.FinalMessage)
+	h.pstr(r.Instruction)
+	h.str(r.Grader)
+	h.pstr(r.Infra)
+	h.str(r.Extra)
+	return uint64(h)
+}

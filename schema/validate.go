@@ -1,0 +1,162 @@
+package schema
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// FieldError is a validation failure of one field of one row; ingest adds
+// the file and line to make a RecordError.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+func fieldErr(field string, sentinel error, format string, args ...any) *FieldError {
+	if format == "" {
+		return &FieldError{Field: field, Err: sentinel}
+	}
+	return &FieldError{Field: field, Err: Reason(sentinel, format, args...)}
+}
+
+// maxIDLen bounds identifiers and partition values.
+const maxIDLen = 512
+
+// checkID validates an identifier used as a key or partition value.
+func checkID(field, v string) *FieldError {
+	switch {
+	case v == "":
+		return fieldErr(field, ErrMissing, "")
+	case len(v) > maxIDLen:
+		return fieldErr(field, ErrValue, "longer than %d bytes", maxIDLen)
+	case !utf8.ValidString(v):
+		return fieldErr(field, ErrEncoding, "")
+	case strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+		return fieldErr(field, ErrValue, "control character in %q", v)
+	}
+	return nil
+}
+
+func checkFinite(field string, p *float64) *FieldError {
+	if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0)) {
+		return fieldErr(field, ErrValue, "%v is not a finite number", *p)
+	}
+	return nil
+}
+
+func checkOneOf(field, v string, set []string) *FieldError {
+	if !oneOf(v, set) {
+		return fieldErr(field, ErrValue, "%q is not one of %s", v, strings.Join(set, ", "))
+	}
+	return nil
+}
+
+func first(errs ...*FieldError) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Validate checks an episode row; it returns a *FieldError or nil.
+func (e *Episode) Validate() error {
+	return first(
+		checkID("episode_id", e.EpisodeID),
+		checkID("task_id", e.TaskID),
+		checkOneOf("source", e.Source, Sources),
+		checkID("agent.name", e.Agent),
+	)
+}
+
+// Validate checks an action row; it returns a *FieldError or nil.
+func (a *Action) Validate() error {
+	var stepErr *FieldError
+	if a.Step < 0 {
+		stepErr = fieldErr("step", ErrValue, "%d is negative", a.Step)
+	}
+	return first(checkID("episode_id", a.EpisodeID), checkID("agent", a.Agent), stepErr)
+}
+
+// NormalizeCategory splits a raw category into a known code (or nil) and
+// the raw string. Unknown codes are kept raw and count as "needs review".
+func NormalizeCategory(raw *string) (cat, keep *string) {
+	if raw == nil || *raw == "" {
+		return nil, nil
+	}
+	c := strings.TrimSpace(*raw)
+	if IsCategory(c) {
+		return &c, raw
+	}
+	return nil, raw
+}
+
+// Validate checks a ground-truth row; it returns a *FieldError or nil.
+func (g *GroundTruth) Validate() error {
+	return first(
+		checkID("episode_id", g.EpisodeID),
+		checkID("verifier_sha256", g.VerifierSHA256),
+		checkFinite("score", g.Score),
+	)
+}
+
+// Validate checks a label row; it returns a *FieldError or nil.
+func (l *Label) Validate() error {
+	var catErr *FieldError
+	if l.CategoryRaw == "" {
+		catErr = fieldErr("category", ErrMissing, "")
+	}
+	return first(checkID("episode_id", l.EpisodeID), catErr)
+}
+
+// Validate checks a verdict row; it returns a *FieldError or nil.
+// A verdict may be null only for a score-only judge (a score is present).
+func (v *Verdict) Validate() error {
+	var verdictErr, runErr, confErr *FieldError
+	switch {
+	case v.Verdict == nil && v.Score == nil:
+		verdictErr = fieldErr("verdict", ErrMissing, "null verdict needs a score (score-only judge)")
+	case v.Verdict != nil:
+		verdictErr = checkOneOf("verdict", *v.Verdict, Verdicts)
+	}
+	if v.Run < 1 {
+		runErr = fieldErr("run", ErrValue, "%d is not a run number (1, 2, ...)", v.Run)
+	}
+	if v.Confidence != nil && (*v.Confidence < 0 || *v.Confidence > 1) {
+		confErr = fieldErr("confidence", ErrValue, "%v is outside [0, 1]", *v.Confidence)
+	}
+	return first(
+		checkID("episode_id", v.EpisodeID),
+		checkID("judge", v.Judge),
+		checkID("condition", v.Condition),
+		runErr,
+		verdictErr,
+		checkFinite("score", v.Score),
+		checkFinite("confidence", v.Confidence),
+		confErr,
+	)
+}
+
+// Validate checks a result row; it returns a *FieldError or nil.
+// Scores must lie in [0, 1]; rescale other scales before ingest.
+func (r *Result) Validate() error {
+	var scoreErr *FieldError
+	s := r.RecordedScore
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		scoreErr = fieldErr("recorded_score", ErrValue, "%v is not a finite number", s)
+	} else if s < 0 || s > 1 {
+		scoreErr = fieldErr("recorded_score", ErrValue, "%v is outside [0, 1] (declare a scale to rescale)", s)
+	}
+	return first(
+		checkID("result_id", r.ResultID),
+		checkID("benchmark", r.Benchmark),
+		checkID("task_id", r.TaskID),
+		checkID("agent", r.Agent),
+		scoreErr,
+	)
+}
