@@ -1,0 +1,82 @@
+package stats
+
+import "math"
+
+// Binomial returns the binomial coefficient C(n, k) as a float64. It is 0
+// when k < 0 or k > n (including n < 0), exact while the result is below
+// 2^53 / n, correctly rounded to within a few ulps beyond that, and +Inf when
+// the result overflows float64 (for example C(2000, 1000)).
+func Binomial(n, k int) float64 {
+	if k < 0 || n < 0 || k > n {
+		return 0
+	}
+	if k > n-k {
+		k = n - k
+	}
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		// After step i, r == C(n-k+i, i): an integer, so the product is exact
+		// while it stays below 2^53.
+		r = r * float64(n-k+i) / float64(i)
+		if math.IsInf(r, 1) {
+			return r
+		}
+	}
+	return r
+}
+
+// logBinomial returns log C(n, k) for 0 <= k <= n.
+func logBinomial(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n) + 1)
+	b, _ := math.Lgamma(float64(k) + 1)
+	c, _ := math.Lgamma(float64(n-k) + 1)
+	return a - b - c
+}
+
+// logHalfBinomLowerTail returns log P(X <= m) for X ~ Bin(n, 1/2) and
+// 0 <= m <= n/2. It evaluates the largest term once with log-gamma and sums
+// the others by the ratio recurrence t(i−1)/t(i) = i/(n−i+1) <= 1, so it
+// neither overflows nor underflows before the final exp.
+func logHalfBinomLowerTail(m, n int) float64 {
+	logTop := logBinomial(n, m) - float64(n)*math.Ln2
+	sum, t := 1.0, 1.0
+	for i := m; i > 0; i-- {
+		t *= float64(i) / float64(n-i+1)
+		sum += t
+		if t < sum*1e-17 {
+			break
+		}
+	}
+	return logTop + math.Log(sum)
+}
+
+// binomCDF returns P(X <= c) for X ~ Bin(n, q), summing probability terms in
+// log space. It handles q == 0, q == 1 and c outside [0, n].
+func binomCDF(c, n int, q float64) float64 {
+	switch {
+	case c < 0:
+		return 0
+	case c >= n:
+		return 1
+	case q <= 0:
+		return 1
+	case q >= 1:
+		return 0
+	}
+	logq, log1q := math.Log(q), math.Log1p(-q)
+	// Terms are log C(n,i) + i log q + (n−i) log(1−q), built by recurrence.
+	lt := float64(n) * log1q
+	maxLog := lt
+	logs := make([]float64, 0, c+1)
+	logs = append(logs, lt)
+	for i := 0; i < c; i++ {
+		lt += math.Log(float64(n-i)/float64(i+1)) + logq - log1q
+		logs = append(logs, lt)
+		maxLog = math.Max(maxLog, lt)
+	}
+	sum := 0.0
+	for _, l := range logs {
+		sum += math.Exp(l - maxLog)
+	}
+	return math.Min(1, math.Exp(maxLog+math.Log(sum)))
+}

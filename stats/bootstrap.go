@@ -1,0 +1,132 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+)
+
+// DefaultResamples is the number of bootstrap resamples used when
+// BootstrapOptions.Resamples is 0 (seed §4.6).
+const DefaultResamples = 2000
+
+// DefaultAlpha is the two-sided level used when an Alpha option is 0.
+const DefaultAlpha = 0.05
+
+// BootstrapOptions configures a cluster bootstrap. The zero value is usable:
+// 2000 resamples, alpha 0.05, seed 0, one goroutine per CPU.
+type BootstrapOptions struct {
+	Resamples int     // number of resamples; 0 means DefaultResamples
+	Alpha     float64 // two-sided level in (0, 1); 0 means DefaultAlpha
+	Seed      uint64  // the same seed and clusters give the same interval
+	Workers   int     // goroutines; 0 means GOMAXPROCS. Results do not depend on it.
+}
+
+// withDefaults fills zero fields and validates the rest.
+func (o BootstrapOptions) withDefaults() (BootstrapOptions, error) {
+	if o.Resamples == 0 {
+		o.Resamples = DefaultResamples
+	}
+	if o.Alpha == 0 {
+		o.Alpha = DefaultAlpha
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Resamples < 0 {
+		return o, fmt.Errorf("bootstrap options: resamples %d: must be positive", o.Resamples)
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return o, fmt.Errorf("bootstrap options: alpha %v: must be in (0, 1)", o.Alpha)
+	}
+	o.Workers = min(o.Workers, o.Resamples)
+	return o, nil
+}
+
+// Interval is a percentile bootstrap interval.
+type Interval struct {
+	Estimate float64 // the statistic on the original clusters; NaN if undefined
+	Lo, Hi   float64 // percentile bounds; NaN when !OK
+	OK       bool    // false with fewer than 2 clusters or no defined resample
+	Used     int     // resamples whose statistic was defined
+	Skipped  int     // resamples whose statistic was NaN (left out of Lo, Hi)
+}
+
+// ClusterBootstrap returns a percentile bootstrap interval of a statistic
+// computed over clusters (trustlake: tasks) resampled with replacement.
+//
+// ids names the clusters, one per position; stat receives the positions (into
+// ids, and so into the caller's own per-cluster arrays) of one resample, a
+// slice of len(ids) drawn with replacement, and returns the statistic, or
+// NaN when it is undefined on that resample (such resamples are skipped and
+// counted in Skipped). stat must not keep idx, which is reused, and must be
+// safe to call from several goroutines at once (a closure that only reads
+// its captured slices is). The first call, on all clusters once each, gives
+// Estimate.
+//
+// Draws are made over the clusters sorted by id and resample r uses its own
+// PCG stream derived from (Seed, r). The interval is therefore the same for
+// any input order of the clusters, for any Workers value and GOMAXPROCS, and
+// stat even sees the same sequence of clusters, so sums come out bit for bit
+// equal. With fewer than two clusters the result has OK false and no error.
+// It fails on duplicate ids or invalid options.
+func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts BootstrapOptions) (Interval, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return Interval{}, err
+	}
+	order, err := canonicalOrder(ids)
+	if err != nil {
+		return Interval{}, err
+	}
+	out := Interval{Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	if len(ids) > 0 {
+		out.Estimate = stat(append([]int(nil), order...))
+	}
+	if len(ids) < 2 {
+		return out, nil
+	}
+	vals := make([]float64, opts.Resamples)
+	parallel(opts.Workers, func(first, step int) {
+		n := len(order)
+		idx := make([]int, n)
+		src := &rand.PCG{}
+		rng := rand.New(src)
+		for r := first; r < opts.Resamples; r += step {
+			reseed(src, opts.Seed, r)
+			for j := range idx {
+				idx[j] = order[rng.IntN(n)]
+			}
+			vals[r] = stat(idx)
+		}
+	})
+	out.Lo, out.Hi, out.Used, out.Skipped = percentileInterval(vals, opts.Alpha)
+	out.OK = out.Used > 0
+	return out, nil
+}
+
+// PairedClusterBootstrap returns a percentile bootstrap interval of
+// a(idx) − b(idx), two statistics evaluated on the same resampled clusters:
+// for example the FPR of two judges on the same ground-truth negatives, or of
+// one judge under two evidence conditions (claim sway). A resample is
+// skipped when either statistic is NaN. Everything else is as in
+// ClusterBootstrap.
+func PairedClusterBootstrap(ids []string, a, b func(idx []int) float64, opts BootstrapOptions) (Interval, error) {
+	return ClusterBootstrap(ids, func(idx []int) float64 { return a(idx) - b(idx) }, opts)
+}
+
+// parallel runs body(w, workers) on workers goroutines, w = 0..workers−1,
+// and waits; body handles items w, w+workers, w+2·workers, ...
+func parallel(workers int, body func(first, step int)) {
+	if workers <= 1 {
+		body(0, 1)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { body(w, workers) })
+	}
+	wg.Wait()
+}

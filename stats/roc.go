@@ -1,0 +1,80 @@
+package stats
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// ROCAUC returns the area under the ROC curve of scores against labels
+// (positive[i] true for a ground-truth success), computed as the
+// Mann–Whitney statistic: the probability that a random positive scores
+// above a random negative, ties counting one half. It returns NaN when the
+// lengths differ, a score is NaN, or there are no positives or no negatives.
+// Cost is O(n log n).
+func ROCAUC(scores []float64, positive []bool) float64 {
+	if len(scores) != len(positive) {
+		return math.NaN()
+	}
+	order := make([]int, len(scores))
+	for i := range order {
+		if math.IsNaN(scores[i]) {
+			return math.NaN()
+		}
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return scores[order[a]] < scores[order[b]] })
+	var nPos, nNeg, rankSumPos float64
+	for i := 0; i < len(order); {
+		j := i
+		for j < len(order) && scores[order[j]] == scores[order[i]] {
+			j++
+		}
+		midRank := float64(i+j+1) / 2 // ranks i+1..j share their mean
+		for _, k := range order[i:j] {
+			if positive[k] {
+				nPos++
+				rankSumPos += midRank
+			} else {
+				nNeg++
+			}
+		}
+		i = j
+	}
+	if nPos == 0 || nNeg == 0 {
+		return math.NaN()
+	}
+	return (rankSumPos - nPos*(nPos+1)/2) / (nPos * nNeg)
+}
+
+// ThresholdForFPR returns the smallest threshold t among the distinct
+// negative scores, and the value just above the largest one, such that the
+// share of negatives with score >= t is at most target; a score >= t then
+// counts as success. Between two consecutive negative scores the share is
+// constant, so t is the lowest cut point that keeps the false-positive rate
+// on these negatives within target; when even the largest score is too
+// frequent, t is math.Nextafter(max, +Inf) and nothing is accepted. It
+// returns NaN when negScores is empty, contains NaN, or target is outside
+// [0, 1].
+func ThresholdForFPR(negScores []float64, target float64) float64 {
+	if len(negScores) == 0 || !(target >= 0 && target <= 1) {
+		return math.NaN()
+	}
+	s := slices.Clone(negScores)
+	slices.Sort(s)
+	if math.IsNaN(s[0]) || math.IsNaN(s[len(s)-1]) {
+		return math.NaN()
+	}
+	n := float64(len(s))
+	// Walk distinct values from the smallest; at value s[i] the share of
+	// negatives >= s[i] is (len−i)/len.
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] == s[i-1] {
+			continue
+		}
+		if float64(len(s)-i)/n <= target {
+			return s[i]
+		}
+	}
+	return math.Nextafter(s[len(s)-1], math.Inf(1))
+}
