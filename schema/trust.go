@@ -1,5 +1,7 @@
 package schema
 
+import "encoding/json"
+
 // D1 competence outcomes (seed 004): the grader re-run offline on the saved
 // outputs either confirms the recorded verdict, contradicts it, upgrades an
 // administrative-only failure, or cannot run.
@@ -97,4 +99,39 @@ type Trust struct {
 	Trusted bool   `parquet:"trusted"`
 	Reasons string `parquet:"reasons"` // JSON object: per-dimension explanations
 	Provenance
+}
+
+// Grader kinds understood by the Trust Layer's D1 (Result.Grader "kind").
+const (
+	GraderTauBench = "tau-bench" // TauBenchGrader
+	GraderOutputs  = "outputs"   // OutputsGrader
+)
+
+// TauBenchGrader is Result.Grader for a τ-bench run: what the saved
+// trajectory lets D1 recompute. τ-bench's reward is 1 when the final database
+// equals the state reached by replaying Actions (only the hash GTDataHash is
+// recorded) and every string of Outputs appears in an agent reply.
+type TauBenchGrader struct {
+	Kind       string       `json:"kind"` // GraderTauBench
+	UserID     string       `json:"user_id,omitempty"`
+	Outputs    []string     `json:"outputs"`
+	Actions    []GoldAction `json:"actions"`   // gold actions of the task (reads and writes)
+	RActions   *float64     `json:"r_actions"` // recorded database check, when τ-bench reported it
+	ROutputs   *float64     `json:"r_outputs"` // recorded outputs check, when τ-bench reported it
+	GTDataHash string       `json:"gt_data_hash,omitempty"`
+	Finished   bool         `json:"finished"` // false when the run ended without reward_info (step limit)
+}
+
+// GoldAction is one reference tool call of a task.
+type GoldAction struct {
+	Name   string          `json:"name"`
+	Kwargs json.RawMessage `json:"kwargs"`
+}
+
+// OutputsGrader is Result.Grader for a benchmark whose grader checks that
+// required strings appear in the agent's replies (case-insensitive, commas
+// ignored, as τ-bench does). Gates, when given, type the checks for D1.
+type OutputsGrader struct {
+	Kind    string   `json:"kind"` // GraderOutputs
+	Outputs []string `json:"outputs"`
 }

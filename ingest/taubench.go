@@ -1,0 +1,416 @@
+package ingest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// TauBenchOptions configures DecodeTauBench. Zero values mean defaults.
+type TauBenchOptions struct {
+	// Domain is the τ-bench domain ("airline", "retail"). "" derives it from
+	// the file name: the part after the last '-' of "gpt-4o-airline.json".
+	Domain string
+	// Benchmark overrides the benchmark name; "" means "tau-bench-<domain>".
+	Benchmark string
+	// Agent names the agent; "" derives it from the file name: the part
+	// before the last '-' ("gpt-4o").
+	Agent string
+	// Scale is the reward scale: scores are reward/Scale and must end in
+	// [0, 1]. 0 means 1.
+	Scale float64
+	// MaxErrors caps the record errors collected; 0 means 100.
+	MaxErrors int
+}
+
+func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	agent, domain := base, ""
+	if i := strings.LastIndexByte(base, '-'); i > 0 {
+		agent, domain = base[:i], base[i+1:]
+	}
+	if o.Domain == "" {
+		o.Domain = domain
+	}
+	if o.Domain == "" {
+		o.Domain = "unknown"
+	}
+	if o.Benchmark == "" {
+		o.Benchmark = "tau-bench-" + o.Domain
+	}
+	if o.Agent == "" {
+		o.Agent = agent
+	}
+	if o.Scale == 0 {
+		o.Scale = 1
+	}
+	if o.MaxErrors == 0 {
+		o.MaxErrors = 100
+	}
+	return o
+}
+
+// DecodeTauBench reads one τ-bench trajectory file (a JSON array of
+// {task_id, reward, info, traj, trial}) and calls emit once per accepted
+// record with its result row and its trajectory as actions (one per message,
+// step = message index, episode_id = result_id =
+// "<benchmark>/<agent>/<task_id>/<trial>").
+//
+// The array is streamed element by element. A bad element is rejected and
+// reported as a *schema.RecordError whose Line is the line where the element
+// starts; the other elements are still emitted. After the last element
+// DecodeTauBench returns the collected errors as RecordErrors (nil when
+// none). An error returned by emit stops decoding and is returned as is.
+func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(schema.Result, []schema.Action) error) error {
+	opts = opts.withDefaults(file)
+	lt := &lineTracker{r: r}
+	dec := json.NewDecoder(lt)
+	dec.UseNumber()
+	c := &collector{file: file, max: opts.MaxErrors}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		c.add(1, "", schema.Reason(schema.ErrSyntax, "a τ-bench file must be a JSON array of records"))
+		return c.err()
+	}
+	st := tauState{opts: opts, tasks: map[string]taskSeen{}, keys: map[string]int64{}}
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
+			return c.err()
+		}
+		line := lt.lineAt(dec.InputOffset() - int64(len(raw)))
+		res, acts, errs := st.record(raw, file, line)
+		if len(errs) > 0 {
+			for _, e := range errs {
+				c.add(line, e.field, e.err)
+			}
+			continue
+		}
+		if err := emit(res, acts); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
+	}
+	return c.err()
+}
+
+type tauRecord struct {
+	TaskID json.RawMessage `json:"task_id"`
+	Reward *json.Number    `json:"reward"`
+	Info   *tauInfo        `json:"info"`
+	Traj   []tauMessage    `json:"traj"`
+	Trial  *json.Number    `json:"trial"`
+}
+
+type tauInfo struct {
+	Task       *tauTask        `json:"task"`
+	Source     json.RawMessage `json:"source"`
+	UserCost   json.RawMessage `json:"user_cost"`
+	RewardInfo *tauRewardInfo  `json:"reward_info"`
+	Error      *string         `json:"error"`
+}
+
+type tauTask struct {
+	UserID      string              `json:"user_id"`
+	Actions     []schema.GoldAction `json:"actions"`
+	Instruction string              `json:"instruction"`
+	Outputs     []string            `json:"outputs"`
+}
+
+type tauRewardInfo struct {
+	Info struct {
+		RActions   *float64 `json:"r_actions"`
+		ROutputs   *float64 `json:"r_outputs"`
+		GTDataHash string   `json:"gt_data_hash"`
+	} `json:"info"`
+}
+
+type tauMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []tauToolCall   `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	Name       string          `json:"name"`
+}
+
+type tauToolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type fieldErr struct {
+	field string
+	err   error
+}
+
+type taskSeen struct {
+	fingerprint [32]byte
+	line        int64
+}
+
+// tauState carries what must agree across the records of one file.
+type tauState struct {
+	opts  TauBenchOptions
+	tasks map[string]taskSeen // task_id → identity of its first record
+	keys  map[string]int64    // result_id → line
+}
+
+func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema.Result, []schema.Action, []fieldErr) {
+	var rec tauRecord
+	var errs []fieldErr
+	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			bad(te.Field, schema.Reason(schema.ErrType, "got JSON %s, want %v", te.Value, te.Type))
+		} else {
+			bad("", schema.Reason(schema.ErrSyntax, "%v", err))
+		}
+		return schema.Result{}, nil, errs
+	}
+	taskID, err := tauTaskID(rec.TaskID)
+	if err != nil {
+		bad("task_id", err)
+	}
+	var trial int64
+	if rec.Trial == nil {
+		bad("trial", schema.ErrMissing)
+	} else if trial, err = rec.Trial.Int64(); err != nil || trial < 0 {
+		bad("trial", schema.Reason(schema.ErrValue, "%s is not a non-negative integer", rec.Trial.String()))
+	}
+	var score float64
+	if rec.Reward == nil {
+		bad("reward", schema.ErrMissing)
+	} else if rw, err := rec.Reward.Float64(); err != nil {
+		bad("reward", schema.Reason(schema.ErrType, "%s is not a number", rec.Reward.String()))
+	} else {
+		score = rw / st.opts.Scale
+		if score < 0 || score > 1 || math.IsNaN(score) {
+			bad("reward", schema.Reason(schema.ErrValue, "%s is outside [0, %g]; declare the scale (--scale) if rewards are not in [0, 1]", rec.Reward.String(), st.opts.Scale))
+		}
+	}
+	if rec.Info == nil || rec.Info.Task == nil {
+		bad("info.task", schema.ErrMissing)
+	}
+	if len(errs) > 0 {
+		return schema.Result{}, nil, errs
+	}
+	id := fmt.Sprintf("%s/%s/%s/%d", st.opts.Benchmark, st.opts.Agent, taskID, trial)
+	task := rec.Info.Task
+	fp := taskFingerprint(task)
+	if seen, ok := st.tasks[taskID]; ok && seen.fingerprint != fp {
+		bad("info.task", schema.Reason(schema.ErrValue, "task %s differs from the task recorded for it at line %d (instruction, user, outputs or gold actions)", taskID, seen.line))
+	}
+	if prev, ok := st.keys[id]; ok {
+		bad("trial", schema.Reason(schema.ErrDuplicate, "task %s trial %d already at line %d", taskID, trial, prev))
+	}
+	var infra *string
+	if rec.Info.Error != nil {
+		s := *rec.Info.Error
+		infra = &s
+	}
+	acts, final, aerrs := tauActions(rec.Traj, id, st.opts.Agent, file, line)
+	errs = append(errs, aerrs...)
+	if final == nil && infra == nil {
+		bad("traj", schema.Reason(schema.ErrMissing, "no assistant message with content (the final message is the last one)"))
+	}
+	if len(errs) > 0 {
+		return schema.Result{}, nil, errs
+	}
+	if _, ok := st.tasks[taskID]; !ok {
+		st.tasks[taskID] = taskSeen{fp, line}
+	}
+	st.keys[id] = line
+
+	g := schema.TauBenchGrader{
+		Kind: schema.GraderTauBench, UserID: task.UserID, Outputs: task.Outputs,
+		Actions: task.Actions, Finished: rec.Info.RewardInfo != nil,
+	}
+	if g.Outputs == nil {
+		g.Outputs = []string{}
+	}
+	if g.Actions == nil {
+		g.Actions = []schema.GoldAction{}
+	}
+	if ri := rec.Info.RewardInfo; ri != nil {
+		g.RActions, g.ROutputs, g.GTDataHash = ri.Info.RActions, ri.Info.ROutputs, ri.Info.GTDataHash
+	}
+	grader, _ := json.Marshal(g) // only strings, numbers and valid raw JSON: cannot fail
+	extra := map[string]json.RawMessage{}
+	if len(rec.Info.Source) > 0 {
+		extra["source"] = rec.Info.Source
+	}
+	if len(rec.Info.UserCost) > 0 {
+		extra["user_cost"] = rec.Info.UserCost
+	}
+	extraJSON, _ := json.Marshal(extra)
+	instr := task.Instruction
+	epID := id
+	res := schema.Result{
+		ResultID: id, Benchmark: st.opts.Benchmark, TaskID: taskID, Agent: st.opts.Agent,
+		Trial: trial, RecordedScore: score, RecordedPass: score >= 1-1e-9,
+		EpisodeID: &epID, FinalMessage: final, Instruction: &instr,
+		Grader: string(grader), Infra: infra, Extra: string(extraJSON),
+		Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
+	}
+	return res, acts, nil
+}
+
+// tauTaskID accepts an integer or a string task id.
+func tauTaskID(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", schema.ErrMissing
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != "" {
+		return s, nil
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return strconv.FormatInt(n, 10), nil
+	}
+	return "", schema.Reason(schema.ErrType, "%s is neither an integer nor a non-empty string", raw)
+}
+
+// taskFingerprint identifies a task by what its trials must share.
+func taskFingerprint(t *tauTask) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\x00%q\x00%q\x00", t.UserID, t.Instruction, t.Outputs)
+	for _, a := range t.Actions {
+		var buf bytes.Buffer
+		if json.Compact(&buf, a.Kwargs) != nil {
+			buf.Write(a.Kwargs)
+		}
+		fmt.Fprintf(h, "%q\x00%s\x00", a.Name, buf.Bytes())
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// tauActions turns a message list into action rows and finds the final
+// message: the last assistant message with non-empty content.
+func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([]schema.Action, *string, []fieldErr) {
+	acts := make([]schema.Action, 0, len(traj))
+	var final *string
+	var errs []fieldErr
+	for i, m := range traj {
+		text, err := tauContent(m.Content)
+		if err != nil {
+			errs = append(errs, fieldErr{fmt.Sprintf("traj[%d].content", i), err})
+			continue
+		}
+		role := m.Role
+		a := schema.Action{
+			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Extra: "{}",
+			Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
+		}
+		if text != nil {
+			a.Text = text
+		}
+		switch {
+		case role == "assistant" && len(m.ToolCalls) > 0:
+			names := make([]string, len(m.ToolCalls))
+			args := make([]json.RawMessage, len(m.ToolCalls))
+			ids := make([]string, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				names[j], ids[j] = tc.Function.Name, tc.ID
+				if !json.Valid([]byte(tc.Function.Arguments)) {
+					errs = append(errs, fieldErr{fmt.Sprintf("traj[%d].tool_calls[%d].function.arguments", i, j),
+						schema.Reason(schema.ErrSyntax, "tool %s: arguments are not valid JSON: %.60q", tc.Function.Name, tc.Function.Arguments)})
+				}
+				args[j] = json.RawMessage(tc.Function.Arguments)
+			}
+			name := strings.Join(names, ",")
+			a.ToolName = &name
+			var argText []byte
+			if len(args) == 1 {
+				argText = args[0]
+			} else {
+				argText, _ = json.Marshal(args)
+			}
+			s := string(argText)
+			a.Arguments = &s
+			ex, _ := json.Marshal(map[string]any{"tool_call_ids": ids})
+			a.Extra = string(ex)
+		case role == "tool":
+			name := m.Name
+			a.ToolName = &name
+			a.Observation = text
+			a.Text = nil
+			ex, _ := json.Marshal(map[string]any{"tool_call_id": m.ToolCallID})
+			a.Extra = string(ex)
+		}
+		if role == "assistant" && text != nil && strings.TrimSpace(*text) != "" {
+			final = text
+		}
+		acts = append(acts, a)
+	}
+	return acts, final, errs
+}
+
+// tauContent reads a message content: a string, null, or a list of
+// {"type":"text","text":...} parts (joined with newlines).
+func tauContent(raw json.RawMessage) (*string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return &s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, schema.Reason(schema.ErrType, "content is neither a string nor a list of text parts")
+	}
+	texts := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p.Type == "text" {
+			texts = append(texts, p.Text)
+		}
+	}
+	s = strings.Join(texts, "\n")
+	return &s, nil
+}
+
+// collector gathers record errors up to a cap.
+type collector struct {
+	file    string
+	max     int
+	errs    RecordErrors
+	dropped int
+}
+
+func (c *collector) add(line int64, field string, err error) {
+	if len(c.errs) >= c.max {
+		c.dropped++
+		return
+	}
+	c.errs = append(c.errs, &schema.RecordError{File: c.file, Line: line, Field: field, Err: err})
+}
+
+func (c *collector) err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	if c.dropped > 0 {
+		c.errs = append(c.errs, &schema.RecordError{File: c.file, Err: fmt.Errorf("%d more errors not shown", c.dropped)})
+	}
+	return c.errs
+}
