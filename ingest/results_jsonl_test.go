@@ -14,10 +14,10 @@ func TestDecodeResults(t *testing.T) {
 		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":0,"score":1,"final_message":"Done.","instruction":"compute x","grader":{"kind":"outputs","outputs":["42"]},"run_url":"u"}`,
 		``,
 		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":1,"score":80,"scale":100,"pass":true,"infra_error":null}`,
-		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":2,"score":3}`,                                   // outside [0,1], no scale
+		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":2,"score":3}`,                                // outside [0,1], no scale
 		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":3,"score":0,"instruction":"something else"}`, // task identity
-		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":0,"score":0}`,                                   // duplicate result_id
-		`{"benchmark":"ale","agent":"a","trial":"x","score":"1"}`,                                              // several field errors
+		`{"benchmark":"ale","task_id":"t1","agent":"a","trial":0,"score":0}`,                                // duplicate result_id
+		`{"benchmark":"ale","agent":"a","trial":"x","score":"1"}`,                                           // several field errors
 		`not json`,
 		`{"benchmark":"ale","task_id":"t2","agent":"a","trial":0,"score":0,"infra_error":"sandbox OOM"}`,
 	}, "\n")
