@@ -1,0 +1,149 @@
+package check
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// maxFileBytes bounds what a check reads from one file.
+const maxFileBytes = 64 << 20
+
+// readFile reads a file under root, refusing non-regular files and files
+// larger than maxFileBytes.
+func readFile(root *os.Root, p string) ([]byte, error) {
+	f, err := root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", p, maxFileBytes)
+	}
+	return data, nil
+}
+
+// shortErr drops the root prefix os.Root puts into errors.
+func shortErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
+}
+
+func evalExists(s *Spec, final *os.Root) (bool, any, error) {
+	st, err := final.Lstat(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s.Type == TypeFileAbsent, "absent", nil
+	}
+	if err != nil {
+		return false, nil, shortErr(err)
+	}
+	kind := "file"
+	switch {
+	case st.IsDir():
+		kind = "dir"
+	case st.Mode()&fs.ModeSymlink != 0:
+		kind = "symlink"
+	case !st.Mode().IsRegular():
+		kind = "other"
+	}
+	switch s.Type {
+	case TypeFileExists:
+		return kind == "file", kind, nil
+	case TypeDirExists:
+		return kind == "dir", kind, nil
+	}
+	return false, kind, nil // file_absent
+}
+
+func fileSHA(root *os.Root, p string) (string, error) {
+	data, err := readFile(root, p)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+func evalSHA256(s *Spec, final *os.Root) (bool, any, error) {
+	got, err := fileSHA(final, s.Path)
+	if err != nil {
+		return false, nil, shortErr(err)
+	}
+	return strings.EqualFold(got, s.SHA256), got, nil
+}
+
+func evalUnchanged(s *Spec, final *os.Root, initial string) (bool, any, error) {
+	if initial == "" {
+		return false, nil, errors.New("the task has no initial state to compare with")
+	}
+	init, err := os.OpenRoot(initial)
+	if err != nil {
+		return false, nil, fmt.Errorf("open initial state: %w", err)
+	}
+	defer init.Close()
+	want, errW := readFile(init, s.Path)
+	got, errG := readFile(final, s.Path)
+	switch {
+	case errors.Is(errW, fs.ErrNotExist) && errors.Is(errG, fs.ErrNotExist):
+		return true, "absent", nil
+	case errors.Is(errG, fs.ErrNotExist):
+		return false, "removed", nil
+	case errors.Is(errW, fs.ErrNotExist):
+		return false, "created", nil
+	case errW != nil:
+		return false, nil, shortErr(errW)
+	case errG != nil:
+		return false, nil, shortErr(errG)
+	}
+	if bytes.Equal(want, got) {
+		return true, "same", nil
+	}
+	return false, "modified", nil
+}
+
+func evalText(s *Spec, final *os.Root) (bool, any, error) {
+	data, err := readFile(final, s.Path)
+	if err != nil {
+		return false, nil, shortErr(err)
+	}
+	if s.Type == TypeTextContains {
+		return bytes.Contains(data, []byte(s.Contains)), nil, nil
+	}
+	re, err := regexp.Compile("(?m)" + s.Regex)
+	if err != nil {
+		return false, nil, fmt.Errorf("regex: %w", err)
+	}
+	m := re.Find(data)
+	if m == nil {
+		return false, nil, nil
+	}
+	return true, truncate(string(m), 200), nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,251 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/trustlake/trustlake/schema"
+	"github.com/trustlake/trustlake/tasks/sheet"
+)
+
+// Check types. Every check reads Path (relative to the final state) unless
+// noted.
+const (
+	TypeFileExists     = "file_exists"      // Path is a regular file
+	TypeFileAbsent     = "file_absent"      // Path does not exist
+	TypeDirExists      = "dir_exists"       // Path is a directory
+	TypeUnchanged      = "unchanged"        // Path has the same bytes as in the initial state (both absent counts as same)
+	TypeSHA256         = "sha256"           // sha256 of Path equals SHA256
+	TypeTextContains   = "text_contains"    // Path contains Contains
+	TypeTextRegex      = "text_regex"       // Path matches Regex (RE2, multi-line mode)
+	TypeJSONKey        = "json_key"         // value at Key equals Equals
+	TypeYAMLKey        = "yaml_key"         // value at Key equals Equals
+	TypeTOMLKey        = "toml_key"         // value at Key equals Equals
+	TypeINIKey         = "ini_key"          // Key "section.key" ("key" for no section) equals Equals
+	TypeCell           = "cell"             // Cell of Sheet equals Equals; format by extension
+	TypeODSCell        = "ods_cell"         // as cell, format ods
+	TypeXLSXCell       = "xlsx_cell"        // as cell, format xlsx
+	TypeCSVCell        = "csv_cell"         // as cell, format csv
+	TypeSheetFind      = "sheet_find"       // some cell of Sheet other than Exclude equals Equals
+	TypeSQLiteQuery    = "sqlite_query"     // Query on the database at Path returns Equals
+	TypeNoOtherChanges = "no_other_changes" // no file outside Allow globs was added, removed or modified vs the initial state
+)
+
+// Types lists every check type.
+var Types = []string{
+	TypeFileExists, TypeFileAbsent, TypeDirExists, TypeUnchanged, TypeSHA256,
+	TypeTextContains, TypeTextRegex, TypeJSONKey, TypeYAMLKey, TypeTOMLKey, TypeINIKey,
+	TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell, TypeSheetFind, TypeSQLiteQuery,
+	TypeNoOtherChanges,
+}
+
+// ErrSpec is the reason of every validation error of a Spec.
+var ErrSpec = errors.New("invalid check")
+
+// Spec is one declarative check as written in task.json's "checks" list.
+//
+// A gating check (Refines empty) decides pass: the verdict passes only if
+// every gating check holds. Gate gives its severity ("" means critical) and
+// Category the failure code to report when it does not hold.
+//
+// A refining check (Refines names an earlier gating check) never changes
+// pass. When the check it refines fails and the refining check holds, the
+// refined category replaces that check's category: this is how a task
+// tells "not saved" from "saved into the wrong cell" (seed §4.4).
+type Spec struct {
+	ID       string   `json:"id"`
+	Type     string   `json:"type"`
+	Gate     string   `json:"gate,omitempty"`
+	Category string   `json:"category,omitempty"`
+	Refines  string   `json:"refines,omitempty"`
+	Not      bool     `json:"not,omitempty"`    // invert the outcome
+	Weight   *float64 `json:"weight,omitempty"` // partial score weight; nil means 1
+	Note     string   `json:"note,omitempty"`   // for humans
+
+	Path      string   `json:"path,omitempty"`
+	SHA256    string   `json:"sha256,omitempty"`
+	Contains  string   `json:"contains,omitempty"`
+	Regex     string   `json:"regex,omitempty"`
+	Key       string   `json:"key,omitempty"`
+	Sheet     string   `json:"sheet,omitempty"`
+	Cell      string   `json:"cell,omitempty"`
+	Exclude   []string `json:"exclude,omitempty"`
+	Query     string   `json:"query,omitempty"`
+	Allow     []string `json:"allow,omitempty"`
+	Equals    any      `json:"equals,omitempty"`
+	Tolerance float64  `json:"tolerance,omitempty"` // numeric tolerance; 0 means 1e-9
+}
+
+// GateType returns the gate type, critical when unset.
+func (s *Spec) GateType() string {
+	if s.Gate == "" {
+		return schema.GateCritical
+	}
+	return s.Gate
+}
+
+// Validate checks a list of specs; errors name the field like
+// "checks[2].cell: bad cell reference". The list must not be empty.
+func Validate(specs []Spec) error {
+	if len(specs) == 0 {
+		return fmt.Errorf("checks: %w: the list is empty", ErrSpec)
+	}
+	seen := map[string]int{}
+	var errs []error
+	for i := range specs {
+		s := &specs[i]
+		field := func(f string) string { return fmt.Sprintf("checks[%d].%s", i, f) }
+		bad := func(f, format string, args ...any) {
+			errs = append(errs, fmt.Errorf("%s: %w: %s", field(f), ErrSpec, fmt.Sprintf(format, args...)))
+		}
+		switch {
+		case s.ID == "":
+			bad("id", "missing")
+		case !validID(s.ID):
+			bad("id", "%q: use letters, digits, '_', '-' or '.'", s.ID)
+		default:
+			if j, dup := seen[s.ID]; dup {
+				bad("id", "%q already used by checks[%d]", s.ID, j)
+			}
+			seen[s.ID] = i
+		}
+		if s.Refines != "" {
+			j, ok := seen[s.Refines]
+			if !ok || specs[j].Refines != "" {
+				bad("refines", "%q is not an earlier gating check", s.Refines)
+			}
+			if s.Gate != "" {
+				bad("gate", "a refining check has no gate")
+			}
+		}
+		if s.Gate != "" && !oneOf(s.Gate, schema.GateTypes) {
+			bad("gate", "%q not in %s", s.Gate, strings.Join(schema.GateTypes, ", "))
+		}
+		if s.Category == "" && s.Refines != "" {
+			bad("category", "missing: a refining check sets a category")
+		}
+		if s.Category == "" && s.Refines == "" {
+			bad("category", "missing: say which failure code a failed check reports")
+		}
+		if s.Category != "" && !schema.IsCategory(s.Category) {
+			bad("category", "%q not one of %s", s.Category, strings.Join(schema.Categories, ", "))
+		}
+		if s.Weight != nil && *s.Weight < 0 {
+			bad("weight", "must not be negative")
+		}
+		if !oneOf(s.Type, Types) {
+			bad("type", "%q not one of %s", s.Type, strings.Join(Types, ", "))
+			continue
+		}
+		for _, e := range validateParams(s) {
+			errs = append(errs, fmt.Errorf("%s: %w: %s", field(e.field), ErrSpec, e.msg))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type paramError struct{ field, msg string }
+
+func validateParams(s *Spec) []paramError {
+	var out []paramError
+	need := func(f, v string) {
+		if v == "" {
+			out = append(out, paramError{f, "missing for type " + s.Type})
+		}
+	}
+	if s.Type != TypeNoOtherChanges {
+		need("path", s.Path)
+		if s.Path != "" {
+			if err := CleanPath(s.Path); err != nil {
+				out = append(out, paramError{"path", err.Error()})
+			}
+		}
+	}
+	needEquals := func() {
+		if s.Equals == nil {
+			out = append(out, paramError{"equals", "missing for type " + s.Type})
+		}
+	}
+	switch s.Type {
+	case TypeSHA256:
+		if len(s.SHA256) != 64 || strings.Trim(strings.ToLower(s.SHA256), "0123456789abcdef") != "" {
+			out = append(out, paramError{"sha256", "want 64 hex digits"})
+		}
+	case TypeTextContains:
+		need("contains", s.Contains)
+	case TypeTextRegex:
+		need("regex", s.Regex)
+		if _, err := regexp.Compile(s.Regex); s.Regex != "" && err != nil {
+			out = append(out, paramError{"regex", err.Error()})
+		}
+	case TypeJSONKey, TypeYAMLKey, TypeTOMLKey:
+		need("key", s.Key)
+		if _, err := parseKeyPath(s.Key); s.Key != "" && err != nil {
+			out = append(out, paramError{"key", err.Error()})
+		}
+		needEquals()
+	case TypeINIKey:
+		need("key", s.Key)
+		needEquals()
+	case TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell:
+		need("cell", s.Cell)
+		if _, err := sheet.ParseRef(s.Cell); s.Cell != "" && err != nil {
+			out = append(out, paramError{"cell", err.Error()})
+		}
+		if s.Type == TypeCell && s.Path != "" {
+			if _, err := sheet.Format(s.Path); err != nil {
+				out = append(out, paramError{"path", err.Error()})
+			}
+		}
+		needEquals()
+	case TypeSheetFind:
+		for k, c := range s.Exclude {
+			if _, err := sheet.ParseRef(c); err != nil {
+				out = append(out, paramError{fmt.Sprintf("exclude[%d]", k), err.Error()})
+			}
+		}
+		needEquals()
+	case TypeSQLiteQuery:
+		need("query", s.Query)
+		needEquals()
+	case TypeNoOtherChanges:
+		for k, g := range s.Allow {
+			if _, err := path.Match(g, ""); err != nil {
+				out = append(out, paramError{fmt.Sprintf("allow[%d]", k), err.Error()})
+			}
+		}
+	}
+	return out
+}
+
+// CleanPath rejects paths that are absolute, contain "..", or are not clean.
+func CleanPath(p string) error {
+	if path.IsAbs(p) || strings.HasPrefix(p, "\\") {
+		return fmt.Errorf("%q: must be relative to the home directory", p)
+	}
+	if path.Clean(p) != p || p == "." || strings.HasPrefix(p, "../") || p == ".." {
+		return fmt.Errorf("%q: must be a clean relative path without '..'", p)
+	}
+	return nil
+}
+
+func validID(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func oneOf(v string, set []string) bool {
+	for _, s := range set {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,153 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Env says where a check reads its files.
+type Env struct {
+	Final   string // the final state (home directory) being verified
+	Initial string // the task's initial state; "" when the task has none
+}
+
+// Options tune Evaluate. Zero values mean defaults.
+type Options struct {
+	Score bool // report a weighted partial score (task.json "score": "weighted")
+}
+
+// Diagnostic is what one check found; it goes into gt.json's diagnostics
+// under the check's id.
+type Diagnostic struct {
+	Holds   bool   `json:"holds"`
+	Got     any    `json:"got,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Refines string `json:"refines,omitempty"`
+}
+
+// Verdict is the verifier output, the gt.json shape (without episode_id and
+// verifier_sha256, which the verify flow adds).
+type Verdict struct {
+	Pass        bool                  `json:"pass"`
+	Category    *string               `json:"category"`
+	Diagnostics map[string]Diagnostic `json:"diagnostics"`
+	Gates       []schema.Gate         `json:"gates"`
+	Score       *float64              `json:"score,omitempty"`
+}
+
+// severity ranks gate types: lower is more severe.
+func severity(gate string) int {
+	for i, g := range schema.GateTypes {
+		if g == gate {
+			return i
+		}
+	}
+	return len(schema.GateTypes)
+}
+
+// Evaluate runs every check against env and combines the outcomes.
+//
+// The verdict passes when every gating check holds. When it fails, the
+// category is that of the first failing gating check of the most severe gate
+// type (critical, then process, then administrative), in declared order; then
+// the first refining check of that check which holds replaces the category.
+// A check that cannot read its input (missing file, corrupt workbook) does
+// not hold; the reason is in its diagnostic. Evaluate is deterministic: the
+// same files give the same verdict. specs must have passed Validate.
+func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict {
+	v := Verdict{Diagnostics: map[string]Diagnostic{}, Gates: []schema.Gate{}}
+	held := make([]bool, len(specs))
+	for i := range specs {
+		s := &specs[i]
+		holds, got, err := evalOne(ctx, s, env)
+		if s.Not {
+			holds = !holds
+		}
+		held[i] = holds
+		d := Diagnostic{Holds: holds, Got: got, Refines: s.Refines}
+		if err != nil {
+			d.Error = err.Error()
+		}
+		v.Diagnostics[s.ID] = d
+		if s.Refines == "" {
+			v.Gates = append(v.Gates, schema.Gate{ID: s.ID, Type: s.GateType(), Passed: holds})
+		}
+	}
+	worst := -1
+	for i := range specs {
+		s := &specs[i]
+		if s.Refines != "" || held[i] {
+			continue
+		}
+		if worst < 0 || severity(s.GateType()) < severity(specs[worst].GateType()) {
+			worst = i
+		}
+	}
+	v.Pass = worst < 0
+	if !v.Pass {
+		cat := specs[worst].Category
+		for i := range specs {
+			if specs[i].Refines == specs[worst].ID && held[i] {
+				cat = specs[i].Category
+				break
+			}
+		}
+		v.Category = &cat
+	}
+	if opts.Score {
+		var total, got float64
+		for i := range specs {
+			if specs[i].Refines != "" {
+				continue
+			}
+			w := 1.0
+			if specs[i].Weight != nil {
+				w = *specs[i].Weight
+			}
+			total += w
+			if held[i] {
+				got += w
+			}
+		}
+		score := 0.0
+		if total > 0 {
+			score = got / total
+		}
+		v.Score = &score
+	}
+	return v
+}
+
+// evalOne runs one check. It returns whether the condition holds (before
+// Not), what it observed, and why it could not observe when it could not.
+func evalOne(ctx context.Context, s *Spec, env Env) (bool, any, error) {
+	final, err := os.OpenRoot(env.Final)
+	if err != nil {
+		return false, nil, fmt.Errorf("open final state: %w", err)
+	}
+	defer final.Close()
+	switch s.Type {
+	case TypeFileExists, TypeFileAbsent, TypeDirExists:
+		return evalExists(s, final)
+	case TypeUnchanged:
+		return evalUnchanged(s, final, env.Initial)
+	case TypeSHA256:
+		return evalSHA256(s, final)
+	case TypeTextContains, TypeTextRegex:
+		return evalText(s, final)
+	case TypeJSONKey, TypeYAMLKey, TypeTOMLKey:
+		return evalKey(s, final)
+	case TypeINIKey:
+		return evalINI(s, final)
+	case TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell, TypeSheetFind:
+		return evalSheet(s, final)
+	case TypeSQLiteQuery:
+		return evalSQLite(ctx, s, final)
+	case TypeNoOtherChanges:
+		return evalNoOtherChanges(s, final, env.Initial)
+	}
+	return false, nil, fmt.Errorf("unknown check type %q", s.Type)
+}
