@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // taskData is a synthetic per-task table: false positives and negatives of
@@ -233,9 +232,7 @@ func TestBootstrapRatiosMatchesClusterBootstrap(t *testing.T) {
 	if diff := cmp.Diff(single, batch[1]); diff != "" {
 		t.Errorf("ratio vs ClusterBootstrap (-cluster +ratio):\n%s", diff)
 	}
-	// The paired difference can differ in the last bit (a−b rounding is the
-	// same, but the estimate route differs), so compare with a tolerance.
-	if diff := cmp.Diff(paired, batch[2], cmpopts.EquateApprox(0, 1e-15)); diff != "" {
+	if diff := cmp.Diff(paired, batch[2]); diff != "" {
 		t.Errorf("paired ratio vs PairedClusterBootstrap (-cluster +ratio):\n%s", diff)
 	}
 	if !(paired.Lo < paired.Estimate && paired.Estimate < paired.Hi) {

@@ -53,6 +53,13 @@ type reference struct {
 		Alpha       float64
 		Power       float64
 	} `json:"paired_power_exact"`
+	TauBench struct {
+		Records, Tasks, Successes int
+		PassHatK                  map[string]float64 `json:"pass_hat_k"`
+		Between, Within, Rho      float64
+		WilsonLo                  float64 `json:"wilson_lo"`
+		WilsonHi                  float64 `json:"wilson_hi"`
+	} `json:"tau_bench_airline"`
 }
 
 func loadReference(t *testing.T) reference {

@@ -154,4 +154,30 @@ for fa, fb, n, R, a in [(0.20, 0.10, 200, 0.0, 0.05), (0.20, 0.15, 300, 0.15, 0.
                "power": float(exact_power(fa, fb, n, R, a))})
 out["paired_power_exact"] = pw
 
+# Real data, when present: tau-bench gpt-4o airline, 50 tasks x 4 trials
+# (/work/shared/data/tau-bench/gpt-4o-airline.json, see its README).
+import collections
+import os
+TAU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/data/tau-bench/gpt-4o-airline.json")
+if os.path.exists(TAU):
+    recs = json.load(open(TAU))
+    by_task = collections.defaultdict(list)
+    for r in recs:
+        by_task[r["task_id"]].append(float(r["reward"]))
+    cs = [int(sum(v)) for v in by_task.values()]
+    ns = [len(v) for v in by_task.values()]
+    pass_k = {str(k): float(np.mean([math.comb(c, k) / math.comb(n, k) for c, n in zip(cs, ns)]))
+              for k in range(1, 5)}
+    df = pd.DataFrame({"y": [y for v in by_task.values() for y in v],
+                       "g": [t for t, v in by_task.items() for _ in v]})
+    tab = anova_lm(ols("y ~ C(g)", data=df).fit())
+    msb, msw = tab["mean_sq"].iloc[0], tab["mean_sq"].iloc[1]
+    between = max(0.0, (msb - msw) / 4)  # balanced: n0 = 4
+    k_succ = int(sum(cs))
+    lo, hi = proportion_confint(k_succ, len(recs), alpha=0.05, method="wilson")
+    out["tau_bench_airline"] = {"records": len(recs), "tasks": len(by_task), "successes": k_succ,
+                                "pass_hat_k": pass_k, "between": float(between), "within": float(msw),
+                                "rho": float(between / (between + msw)), "wilson_lo": float(lo),
+                                "wilson_hi": float(hi)}
+
 print(json.dumps(out, indent=1))
