@@ -61,7 +61,9 @@ type Interval struct {
 // ids, and so into the caller's own per-cluster arrays) of one resample, a
 // slice of len(ids) drawn with replacement, and returns the statistic, or
 // NaN when it is undefined on that resample (such resamples are skipped and
-// counted in Skipped). stat must not keep idx, which is reused, and must be
+// counted in Skipped). Lo and Hi are the alpha/2 and 1−alpha/2 quantiles of
+// the defined values, interpolated linearly between order statistics
+// (numpy's default). stat must not keep idx, which is reused, and must be
 // safe to call from several goroutines at once (a closure that only reads
 // its captured slices is). The first call, on all clusters once each, gives
 // Estimate.
