@@ -16,7 +16,7 @@ type Row interface {
 	Key() string
 	Hash() uint64
 	Partition() []string
-	Source() string
+	Origin() string
 }
 
 // RowPtr constrains *T to be a Row whose partition fields can be restored
@@ -121,7 +121,7 @@ func (w *Writer[T, P]) Add(row *T) (Outcome, error) {
 	if err != nil {
 		return Conflict, err
 	}
-	w.batch[key] = batchEntry{hash: hash, src: p.Source()}
+	w.batch[key] = batchEntry{hash: hash, src: p.Origin()}
 	if old, ok := ps.existing[key]; ok {
 		if old.hash == hash {
 			w.stats.Unchanged++
@@ -190,7 +190,7 @@ func (w *Writer[T, P]) part(values []string) (*partState[T], error) {
 		err := readRows[T, P](w.tx.l.root, f, func(rows []T) error {
 			for i := range rows {
 				p := P(&rows[i])
-				ps.existing[p.Key()] = existingRow{hash: p.Hash(), src: p.Source(), file: f.Path}
+				ps.existing[p.Key()] = existingRow{hash: p.Hash(), src: p.Origin(), file: f.Path}
 			}
 			return nil
 		})

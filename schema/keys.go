@@ -80,8 +80,8 @@ func (h *hasher) ptime(p *time.Time) {
 	}
 }
 
-// Source is "file:line" of the row, for messages that name both sides of a conflict.
-func (p Provenance) Source() string {
+// Origin is "file:line" of the row, for messages that name both sides of a conflict.
+func (p Provenance) Origin() string {
 	if p.SrcLine <= 0 {
 		return p.SrcFile
 	}
@@ -97,7 +97,8 @@ func (e *Episode) Partition() []string { return []string{e.Agent} }
 // SetPartition sets the partition fields from the hive path.
 func (e *Episode) SetPartition(v []string) { e.Agent = v[0] }
 
-// Hash returns a content hash over every stored field except provenance.
+// Hash returns a content hash over every stored field except provenance
+// and the folder it was read from (so a lake can be fed from another place).
 func (e *Episode) Hash() uint64 {
 	h := newHasher()
 	h.str(e.EpisodeID)

@@ -16,7 +16,7 @@ func globalFlags() []cli.Flag {
 			EnvVars: []string{"TRUSTLAKE_LAKE"},
 			Value:   "./lake",
 		},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log debug messages on stderr"},
+		&cli.BoolFlag{Name: "verbose", Usage: "log debug messages on stderr"},
 	}
 }
 

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/urfave/cli/v2"
+)
+
+type lakeCheckOptions struct {
+	globalOptions
+	json bool
+}
+
+func lakeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "lake",
+		Usage: "inspect the lake itself",
+		Subcommands: []*cli.Command{{
+			Name:  "check",
+			Usage: "verify every committed file against the manifest (presence, sha256, row counts)",
+			Description: "Prints one line per problem. Orphan files (left by an interrupted write) are\n" +
+				"listed but are not damage: the next write removes them.\n" + exitCodesHelp +
+				" Exit 4 means the lake is damaged.",
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"}},
+			Action: func(c *cli.Context) error {
+				return runLakeCheck(c.Context, lakeCheckOptions{globalOptions: globals(c), json: c.Bool("json")}, c.App.Writer)
+			},
+		}},
+	}
+}
+
+func runLakeCheck(ctx context.Context, opts lakeCheckOptions, stdout io.Writer) error {
+	l, err := opts.openLakeRead()
+	if err != nil {
+		return err
+	}
+	rep, err := l.Check(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		tables := make([]string, 0, len(rep.Rows))
+		for t := range rep.Rows {
+			tables = append(tables, t)
+		}
+		sort.Strings(tables)
+		fmt.Fprintf(stdout, "manifest version %d, %d files\n", rep.Version, rep.Files)
+		for _, t := range tables {
+			fmt.Fprintf(stdout, "%s: %d rows\n", t, rep.Rows[t])
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintf(stdout, "%s: %s: %s\n", p.Path, p.Kind, p.Detail)
+		}
+		if len(rep.Problems) == 0 {
+			fmt.Fprintln(stdout, "ok")
+		}
+	}
+	if rep.Damaged() {
+		return &checkFailedError{summary: "lake check: damage found"}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/queries"
+)
+
+type sqlOptions struct {
+	globalOptions
+	query   string
+	format  string
+	attach  []string
+	threads int
+}
+
+func sqlCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sql",
+		Usage:     "run DuckDB SQL over the lake (QUERY from stdin when absent)",
+		ArgsUsage: "[QUERY]",
+		Description: "Views: episodes, actions, ground_truth, labels, verdicts, results, trust,\n" +
+			"categories (effective failure category: label, else verifier).\n" +
+			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c).\n" +
+			"The session time zone is UTC.\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, csv, json or jsonl"},
+			&cli.StringSliceFlag{Name: "attach", Usage: "expose an external Parquet/CSV/JSON file or glob as a view: `NAME=PATH` (repeatable)"},
+			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
+		},
+		Action: func(c *cli.Context) error {
+			opts := sqlOptions{globalOptions: globals(c), format: c.String("format"), attach: c.StringSlice("attach"), threads: c.Int("threads")}
+			switch c.NArg() {
+			case 0:
+				b, err := io.ReadAll(c.App.Reader)
+				if err != nil {
+					return fmt.Errorf("read query from stdin: %w", err)
+				}
+				opts.query = string(b)
+			case 1:
+				opts.query = c.Args().First()
+			default:
+				return usageHint(`trustlake sql "SELECT ..."`, "sql: give the query as one argument (quote it)")
+			}
+			if strings.TrimSpace(opts.query) == "" {
+				return usageHint(`trustlake sql "SELECT count(*) FROM verdicts"`, "sql: empty query")
+			}
+			if err := checkFormat(opts.format, rowFormats); err != nil {
+				return err
+			}
+			return runSQL(c.Context, opts, c.App.Writer)
+		},
+	}
+}
+
+// openSession opens a DuckDB session over the lake with attachments.
+func openSession(ctx context.Context, g globalOptions, attach []string, threads int) (*queries.Session, error) {
+	src, err := g.openLakeRead()
+	if err != nil {
+		return nil, err
+	}
+	s, err := queries.Open(ctx, src, queries.Options{Logger: g.logger(), Threads: threads})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range attach {
+		name, path, ok := strings.Cut(a, "=")
+		if !ok {
+			s.Close()
+			return nil, usageHint("--attach evals=results/*.parquet", "--attach %q: want NAME=PATH", a)
+		}
+		if err := s.Attach(ctx, name, path); err != nil {
+			s.Close()
+			if errors.Is(err, queries.ErrBadAttach) {
+				return nil, usageErrorf("%v", err)
+			}
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
+	s, err := openSession(ctx, opts.globalOptions, opts.attach, opts.threads)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	rows, err := s.Query(ctx, opts.query)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return usageErrorf("sql: %v", err)
+	}
+	defer rows.Close()
+	if _, err := writeRows(stdout, rows, opts.format); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("sql: %w", err)
+	}
+	return nil
+}

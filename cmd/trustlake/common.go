@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	lakeDir string
+	verbose bool
+	stderr  io.Writer
+}
+
+func globals(c *cli.Context) globalOptions {
+	return globalOptions{lakeDir: c.String("lake"), verbose: c.Bool("verbose"), stderr: c.App.ErrWriter}
+}
+
+func (g globalOptions) logger() *slog.Logger {
+	level := slog.LevelWarn
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// openLake opens (or creates) the lake for writing.
+func (g globalOptions) openLake() (*lake.Lake, error) {
+	return lake.Open(g.lakeDir, lake.Options{Logger: g.logger()})
+}
+
+// openLakeRead opens an existing lake for reading.
+func (g globalOptions) openLakeRead() (*lake.Lake, error) {
+	l, err := lake.OpenExisting(g.lakeDir, lake.Options{Logger: g.logger()})
+	if errors.Is(err, lake.ErrNotALake) {
+		return nil, usageHint("trustlake --lake DIR ... (or set TRUSTLAKE_LAKE)", "%v", err)
+	}
+	return l, err
+}
+
+// isTerminal reports whether w is a terminal (progress goes there only).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress returns a callback that redraws a counter on stderr at most
+// every 200ms, or nil when stderr is not a terminal.
+func progress(w io.Writer, what string) func(int64) {
+	if !isTerminal(w) {
+		return nil
+	}
+	last := time.Now()
+	return func(n int64) {
+		if time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "\r%s: %d...", what, n)
+	}
+}
+
+// maxPrintedErrors caps the record errors printed for one command.
+const maxPrintedErrors = 100
+
+// printRejected prints each rejected record (up to the cap, then a count)
+// and returns the error that maps to exit code 3.
+func printRejected(w io.Writer, err error) error {
+	var rej *ingest.Rejected
+	if !errors.As(err, &rej) {
+		return err
+	}
+	for i, e := range rej.Errors {
+		if i == maxPrintedErrors {
+			fmt.Fprintf(w, "... and %d more rejected record(s)\n", len(rej.Errors)-maxPrintedErrors)
+			break
+		}
+		fmt.Fprintln(w, e.Error())
+	}
+	return &rejectedError{summary: rej.Error()}
+}
+
+var _ = schema.ErrMissing

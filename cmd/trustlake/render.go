@@ -1,0 +1,213 @@
+package main
+
+import (
+	"database/sql"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+)
+
+// Output formats of sql and other row-printing commands.
+var rowFormats = []string{"table", "csv", "json", "jsonl"}
+
+func checkFormat(f string, allowed []string) error {
+	for _, a := range allowed {
+		if f == a {
+			return nil
+		}
+	}
+	return usageErrorf("--format %q: want one of %s", f, strings.Join(allowed, ", "))
+}
+
+// jsonValue turns a driver value into something encoding/json writes
+// faithfully: times in RFC 3339 UTC, NaN/Inf as null, bytes as text.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case []byte:
+		return string(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+	case float32:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil
+		}
+	case *big.Int:
+		return json.Number(x.String())
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// textValue renders a value for table and CSV output.
+func textValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case float64:
+		return formatFloat(x)
+	case map[string]any, []any:
+		b, _ := json.Marshal(jsonValue(x))
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func formatFloat(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("%.6g", x)
+}
+
+// writeRows renders query rows in the given format.
+func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	var (
+		tw    *tabwriter.Writer
+		cw    *csv.Writer
+		enc   *json.Encoder
+		table [][]string
+	)
+	switch format {
+	case "table":
+		table = append(table, cols)
+	case "csv":
+		cw = csv.NewWriter(w)
+		cw.Write(cols)
+	case "json":
+		io.WriteString(w, "[")
+		enc = json.NewEncoder(w)
+	case "jsonl":
+		enc = json.NewEncoder(w)
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, err
+		}
+		switch format {
+		case "table", "csv":
+			rec := make([]string, len(vals))
+			for i, v := range vals {
+				rec[i] = textValue(v)
+			}
+			if cw != nil {
+				cw.Write(rec)
+			} else {
+				table = append(table, rec)
+			}
+		case "json", "jsonl":
+			obj := orderedObject{keys: cols, vals: make([]any, len(vals))}
+			for i, v := range vals {
+				obj.vals[i] = jsonValue(v)
+			}
+			if format == "json" && n > 0 {
+				io.WriteString(w, ",")
+			}
+			if format == "json" {
+				io.WriteString(w, "\n")
+			}
+			if err := enc.Encode(obj); err != nil {
+				return n, err
+			}
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return n, err
+	}
+	switch format {
+	case "table":
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, rec := range table {
+			for i := range rec {
+				rec[i] = clip(strings.ReplaceAll(rec[i], "\n", "\\n"), 60)
+			}
+			fmt.Fprintln(tw, strings.Join(rec, "\t"))
+		}
+		tw.Flush()
+	case "csv":
+		cw.Flush()
+		return n, cw.Error()
+	case "json":
+		io.WriteString(w, "]\n")
+	}
+	return n, nil
+}
+
+func clip(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
+}
+
+// orderedObject marshals as a JSON object keeping column order.
+type orderedObject struct {
+	keys []string
+	vals []any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,142 @@
+package ingest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// episodeActions ingests actions.jsonl of one episode; it returns how many
+// referenced screenshots exist. A missing actions.jsonl is not an error.
+func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
+	name := filepath.Join(dir, "actions.jsonl")
+	f, err := os.Open(name)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		b.reject(name, 0, err)
+		return 0, nil
+	}
+	defer f.Close()
+	lr := newLineReader(f, b.opts.MaxLineBytes)
+	var fields []field
+	var screens int64
+	for {
+		line, n, err := lr.next()
+		if err == io.EOF {
+			return screens, nil
+		}
+		if err != nil {
+			b.reject(name, n, err)
+			continue
+		}
+		if isBlank(line) {
+			continue
+		}
+		if err := checkLine(line); err != nil {
+			b.reject(name, n, err)
+			continue
+		}
+		a := schema.Action{EpisodeID: ep.EpisodeID, Agent: ep.Agent}
+		fields, err = decodeAction(line, fields, &a)
+		if err != nil {
+			b.reject(name, n, err)
+			continue
+		}
+		if a.Screen != nil {
+			if err := safeRel(*a.Screen); err != nil {
+				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+				continue
+			}
+			sum, ok, err := fileSHA256(dir, *a.Screen)
+			if err != nil {
+				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+				continue
+			}
+			if ok {
+				a.ScreenSHA256 = &sum
+				screens++
+			}
+		}
+		a.SrcFile, a.SrcLine = name, n
+		if err := add(b, &b.actions, lake.Actions, &a, name, n); err != nil {
+			return screens, err
+		}
+	}
+}
+
+// decodeAction fills a from one actions.jsonl line:
+//
+//	{"step": 21, "action": "type", "text": "4500", "screen": "screens/021.png"}
+//
+// Harnesses that record command output put it in "observation"; chat
+// trajectories use "role", "tool_name" and "arguments". Unknown fields are
+// kept in extra.
+func decodeAction(line []byte, fields []field, a *schema.Action) ([]field, error) {
+	fields, err := scanObject(fields[:0], line)
+	if err != nil {
+		return fields, &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
+	}
+	var extra []byte
+	seen := map[string]bool{}
+	for i := range fields {
+		f := &fields[i]
+		k := string(f.key)
+		if seen[k] {
+			return fields, &schema.FieldError{Field: k, Err: schema.Reason(schema.ErrDuplicate, "key appears twice")}
+		}
+		seen[k] = true
+		switch k {
+		case "step":
+			a.Step, err = f.int()
+		case "action":
+			a.Action, err = f.optStr()
+		case "role":
+			a.Role, err = f.optStr()
+		case "text":
+			a.Text, err = f.optStr()
+		case "keys":
+			if f.kind == kArray {
+				s := string(f.val)
+				a.Keys = &s
+			} else {
+				a.Keys, err = f.optStr()
+			}
+		case "screen":
+			a.Screen, err = f.optStr()
+		case "tool_name":
+			a.ToolName, err = f.optStr()
+		case "arguments":
+			if f.kind == kString || f.kind == kNull {
+				a.Arguments, err = f.optStr()
+			} else {
+				s := string(f.val)
+				a.Arguments = &s
+			}
+		case "observation":
+			a.Observation, err = f.optStr()
+		case "episode_id":
+			var id string
+			if id, err = f.str(); err == nil && id != a.EpisodeID {
+				err = errString("does not match meta.json's episode_id " + a.EpisodeID)
+			}
+		default:
+			if f.kind == kNonFinite {
+				err = errString(string(f.val) + " is not a finite number")
+			}
+			extra = appendExtra(extra, f)
+		}
+		if err != nil {
+			return fields, bad(f, err)
+		}
+	}
+	if !seen["step"] {
+		return fields, &schema.FieldError{Field: "step", Err: schema.ErrMissing}
+	}
+	a.Extra = closeExtra(extra)
+	return fields, a.Validate()
+}

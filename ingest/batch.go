@@ -1,0 +1,147 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Options configure an ingest. Zero values mean the defaults.
+type Options struct {
+	Replace      bool         // overwrite rows whose key exists with different content
+	MaxLineBytes int          // longest accepted JSONL line; 0 means 16 MiB
+	Logger       *slog.Logger // nil discards
+	// Progress, when set, is called now and then with the rows read so far.
+	Progress func(rows int64)
+}
+
+func (o *Options) applyDefaults() {
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = 16 << 20
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Stats counts what an ingest did, per table.
+type Stats struct {
+	Tables      map[string]lake.Stats `json:"tables"`
+	Inputs      int                   `json:"inputs"`       // files or folders read
+	NeedsReview int                   `json:"needs_review"` // categories kept raw: not one of the seven codes
+	Warnings    []string              `json:"warnings,omitempty"`
+}
+
+// Rejected is returned when any input record was rejected; nothing from
+// the batch was committed. Errors holds every rejection in input order.
+type Rejected struct {
+	Errors RecordErrors
+}
+
+func (r *Rejected) Error() string {
+	return fmt.Sprintf("%d input record(s) rejected; nothing was committed", len(r.Errors))
+}
+
+// Unwrap exposes the record errors to errors.As.
+func (r *Rejected) Unwrap() error { return r.Errors }
+
+// batch is one all-or-nothing ingest: one transaction, one writer per table.
+type batch struct {
+	ctx      context.Context
+	tx       *lake.Tx
+	opts     Options
+	stats    Stats
+	errs     RecordErrors
+	verdicts *lake.Writer[schema.Verdict, *schema.Verdict]
+	episodes *lake.Writer[schema.Episode, *schema.Episode]
+	actions  *lake.Writer[schema.Action, *schema.Action]
+	truths   *lake.Writer[schema.GroundTruth, *schema.GroundTruth]
+	labels   *lake.Writer[schema.Label, *schema.Label]
+	results  *lake.Writer[schema.Result, *schema.Result]
+	closers  []func() (string, lake.Stats, error)
+}
+
+func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
+	opts.applyDefaults()
+	tx, err := dst.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &batch{ctx: ctx, tx: tx, opts: opts, stats: Stats{Tables: map[string]lake.Stats{}}}, nil
+}
+
+func openWriter[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string) (*lake.Writer[T, P], error) {
+	if *w != nil {
+		return *w, nil
+	}
+	nw, err := lake.NewWriter[T, P](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace})
+	if err != nil {
+		return nil, err
+	}
+	*w = nw
+	b.closers = append(b.closers, func() (string, lake.Stats, error) {
+		st, err := nw.Close()
+		return table, st, err
+	})
+	return nw, nil
+}
+
+// add validates nothing (decoders do) and offers the row to the table's
+// writer, turning key conflicts into record errors at the row's source.
+func add[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string, row *T, file string, line int64) error {
+	wr, err := openWriter(b, w, table)
+	if err != nil {
+		return err
+	}
+	_, err = wr.Add(row)
+	var ce *lake.ConflictError
+	if errors.As(err, &ce) {
+		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
+		return nil
+	}
+	return err
+}
+
+func keyField(table string) string {
+	t, err := lake.LookupTable(table)
+	if err != nil {
+		return "key"
+	}
+	return strings.Join(t.Key, ",")
+}
+
+// reject records one bad input record.
+func (b *batch) reject(file string, line int64, err error) {
+	re := &schema.RecordError{File: file, Line: line, Err: err}
+	var fe *schema.FieldError
+	if errors.As(err, &fe) {
+		re.Field, re.Err = fe.Field, fe.Err
+	}
+	b.errs = append(b.errs, re)
+}
+
+// finish closes the writers and commits, or rolls everything back when any
+// record was rejected.
+func (b *batch) finish() (Stats, error) {
+	defer b.tx.Rollback()
+	for _, c := range b.closers {
+		table, st, err := c()
+		if err != nil {
+			return b.stats, err
+		}
+		b.stats.Tables[table] = st
+	}
+	if len(b.errs) > 0 {
+
+		return b.stats, &Rejected{Errors: b.errs}
+	}
+	if err := b.ctx.Err(); err != nil {
+		return b.stats, err
+	}
+	return b.stats, b.tx.Commit()
+}

@@ -1,0 +1,432 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Episodes ingests episode folders (seed §4.1: meta.json, actions.jsonl,
+// screens/, final_state.tar.zst, gt.json) into the episodes, actions and
+// ground_truth tables as one all-or-nothing batch. Each path is one episode
+// folder (it holds meta.json) or a folder of them. Screenshots and the
+// final state are stored as paths and sha256, not bytes.
+func Episodes(ctx context.Context, dst *lake.Lake, paths []string, opts Options) (Stats, error) {
+	b, err := begin(ctx, dst, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer b.tx.Rollback()
+	for _, p := range paths {
+		dirs, err := b.episodeDirs(p)
+		if err != nil {
+			return b.stats, err
+		}
+		for i, d := range dirs {
+			if err := ctx.Err(); err != nil {
+				return b.stats, err
+			}
+			if b.opts.Progress != nil && i%1000 == 0 {
+				b.opts.Progress(int64(i))
+			}
+			if err := b.episode(d); err != nil {
+				return b.stats, err
+			}
+		}
+	}
+	return b.finish()
+}
+
+// episodeDirs expands one argument into episode folders, rejecting
+// symlinks and folders without meta.json.
+func (b *batch) episodeDirs(p string) ([]string, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		b.reject(p, 0, err)
+		return nil, nil
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(p)
+		b.reject(p, 0, schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target))
+		return nil, nil
+	}
+	if !fi.IsDir() {
+		b.reject(p, 0, schema.Reason(schema.ErrValue, "not a folder"))
+		return nil, nil
+	}
+	if _, err := os.Lstat(filepath.Join(p, "meta.json")); err == nil {
+		return []string{p}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	var out []string
+	for _, e := range entries {
+		child := filepath.Join(p, e.Name())
+		switch {
+		case e.Type()&os.ModeSymlink != 0:
+			target, _ := os.Readlink(child)
+			b.reject(child, 0, schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target))
+		case !e.IsDir():
+			continue
+		default:
+			if _, err := os.Lstat(filepath.Join(child, "meta.json")); err != nil {
+				b.reject(child, 0, &schema.FieldError{Field: "meta.json", Err: schema.Reason(schema.ErrMissing, "episode folder without meta.json")})
+				continue
+			}
+			out = append(out, child)
+		}
+	}
+	if len(out) == 0 && len(entries) == 0 {
+		b.reject(p, 0, schema.Reason(schema.ErrMissing, "no meta.json and no episode folders"))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// readObject reads a whole JSON object file; errors carry the line.
+func readObject(name string, max int) ([]byte, []field, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, schema.Reason(schema.ErrPath, "not a regular file")
+	}
+	if fi.Size() > int64(max) {
+		return nil, nil, schema.Reason(schema.ErrTooLong, "%d bytes, limit %d", fi.Size(), max)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, schema.Reason(schema.ErrMissing, "empty file")
+	}
+	if err := checkLine(data); err != nil {
+		return nil, nil, err
+	}
+	fields, err := scanObject(nil, data)
+	if err != nil {
+		return data, nil, err
+	}
+	return data, fields, nil
+}
+
+// lineOf returns the 1-based line of byte offset off in data.
+func lineOf(data []byte, off int) int64 {
+	if off > len(data) {
+		off = len(data)
+	}
+	return int64(bytes.Count(data[:off], []byte{'\n'})) + 1
+}
+
+func (b *batch) rejectObject(name string, data []byte, err error) {
+	if se, ok := err.(*syntaxError); ok {
+		b.reject(name, lineOf(data, se.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", se)})
+		return
+	}
+	b.reject(name, 0, err)
+}
+
+func (b *batch) episode(dir string) error {
+	b.stats.Inputs++
+	metaName := filepath.Join(dir, "meta.json")
+	data, fields, err := readObject(metaName, b.opts.MaxLineBytes)
+	if err != nil {
+		b.rejectObject(metaName, data, err)
+		return nil
+	}
+	var ep schema.Episode
+	if line, fe := decodeMeta(fields, data, &ep); fe != nil {
+		b.reject(metaName, line, fe)
+		return nil
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		ep.Dir = abs
+	}
+	ep.SrcFile, ep.SrcLine = metaName, 0
+	if err := b.finalState(dir, &ep); err != nil {
+		b.reject(filepath.Join(dir, "final_state.tar.zst"), 0, err)
+	}
+	n, err := b.episodeActions(dir, &ep)
+	if err != nil {
+		return err
+	}
+	ep.NScreens = n
+	if err := add(b, &b.episodes, lake.Episodes, &ep, metaName, 0); err != nil {
+		return err
+	}
+	return b.groundTruth(dir, ep.EpisodeID)
+}
+
+func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) {
+	var extra []byte
+	seen := map[string]bool{}
+	ep.Source = schema.SourceNatural
+	for i := range fields {
+		f := &fields[i]
+		k := string(f.key)
+		if seen[k] {
+			return lineOf(data, f.off), &schema.FieldError{Field: k, Err: schema.Reason(schema.ErrDuplicate, "key appears twice")}
+		}
+		seen[k] = true
+		var err error
+		switch k {
+		case "episode_id":
+			ep.EpisodeID, err = f.str()
+		case "task_id":
+			ep.TaskID, err = f.str()
+		case "source":
+			ep.Source, err = f.str()
+		case "agent":
+			err = decodeAgent(f, ep, &extra)
+		case "n_steps":
+			ep.NSteps, err = f.optInt()
+		case "final_message":
+			ep.FinalMessage, err = f.optStr()
+		case "sandbox_image":
+			ep.SandboxImage, err = f.optStr()
+		case "created_at":
+			ep.CreatedAt, err = f.optTime()
+		case "parent_episode_id":
+			ep.ParentEpisodeID, err = f.optStr()
+		case "perturbation":
+			ep.Perturbation, err = f.optStr()
+		default:
+			if f.kind == kNonFinite {
+				err = errString(string(f.val) + " is not a finite number")
+			}
+			extra = appendExtra(extra, f)
+		}
+		if err != nil {
+			if fe, ok := err.(*schema.FieldError); ok {
+				return lineOf(data, f.off), fe
+			}
+			return lineOf(data, f.off), bad(f, err)
+		}
+	}
+	ep.Extra = closeExtra(extra)
+	if err := ep.Validate(); err != nil {
+		return 0, err
+	}
+	return 0, nil
+}
+
+// decodeAgent reads "agent": {"name","version","seed"} or "agent": "name".
+// Unknown agent fields go to extra as "agent.<key>".
+func decodeAgent(f *field, ep *schema.Episode, extra *[]byte) error {
+	if f.kind == kString {
+		s, err := f.str()
+		ep.Agent = s
+		return err
+	}
+	if f.kind != kObject {
+		return f.typeErr("object or string")
+	}
+	sub, err := scanObject(nil, f.val)
+	if err != nil {
+		return err
+	}
+	for i := range sub {
+		s := &sub[i]
+		var err error
+		switch string(s.key) {
+		case "name":
+			ep.Agent, err = s.str()
+		case "version":
+			if s.kind == kNumber {
+				v := string(s.val)
+				ep.AgentVersion = &v
+			} else {
+				ep.AgentVersion, err = s.optStr()
+			}
+		case "seed":
+			ep.AgentSeed, err = s.optInt()
+		default:
+			cp := *s
+			cp.key = append([]byte("agent."), s.key...)
+			*extra = appendExtra(*extra, &cp)
+		}
+		if err != nil {
+			return &schema.FieldError{Field: "agent." + string(s.key), Err: fmt.Errorf("%w: %v", typeOrValue(s, err), err)}
+		}
+	}
+	return nil
+}
+
+// safeRel checks that p is a relative path that stays inside the folder.
+func safeRel(p string) error {
+	if p == "" {
+		return schema.Reason(schema.ErrPath, "empty path")
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") {
+		return schema.Reason(schema.ErrPath, "%q is absolute; paths must stay inside the episode folder", p)
+	}
+	c := path.Clean(filepath.ToSlash(p))
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return schema.Reason(schema.ErrPath, "%q escapes the episode folder", p)
+	}
+	return nil
+}
+
+// fileSHA256 hashes a regular file inside dir; symlinks are refused so that
+// nothing outside the episode folder is read.
+func fileSHA256(dir, rel string) (string, bool, error) {
+	name := filepath.Join(dir, filepath.FromSlash(rel))
+	fi, err := os.Lstat(name)
+	if os.IsNotExist(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", false, schema.Reason(schema.ErrPath, "%q is not a regular file (symlinks are not followed)", rel)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", false, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
+}
+
+func (b *batch) finalState(dir string, ep *schema.Episode) error {
+	const rel = "final_state.tar.zst"
+	sum, ok, err := fileSHA256(dir, rel)
+	if err != nil || !ok {
+		return err
+	}
+	p := rel
+	ep.FinalStatePath, ep.FinalStateSHA256 = &p, &sum
+	return nil
+}
+
+// groundTruth ingests gt.json when present.
+func (b *batch) groundTruth(dir, episodeID string) error {
+	name := filepath.Join(dir, "gt.json")
+	if _, err := os.Lstat(name); os.IsNotExist(err) {
+		return nil
+	}
+	data, fields, err := readObject(name, b.opts.MaxLineBytes)
+	if err != nil {
+		b.rejectObject(name, data, err)
+		return nil
+	}
+	var g schema.GroundTruth
+	line, err := decodeGroundTruth(fields, data, &g)
+	if err == nil && g.EpisodeID != episodeID {
+		err = &schema.FieldError{Field: "episode_id", Err: schema.Reason(schema.ErrValue, "%q does not match meta.json's %q", g.EpisodeID, episodeID)}
+	}
+	if err != nil {
+		b.reject(name, line, err)
+		return nil
+	}
+	if g.Category == nil && g.CategoryRaw != nil {
+		b.stats.NeedsReview++
+	}
+	g.SrcFile = name
+	return add(b, &b.truths, lake.GroundTruth, &g, name, 0)
+}
+
+func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int64, error) {
+	seen := map[string]bool{}
+	var extra []byte
+	g.Diagnostics, g.Gates = "null", "[]"
+	for i := range fields {
+		f := &fields[i]
+		k := string(f.key)
+		seen[k] = true
+		var err error
+		switch k {
+		case "episode_id":
+			g.EpisodeID, err = f.str()
+		case "verifier_sha256":
+			g.VerifierSHA256, err = f.str()
+		case "pass":
+			g.Pass, err = f.boolean()
+		case "score":
+			g.Score, err = f.optFloat()
+		case "category":
+			var raw *string
+			raw, err = f.optStr()
+			g.Category, g.CategoryRaw = schema.NormalizeCategory(raw)
+		case "diagnostics":
+			g.Diagnostics = string(f.val)
+		case "gates":
+			g.Gates, err = decodeGates(f)
+		case "deterministic":
+			g.Deterministic, err = f.optBool()
+		default:
+			extra = appendExtra(extra, f)
+		}
+		if err != nil {
+			if fe, ok := err.(*schema.FieldError); ok {
+				return lineOf(data, f.off), fe
+			}
+			return lineOf(data, f.off), bad(f, err)
+		}
+	}
+	for _, req := range []string{"episode_id", "pass", "verifier_sha256"} {
+		if !seen[req] {
+			return 0, &schema.FieldError{Field: req, Err: schema.ErrMissing}
+		}
+	}
+	if g.Pass && g.CategoryRaw != nil {
+		return 0, &schema.FieldError{Field: "category", Err: schema.Reason(schema.ErrValue, "a passing episode has no failure category (got %q)", *g.CategoryRaw)}
+	}
+	if len(extra) > 0 {
+		// Keep unknown verifier fields with the diagnostics rather than drop them.
+		g.Diagnostics = fmt.Sprintf(`{"diagnostics":%s,"extra":%s}`, g.Diagnostics, closeExtra(extra))
+	}
+	return 0, g.Validate()
+}
+
+// decodeGates validates "gates": [{"id","type","passed"}] and returns it as
+// canonical JSON.
+func decodeGates(f *field) (string, error) {
+	if f.kind == kNull {
+		return "[]", nil
+	}
+	if f.kind != kArray {
+		return "", f.typeErr("array")
+	}
+	var gates []schema.Gate
+	dec := json.NewDecoder(bytes.NewReader(f.val))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&gates); err != nil {
+		return "", &schema.FieldError{Field: "gates", Err: schema.Reason(schema.ErrType, "%v", err)}
+	}
+	for i, g := range gates {
+		if g.ID == "" {
+			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].id", i), Err: schema.ErrMissing}
+		}
+		ok := false
+		for _, t := range schema.GateTypes {
+			ok = ok || g.Type == t
+		}
+		if !ok {
+			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].type", i), Err: schema.Reason(schema.ErrValue, "%q is not one of %s", g.Type, strings.Join(schema.GateTypes, ", "))}
+		}
+	}
+	out, _ := json.Marshal(gates)
+	return string(out), nil
+}

@@ -1,0 +1,436 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A small allocation-light JSON object scanner for the ingest hot path.
+// It splits one object into its fields, keeping each value's raw bytes and
+// kind; typed accessors then decode the values a row needs. It accepts the
+// non-standard tokens NaN, Infinity and -Infinity (which Python writes) so
+// that they can be rejected with a clear message instead of a syntax error.
+
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kNumber
+	kString
+	kObject
+	kArray
+	kNonFinite // NaN, Infinity, -Infinity
+)
+
+func (k kind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "object", "array", "non-finite number"}[k]
+}
+
+type field struct {
+	key  []byte // raw key bytes, without quotes (may contain escapes)
+	val  []byte // raw value bytes
+	kind kind
+	off  int // offset of the key's opening quote in the scanned input
+}
+
+var errEOL = errors.New("unexpected end of input")
+
+type syntaxError struct {
+	off int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+func synErr(off int, format string, args ...any) error {
+	return &syntaxError{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// scanObject parses b, which must hold exactly one JSON object (surrounding
+// whitespace allowed), appending its fields to dst.
+func scanObject(dst []field, b []byte) ([]field, error) {
+	i := skipWS(b, 0)
+	if i >= len(b) {
+		return dst, synErr(i, "empty input")
+	}
+	if b[i] != '{' {
+		return dst, synErr(i, "want a JSON object, found %q", b[i])
+	}
+	dst, end, err := scanFields(dst, b, i)
+	if err != nil {
+		return dst, err
+	}
+	if j := skipWS(b, end); j < len(b) {
+		return dst, synErr(j, "unexpected %q after the object", b[j])
+	}
+	return dst, nil
+}
+
+// scanFields parses the object starting at b[i] == '{' and returns the
+// offset after its closing brace.
+func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
+	i++
+	i = skipWS(b, i)
+	if i < len(b) && b[i] == '}' {
+		return dst, i + 1, nil
+	}
+	for {
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return dst, i, synErr(i, "unexpected end of input inside an object (truncated line?)")
+		}
+		if b[i] != '"' {
+			return dst, i, synErr(i, "want a quoted key, found %q", b[i])
+		}
+		koff := i
+		kend, err := skipString(b, i)
+		if err != nil {
+			return dst, i, err
+		}
+		key := b[i+1 : kend-1]
+		i = skipWS(b, kend)
+		if i >= len(b) || b[i] != ':' {
+			return dst, i, synErr(i, "want ':' after key %q", key)
+		}
+		i = skipWS(b, i+1)
+		vstart := i
+		k, vend, err := skipValue(b, i, 0)
+		if err != nil {
+			return dst, i, err
+		}
+		dst = append(dst, field{key: key, val: b[vstart:vend], kind: k, off: koff})
+		i = skipWS(b, vend)
+		if i >= len(b) {
+			return dst, i, synErr(i, "unexpected end of input inside an object (truncated line?)")
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case '}':
+			return dst, i + 1, nil
+		default:
+			return dst, i, synErr(i, "want ',' or '}', found %q", b[i])
+		}
+	}
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+const maxDepth = 512
+
+// skipValue returns the kind of the value at b[i] and the offset after it.
+func skipValue(b []byte, i, depth int) (kind, int, error) {
+	if i >= len(b) {
+		return 0, i, synErr(i, "unexpected end of input, want a value (truncated line?)")
+	}
+	if depth > maxDepth {
+		return 0, i, synErr(i, "nested deeper than %d", maxDepth)
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, err := skipString(b, i)
+		return kString, end, err
+	case c == '{' || c == '[':
+		close := byte('}')
+		k := kObject
+		if c == '[' {
+			close, k = ']', kArray
+		}
+		i = skipWS(b, i+1)
+		if i < len(b) && b[i] == close {
+			return k, i + 1, nil
+		}
+		for {
+			if k == kObject {
+				i = skipWS(b, i)
+				if i >= len(b) || b[i] != '"' {
+					return 0, i, synErr(i, "want a quoted key")
+				}
+				end, err := skipString(b, i)
+				if err != nil {
+					return 0, i, err
+				}
+				i = skipWS(b, end)
+				if i >= len(b) || b[i] != ':' {
+					return 0, i, synErr(i, "want ':'")
+				}
+				i++
+			}
+			i = skipWS(b, i)
+			_, end, err := skipValue(b, i, depth+1)
+			if err != nil {
+				return 0, i, err
+			}
+			i = skipWS(b, end)
+			if i >= len(b) {
+				return 0, i, synErr(i, "unexpected end of input inside %s (truncated line?)", k)
+			}
+			if b[i] == ',' {
+				i++
+				continue
+			}
+			if b[i] == close {
+				return k, i + 1, nil
+			}
+			return 0, i, synErr(i, "want ',' or %q, found %q", close, b[i])
+		}
+	case c == 't':
+		return lit(b, i, "true", kBool)
+	case c == 'f':
+		return lit(b, i, "false", kBool)
+	case c == 'n':
+		return lit(b, i, "null", kNull)
+	case (c == 'N' || c == 'I' || c == '-' && i+1 < len(b) && b[i+1] == 'I') && depth > 0:
+		return 0, i, synErr(i, "non-finite number inside a nested value is not JSON")
+	case c == 'N':
+		return lit(b, i, "NaN", kNonFinite)
+	case c == 'I':
+		return lit(b, i, "Infinity", kNonFinite)
+	case c == '-' && i+1 < len(b) && b[i+1] == 'I':
+		return lit(b, i, "-Infinity", kNonFinite)
+	case c == '-' || c >= '0' && c <= '9':
+		j := i
+		if b[j] == '-' {
+			j++
+		}
+		start := j
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if j == start {
+			return 0, j, synErr(j, "malformed number")
+		}
+		return kNumber, j, nil
+	default:
+		return 0, i, synErr(i, "unexpected %q, want a value", c)
+	}
+}
+
+func lit(b []byte, i int, word string, k kind) (kind, int, error) {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return 0, i, synErr(i, "malformed literal, want %s", word)
+	}
+	return k, i + len(word), nil
+}
+
+// skipString returns the offset after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, error) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1, nil
+		case '\\':
+			j++
+		default:
+			if b[j] < 0x20 {
+				return j, synErr(j, "control character in string")
+			}
+		}
+	}
+	return len(b), synErr(len(b), "unterminated string (truncated line?)")
+}
+
+// unquote decodes the raw bytes of a JSON string body (without quotes).
+func unquote(raw []byte) (string, error) {
+	bs := -1
+	for i, c := range raw {
+		if c == '\\' {
+			bs = i
+			break
+		}
+	}
+	if bs < 0 {
+		return string(raw), nil
+	}
+	out := make([]byte, 0, len(raw))
+	out = append(out, raw[:bs]...)
+	for i := bs; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(raw) {
+			return "", errors.New("bad escape")
+		}
+		switch raw[i] {
+		case '"', '\\', '/':
+			out = append(out, raw[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n, err := hex4(raw, i+1)
+			if err != nil {
+				return "", err
+			}
+			i += n
+			if utf16.IsSurrogate(r) {
+				r2, n2, err := hex4(raw, i+3)
+				if err == nil && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						r = dec
+						i += 2 + n2
+					} else {
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", fmt.Errorf("bad escape \\%c", raw[i])
+		}
+	}
+	return string(out), nil
+}
+
+func hex4(raw []byte, i int) (rune, int, error) {
+	if i+4 > len(raw) {
+		return 0, 0, errors.New("bad \\u escape")
+	}
+	v, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
+	if err != nil {
+		return 0, 0, errors.New("bad \\u escape")
+	}
+	return rune(v), 4, nil
+}
+
+// Typed accessors. Each returns schema-style errors naming what was wanted.
+
+func (f *field) typeErr(want string) error {
+	return fmt.Errorf("want %s, got %s", want, f.kind)
+}
+
+func (f *field) str() (string, error) {
+	if f.kind != kString {
+		return "", f.typeErr("string")
+	}
+	return unquote(f.val[1 : len(f.val)-1])
+}
+
+func (f *field) optStr() (*string, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	s, err := f.str()
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (f *field) float() (float64, error) {
+	switch f.kind {
+	case kNonFinite:
+		return 0, fmt.Errorf("%s is not a finite number", f.val)
+	case kNumber:
+	default:
+		return 0, f.typeErr("number")
+	}
+	v, err := strconv.ParseFloat(string(f.val), 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad number %s", f.val)
+	}
+	if math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s overflows a float64", f.val)
+	}
+	return v, nil
+}
+
+func (f *field) optFloat() (*float64, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	v, err := f.float()
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (f *field) int() (int64, error) {
+	if f.kind != kNumber {
+		return 0, f.typeErr("integer")
+	}
+	v, err := strconv.ParseInt(string(f.val), 10, 64)
+	if err != nil {
+		fv, ferr := strconv.ParseFloat(string(f.val), 64)
+		if ferr == nil && fv == math.Trunc(fv) && math.Abs(fv) < 1<<53 {
+			return int64(fv), nil
+		}
+		return 0, fmt.Errorf("want integer, got %s", f.val)
+	}
+	return v, nil
+}
+
+func (f *field) optInt() (*int64, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	v, err := f.int()
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (f *field) boolean() (bool, error) {
+	if f.kind != kBool {
+		return false, f.typeErr("boolean")
+	}
+	return f.val[0] == 't', nil
+}
+
+func (f *field) optBool() (*bool, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	v, err := f.boolean()
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// keyIs compares a raw key with name (keys with escapes never match).
+func (f *field) keyIs(name string) bool { return string(f.key) == name }
+
+// appendExtra appends `"key":value` to an extra-fields object being built.
+func appendExtra(dst []byte, f *field) []byte {
+	if len(dst) == 0 {
+		dst = append(dst, '{')
+	} else {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, '"')
+	dst = append(dst, f.key...)
+	dst = append(dst, '"', ':')
+	return append(dst, f.val...)
+}
+
+func closeExtra(b []byte) string {
+	if len(b) == 0 {
+		return "{}"
+	}
+	return string(append(b, '}'))
+}

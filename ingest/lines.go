@@ -1,0 +1,72 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// lineReader yields the lines of a JSONL input without ever holding more
+// than maxLine bytes: a longer line is skipped (consumed, not stored) and
+// reported as too long.
+type lineReader struct {
+	r       *bufio.Reader
+	maxLine int
+	line    int64
+	long    []byte
+}
+
+func newLineReader(r io.Reader, maxLine int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, maxLine+1), maxLine: maxLine}
+}
+
+// next returns the next line (without the newline), its 1-based number,
+// and a per-line error (too long). It returns io.EOF at the end. The slice
+// is valid until the next call.
+func (lr *lineReader) next() ([]byte, int64, error) {
+	b, err := lr.r.ReadSlice('\n')
+	if len(b) == 0 && err == io.EOF {
+		return nil, 0, io.EOF
+	}
+	lr.line++
+	if errors.Is(err, bufio.ErrBufferFull) {
+		n := int64(len(b))
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = lr.r.ReadSlice('\n')
+			n += int64(len(b))
+		}
+		if err != nil && err != io.EOF {
+			return nil, lr.line, err
+		}
+		return nil, lr.line, schema.Reason(schema.ErrTooLong, "%d bytes or more, limit %d", n, lr.maxLine)
+	}
+	if err != nil && err != io.EOF {
+		return nil, lr.line, err
+	}
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	b = bytes.TrimSuffix(b, []byte{'\r'})
+	return b, lr.line, nil
+}
+
+// checkLine rejects lines that are not UTF-8.
+func checkLine(b []byte) error {
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("%w at byte %d", schema.ErrEncoding, i)
+	}
+	return nil
+}
+
+func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }

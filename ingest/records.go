@@ -1,0 +1,176 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// RecordSource yields generic records (column name → value), e.g. the rows
+// of a DuckDB query; it returns ok=false at the end.
+type RecordSource func() (rec map[string]any, ok bool, err error)
+
+// Records ingests generic records into table, validating each exactly like
+// the table's native format: every record is encoded as a JSON object with
+// the table's field names and goes through the same decoder. src names the
+// input in messages; record numbers stand in for lines.
+func Records(ctx context.Context, dst *lake.Lake, table, src string, next RecordSource, opts Options) (Stats, error) {
+	if _, err := lake.LookupTable(table); err != nil {
+		return Stats{}, err
+	}
+	b, err := begin(ctx, dst, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer b.tx.Rollback()
+	b.stats.Inputs++
+	var fields []field
+	for n := int64(1); ; n++ {
+		rec, ok, err := next()
+		if err != nil {
+			return b.stats, err
+		}
+		if !ok {
+			if n == 1 {
+				b.reject(src, 0, schema.Reason(schema.ErrMissing, "the query returned no rows"))
+			}
+			break
+		}
+		if n%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return b.stats, err
+			}
+		}
+		line, err := json.Marshal(jsonable(rec))
+		if err != nil {
+			b.reject(src, n, &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)})
+			continue
+		}
+		if err := b.record(table, src, n, line, &fields); err != nil {
+			return b.stats, err
+		}
+	}
+	return b.finish()
+}
+
+// jsonable turns driver values into JSON-encodable ones (NaN and ±Inf
+// become the strings the decoders reject with a clear message).
+func jsonable(rec map[string]any) map[string]any {
+	out := make(map[string]any, len(rec))
+	for k, v := range rec {
+		switch x := v.(type) {
+		case time.Time:
+			out[k] = x.UTC().Format(time.RFC3339Nano)
+		case []byte:
+			out[k] = string(x)
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (b *batch) record(table, src string, n int64, line []byte, fields *[]field) error {
+	var err error
+	switch table {
+	case lake.Verdicts:
+		var v schema.Verdict
+		if *fields, err = decodeVerdict(line, *fields, &v); err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		v.SrcFile, v.SrcLine = src, n
+		return add(b, &b.verdicts, table, &v, src, n)
+	case lake.Episodes:
+		fs, err := scanObject((*fields)[:0], line)
+		if err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		*fields = fs
+		var ep schema.Episode
+		if _, err := decodeMeta(fs, line, &ep); err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		ep.Dir, ep.SrcFile, ep.SrcLine = src, src, n
+		return add(b, &b.episodes, table, &ep, src, n)
+	case lake.Actions:
+		var head struct {
+			EpisodeID string `json:"episode_id"`
+			Agent     string `json:"agent"`
+		}
+		json.Unmarshal(line, &head)
+		a := schema.Action{EpisodeID: head.EpisodeID, Agent: head.Agent}
+		if *fields, err = decodeAction(line, *fields, &a); err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		a.Extra = dropKeys(a.Extra, "agent")
+		a.SrcFile, a.SrcLine = src, n
+		return add(b, &b.actions, table, &a, src, n)
+	case lake.GroundTruth:
+		fs, err := scanObject((*fields)[:0], line)
+		if err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		*fields = fs
+		var g schema.GroundTruth
+		if _, err := decodeGroundTruth(fs, line, &g); err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		if g.Category == nil && g.CategoryRaw != nil {
+			b.stats.NeedsReview++
+		}
+		g.SrcFile, g.SrcLine = src, n
+		return add(b, &b.truths, table, &g, src, n)
+	case lake.Labels:
+		var in struct {
+			EpisodeID string  `json:"episode_id"`
+			Category  string  `json:"category"`
+			Annotator *string `json:"annotator"`
+			Note      *string `json:"note"`
+		}
+		if err := json.Unmarshal(line, &in); err != nil {
+			b.reject(src, n, &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)})
+			return nil
+		}
+		l := schema.Label{EpisodeID: in.EpisodeID, CategoryRaw: in.Category, Annotator: in.Annotator, Note: in.Note}
+		raw := l.CategoryRaw
+		l.Category, _ = schema.NormalizeCategory(&raw)
+		if err := l.Validate(); err != nil {
+			b.reject(src, n, err)
+			return nil
+		}
+		if l.Category == nil {
+			b.stats.NeedsReview++
+		}
+		l.SrcFile, l.SrcLine = src, n
+		return add(b, &b.labels, table, &l, src, n)
+	case lake.Results:
+		return b.resultRecord(src, n, line)
+	}
+	return fmt.Errorf("ingest sql: table %s cannot be loaded this way", table)
+}
+
+// dropKeys removes keys from an extra-fields JSON object.
+func dropKeys(extra string, keys ...string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(extra), &m) != nil {
+		return extra
+	}
+	for _, k := range keys {
+		delete(m, k)
+	}
+	if len(m) == 0 {
+		return "{}"
+	}
+	out, _ := json.Marshal(m)
+	return string(out)
+}

@@ -1,0 +1,102 @@
+package queries
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// ExportFormats lists the formats Export writes.
+var ExportFormats = []string{"parquet", "csv", "arrow", "jsonl"}
+
+// Export writes the rows of query to out in format, atomically: a
+// temporary file beside out is renamed into place only when complete.
+// It returns the number of rows written.
+func (s *Session) Export(ctx context.Context, query, format, out string) (int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	tmpName := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpName)
+	var n int64
+	switch format {
+	case "parquet", "csv", "jsonl":
+		n, err = s.copyTo(ctx, query, format, tmpName)
+	case "arrow":
+		n, err = s.arrowTo(ctx, query, tmpName)
+	default:
+		return 0, fmt.Errorf("export: unknown format %q", format)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := os.Rename(tmpName, out); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Session) copyTo(ctx context.Context, query, format, path string) (int64, error) {
+	opts := map[string]string{
+		"parquet": "FORMAT parquet, COMPRESSION zstd",
+		"csv":     "FORMAT csv, HEADER true",
+		"jsonl":   "FORMAT json",
+	}[format]
+	q := fmt.Sprintf("COPY (%s) TO %s (%s)", query, quote(path), opts)
+	var n int64
+	if err := s.conn.QueryRowContext(ctx, q).Scan(&n); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	return n, nil
+}
+
+// arrowTo writes an Arrow IPC file (readable by pyarrow.ipc.open_file and
+// polars.read_ipc) with arrow-go, streaming DuckDB's record batches.
+func (s *Session) arrowTo(ctx context.Context, query, path string) (int64, error) {
+	var n int64
+	err := s.conn.Raw(func(dc any) error {
+		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		if err != nil {
+			return err
+		}
+		rr, err := ar.QueryContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer rr.Release()
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w, err := ipc.NewFileWriter(f, ipc.WithSchema(rr.Schema()))
+		if err != nil {
+			return err
+		}
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			if err := w.Write(rec); err != nil {
+				return err
+			}
+			n += rec.NumRows()
+		}
+		if err := rr.Err(); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		return f.Sync()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("export arrow: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,125 @@
+// Package queries is the one package that links DuckDB: a session with
+// views over the lake's committed files, Go statistics as SQL functions,
+// embedded .sql files and typed results.
+package queries
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/trustlake/trustlake/lake"
+)
+
+// ErrBadAttach reports an --attach argument that cannot be used.
+var ErrBadAttach = errors.New("bad attach")
+
+// Options configure a Session. Zero values mean the defaults.
+type Options struct {
+	Threads     int          // DuckDB threads; 0 means DuckDB's default (all cores)
+	MemoryLimit string       // e.g. "4GB"; "" means DuckDB's default
+	Logger      *slog.Logger // nil discards
+}
+
+// Session is a DuckDB connection with the lake's views and trustlake's SQL
+// functions. It is not safe for concurrent use; open one per goroutine.
+type Session struct {
+	db   *sql.DB
+	conn *sql.Conn
+	tmp  string
+	lk   *lake.Lake
+	opts Options
+}
+
+// Open starts a session over the lake's committed state (a snapshot of the
+// manifest at this moment). The session's time zone is UTC.
+func Open(ctx context.Context, src *lake.Lake, opts Options) (*Session, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, fmt.Errorf("start duckdb: %w", err)
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect duckdb: %w", err)
+	}
+	s := &Session{db: db, conn: conn, lk: src, opts: opts}
+	if err := s.init(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) init(ctx context.Context) error {
+	stmts := []string{"SET TimeZone = 'UTC'"}
+	if s.opts.Threads > 0 {
+		stmts = append(stmts, fmt.Sprintf("SET threads = %d", s.opts.Threads))
+	}
+	if s.opts.MemoryLimit != "" {
+		stmts = append(stmts, "SET memory_limit = "+quote(s.opts.MemoryLimit))
+	}
+	for _, q := range stmts {
+		if _, err := s.conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("configure duckdb (%s): %w", q, err)
+		}
+	}
+	if err := registerFunctions(s.conn); err != nil {
+		return err
+	}
+	if s.lk != nil {
+		return s.createViews(ctx)
+	}
+	return nil
+}
+
+// Close ends the session and removes its temporary files.
+func (s *Session) Close() error {
+	var err error
+	if s.conn != nil {
+		err = s.conn.Close()
+	}
+	if s.db != nil {
+		err = errors.Join(err, s.db.Close())
+	}
+	if s.tmp != "" {
+		os.RemoveAll(s.tmp)
+	}
+	return err
+}
+
+// Query runs a query with ? parameters; the caller closes the rows.
+func (s *Session) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return s.conn.QueryContext(ctx, query, args...)
+}
+
+// Exec runs a statement with ? parameters.
+func (s *Session) Exec(ctx context.Context, query string, args ...any) error {
+	_, err := s.conn.ExecContext(ctx, query, args...)
+	return err
+}
+
+// Conn exposes the underlying connection (for Arrow export).
+func (s *Session) Conn() *sql.Conn { return s.conn }
+
+// quote makes a SQL string literal.
+func quote(s string) string {
+	out := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			out = append(out, '\'')
+		}
+		out = append(out, s[i])
+	}
+	return string(append(out, '\''))
+}

@@ -1,0 +1,92 @@
+package queries
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/trustlake/trustlake/stats"
+)
+
+// scalarUDF is a row-at-a-time DuckDB scalar function.
+type scalarUDF struct {
+	in  []duckdb.Type
+	out duckdb.Type
+	fn  func(args []driver.Value) (any, error)
+}
+
+func (u *scalarUDF) Config() duckdb.ScalarFuncConfig {
+	infos := make([]duckdb.TypeInfo, len(u.in))
+	for i, t := range u.in {
+		infos[i], _ = duckdb.NewTypeInfo(t)
+	}
+	out, _ := duckdb.NewTypeInfo(u.out)
+	return duckdb.ScalarFuncConfig{InputTypeInfos: infos, ResultTypeInfo: out}
+}
+
+func (u *scalarUDF) Executor() duckdb.ScalarFuncExecutor {
+	return duckdb.ScalarFuncExecutor{RowExecutor: u.fn}
+}
+
+func toInt(v driver.Value) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case int32:
+		return int(x)
+	}
+	return 0
+}
+
+func nullNaN(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// wilson returns the UDFs wilson_lo/wilson_hi(k, n [, alpha]).
+func wilson(hi bool) []duckdb.ScalarFunc {
+	pick := func(k, n int, alpha float64) any {
+		if n <= 0 || k < 0 || k > n || !(alpha > 0 && alpha < 1) {
+			return nil
+		}
+		lo, h := stats.Wilson(k, n, alpha)
+		if hi {
+			return nullNaN(h)
+		}
+		return nullNaN(lo)
+	}
+	return []duckdb.ScalarFunc{
+		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT}, out: duckdb.TYPE_DOUBLE,
+			fn: func(a []driver.Value) (any, error) { return pick(toInt(a[0]), toInt(a[1]), 0.05), nil }},
+		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
+			fn: func(a []driver.Value) (any, error) { return pick(toInt(a[0]), toInt(a[1]), a[2].(float64)), nil }},
+	}
+}
+
+// registerFunctions adds trustlake's statistics to the connection:
+// wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]) and mcnemar_p(b, c).
+func registerFunctions(c *sql.Conn) error {
+	if err := duckdb.RegisterScalarUDFSet(c, "wilson_lo", wilson(false)...); err != nil {
+		return fmt.Errorf("register wilson_lo: %w", err)
+	}
+	if err := duckdb.RegisterScalarUDFSet(c, "wilson_hi", wilson(true)...); err != nil {
+		return fmt.Errorf("register wilson_hi: %w", err)
+	}
+	mcnemar := &scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT}, out: duckdb.TYPE_DOUBLE,
+		fn: func(a []driver.Value) (any, error) {
+			b, c := toInt(a[0]), toInt(a[1])
+			if b < 0 || c < 0 {
+				return nil, nil
+			}
+			return stats.McNemarExact(b, c), nil
+		}}
+	if err := duckdb.RegisterScalarUDF(c, "mcnemar_p", mcnemar); err != nil {
+		return fmt.Errorf("register mcnemar_p: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package queries
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+//go:embed sql/*.sql
+var sqlFiles embed.FS
+
+// sqlFile returns the statement of an embedded .sql file.
+func sqlFile(name string) string {
+	b, err := sqlFiles.ReadFile("sql/" + name + ".sql")
+	if err != nil {
+		panic(fmt.Sprintf("missing embedded sql/%s.sql", name))
+	}
+	return string(b)
+}
+
+// emptyRow returns a zero value of each table's row type, used to give an
+// empty table its typed columns.
+func emptyRow(table string) any {
+	switch table {
+	case lake.Episodes:
+		return schema.Episode{}
+	case lake.Actions:
+		return schema.Action{}
+	case lake.GroundTruth:
+		return schema.GroundTruth{}
+	case lake.Labels:
+		return schema.Label{}
+	case lake.Verdicts:
+		return schema.Verdict{}
+	case lake.Results:
+		return schema.Result{}
+	case lake.Trust:
+		return schema.Trust{}
+	}
+	return nil
+}
+
+// createViews defines one view per lake table over exactly the files of
+// the committed manifest, plus the derived views in sql/view_*.sql.
+func (s *Session) createViews(ctx context.Context) error {
+	for _, t := range lake.Tables() {
+		files, err := s.lk.Files(t.Name)
+		if err != nil {
+			return err
+		}
+		var q string
+		if len(files) == 0 {
+			q, err = s.emptyView(t)
+			if err != nil {
+				return err
+			}
+		} else {
+			q = tableView(t, files)
+		}
+		if err := s.Exec(ctx, q); err != nil {
+			return fmt.Errorf("create view %s: %w", t.Name, err)
+		}
+	}
+	for _, name := range []string{"view_categories"} {
+		if err := s.Exec(ctx, sqlFile(name)); err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func tableView(t lake.Table, files []string) string {
+	quoted := make([]string, len(files))
+	for i, f := range files {
+		quoted[i] = quote(f)
+	}
+	opts := ""
+	if len(t.Partitions) > 0 {
+		types := make([]string, len(t.Partitions))
+		for i, p := range t.Partitions {
+			types[i] = fmt.Sprintf("%s: 'VARCHAR'", quote(p))
+		}
+		opts = fmt.Sprintf(", hive_partitioning = true, hive_types = {%s}", strings.Join(types, ", "))
+	} else {
+		opts = ", hive_partitioning = false"
+	}
+	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM read_parquet([%s], union_by_name = true%s)",
+		t.Name, strings.Join(quoted, ", "), opts)
+}
+
+// emptyView writes a zero-row Parquet file of the table's row type so an
+// empty table still has its columns and types.
+func (s *Session) emptyView(t lake.Table) (string, error) {
+	if s.tmp == "" {
+		dir, err := os.MkdirTemp("", "trustlake-session-")
+		if err != nil {
+			return "", fmt.Errorf("create session dir: %w", err)
+		}
+		s.tmp = dir
+	}
+	name := filepath.Join(s.tmp, t.Name+".parquet")
+	f, err := os.Create(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	w := parquet.NewWriter(f, parquet.SchemaOf(emptyRow(t.Name)))
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
+	}
+	cols := ""
+	for _, p := range t.Partitions {
+		cols += fmt.Sprintf(", CAST(NULL AS VARCHAR) AS %s", p)
+	}
+	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT *%s FROM read_parquet(%s)", t.Name, cols, quote(name)), nil
+}
