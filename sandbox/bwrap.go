@@ -1,0 +1,195 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// BwrapOptions configure NewBwrap. Zero values mean defaults.
+type BwrapOptions struct {
+	Path        string   // bubblewrap binary; "" means /usr/bin/bwrap
+	PrlimitPath string   // util-linux prlimit; "" means /usr/bin/prlimit
+	HostDirs    []string // host folders bound read-only at the same path; nil means /usr, /lib*, /bin, /sbin (symlinks kept as symlinks)
+	HostFiles   []string // host files bound read-only if present; nil means the dynamic-loader and alternatives files of /etc
+	Logger      *slog.Logger
+}
+
+// Bwrap runs specs under bubblewrap, the engine-less fallback. The command
+// runs from the host's own /usr (Spec.Image is ignored), so it must exist on the
+// host or in a Mount. Started as root, bwrap itself runs as uid/gid 65534, so
+// the snapshot, the mounts and their parent folders must be readable by others.
+//
+// Isolation: new user, pid, net, ipc, uts and cgroup namespaces (no network but
+// a private loopback), a tmpfs root remounted read-only with only the host
+// folders above bound read-only, /proc, a minimal /dev, a size-capped tmpfs at
+// /tmp, no capabilities, only Spec.Env, the process killed with its group at the
+// timeout and when the caller dies. Limits bwrap cannot give like Docker does:
+// memory is RLIMIT_DATA per process (not a cgroup total, so OOMKilled is never
+// set: allocations just fail); PIDs is RLIMIT_NPROC for uid 65534 on the host (it
+// counts that uid's other processes too, and is not applied without root);
+// NanoCPUs is not enforced. It is safe for concurrent use.
+type Bwrap struct {
+	opts BwrapOptions
+	log  *slog.Logger
+}
+
+// NewBwrap returns a bubblewrap backend; it fails when the binary is missing.
+func NewBwrap(opts BwrapOptions) (*Bwrap, error) {
+	if opts.Path == "" {
+		opts.Path = "/usr/bin/bwrap"
+	}
+	if opts.PrlimitPath == "" {
+		opts.PrlimitPath = "/usr/bin/prlimit"
+	}
+	if opts.HostDirs == nil {
+		opts.HostDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+	}
+	if opts.HostFiles == nil {
+		opts.HostFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if _, err := os.Stat(opts.Path); err != nil {
+		return nil, fmt.Errorf("find bubblewrap: %w", err)
+	}
+	return &Bwrap{opts: opts, log: log}, nil
+}
+
+// Name returns "bwrap".
+func (b *Bwrap) Name() string { return "bwrap" }
+
+// Check runs /usr/bin/true in the sandbox to see that bubblewrap works here
+// (user namespaces allowed).
+func (b *Bwrap) Check(ctx context.Context) error {
+	res, err := b.Run(ctx, Spec{Command: []string{"/usr/bin/true"}, Timeout: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("bubblewrap unusable: exit %d: %s", res.ExitCode, firstLine(res.Stderr))
+	}
+	return nil
+}
+
+// Run runs spec under bubblewrap; see Bwrap for what is isolated. A non-zero
+// exit is not an error; bwrap's own setup failures show as exit 1 with a
+// "bwrap:" message on stderr.
+func (b *Bwrap) Run(ctx context.Context, spec Spec) (Result, error) {
+	if err := spec.validate(false); err != nil {
+		return Result{}, err
+	}
+	lim := spec.Limits.withDefaults()
+	argv := b.args(spec, lim)
+	asRoot := os.Getuid() == 0
+	if _, err := os.Stat(b.opts.PrlimitPath); err == nil {
+		pre := []string{b.opts.PrlimitPath, "--data=" + strconv.FormatInt(lim.MemoryBytes, 10), "--core=0"}
+		if asRoot {
+			pre = append(pre, "--nproc="+strconv.FormatInt(lim.PIDs, 10))
+		}
+		argv = append(append(pre, "--"), argv...)
+	} else {
+		b.log.Warn("prlimit not found; bwrap runs without memory and process limits", "path", b.opts.PrlimitPath)
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, spec.timeout())
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	cmd.Env = append([]string{}, spec.Env...) // never the host's environment
+	cmd.Dir = "/"
+	stdout, stderr := &capture{limit: lim.OutputBytes}, &capture{limit: lim.OutputBytes}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if asRoot {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: sandboxUID, Gid: sandboxGID, Groups: []uint32{}}
+	}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Duration: time.Since(start)}
+	fill(&res, stdout, stderr)
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the group
+	}
+	if runCtx.Err() != nil {
+		res.TimedOut = ctx.Err() == nil
+		res.ExitCode = exitCode(cmd.ProcessState)
+		if ctx.Err() != nil {
+			return res, fmt.Errorf("run bwrap: %w", ctx.Err())
+		}
+		return res, nil
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return res, fmt.Errorf("run bwrap: %w", err)
+	}
+	res.ExitCode = exitCode(cmd.ProcessState)
+	return res, nil
+}
+
+// args builds the bwrap command line (without the prlimit prefix).
+func (b *Bwrap) args(spec Spec, lim Limits) []string {
+	a := []string{b.opts.Path,
+		"--unshare-all", "--die-with-parent", "--new-session",
+		"--cap-drop", "ALL",
+		"--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxGID),
+		"--hostname", "sandbox",
+	}
+	for _, d := range b.opts.HostDirs {
+		fi, err := os.Lstat(d)
+		switch {
+		case err != nil:
+			continue
+		case fi.Mode()&os.ModeSymlink != 0:
+			if target, err := os.Readlink(d); err == nil {
+				a = append(a, "--symlink", target, d)
+			}
+		case fi.IsDir():
+			a = append(a, "--ro-bind", d, d)
+		}
+	}
+	for _, f := range b.opts.HostFiles {
+		a = append(a, "--ro-bind-try", f, f)
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev",
+		"--size", strconv.FormatInt(lim.TmpfsBytes, 10), "--perms", "1777", "--tmpfs", "/tmp")
+	if spec.Snapshot != "" {
+		a = append(a, "--ro-bind", spec.Snapshot, "/snapshot")
+	}
+	for _, m := range spec.Mounts {
+		a = append(a, "--ro-bind", m.Host, filepath.Clean(m.Target))
+	}
+	a = append(a, "--remount-ro", "/", "--chdir", "/tmp", "--")
+	return append(a, spec.Command...)
+}
+
+// exitCode maps a process state to a shell-style code (128+signal when killed).
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+func firstLine(b []byte) string {
+	for i, c := range b {
+		if c == '\n' {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}

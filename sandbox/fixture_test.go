@@ -1,0 +1,201 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// testImage is the FROM scratch image holding the static test helper at /helper.
+const testImage = "trustlake-sandbox-test:latest"
+
+// helperLabel records the helper binary's sha256 on the test image, so that a
+// stale image is rebuilt.
+const helperLabel = "trustlake.sandbox.helper-sha256"
+
+// fixture is shared by all tests of the package: a folder readable by uid
+// 65534 (removed in TestMain) and the helper built into it once.
+type fixture struct {
+	once   sync.Once
+	dir    string
+	helper string
+	err    error
+}
+
+var fx fixture
+
+func (f *fixture) build() {
+	f.dir, f.err = os.MkdirTemp("", "trustlake-sandbox-test-")
+	if f.err != nil {
+		return
+	}
+	if f.err = os.Chmod(f.dir, 0o755); f.err != nil {
+		return
+	}
+	f.helper = filepath.Join(f.dir, "helper")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", f.helper, "./testdata/helper")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		f.err = &buildError{err, string(out)}
+	}
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "build test helper: " + e.err.Error() + "\n" + e.out }
+
+// helperBinary returns the path of the static helper, built once.
+func helperBinary(t *testing.T) string {
+	t.Helper()
+	fx.once.Do(fx.build)
+	if fx.err != nil {
+		t.Fatal(fx.err)
+	}
+	return fx.helper
+}
+
+// sharedDir returns a fresh folder readable by uid 65534 (its parents too).
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	helperBinary(t)
+	dir, err := os.MkdirTemp(fx.dir, "snap-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// requireDocker returns a Docker backend whose containers carry a label unique
+// to the test; it skips when no engine answers, and fails the test if any
+// container of the test is left behind.
+func requireDocker(t *testing.T) *Docker {
+	t.Helper()
+	d, err := NewDocker(DockerOptions{Labels: map[string]string{LabelKey + ".test": uuid.NewString()}})
+	if err != nil {
+		t.Skipf("docker engine not available (set DOCKER_HOST or start dockerd): %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if err := d.Ping(ctx); err != nil {
+		d.Close()
+		t.Skipf("docker engine not available (start dockerd, or run as a user in group docker): %v", err)
+	}
+	t.Cleanup(func() {
+		defer d.Close()
+		ids, err := d.Leftovers(context.Background())
+		if err != nil {
+			t.Errorf("list leftover containers: %v", err)
+		}
+		if len(ids) > 0 {
+			t.Errorf("%d sandbox container(s) left behind: %v", len(ids), ids)
+		}
+	})
+	return d
+}
+
+// ensureTestImage builds testImage from the helper unless an image with the
+// same helper hash exists.
+func ensureTestImage(t *testing.T, d *Docker) string {
+	t.Helper()
+	bin, err := os.ReadFile(helperBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(bin)
+	hash := hex.EncodeToString(sum[:])
+	if ins, err := d.cli.ImageInspect(t.Context(), testImage); err == nil && ins.Config != nil && ins.Config.Labels[helperLabel] == hash {
+		return testImage
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	dockerfile := "FROM scratch\nCOPY helper /helper\nLABEL " + helperLabel + "=" + hash + "\nUSER 65534:65534\n"
+	for _, f := range []struct {
+		name string
+		mode int64
+		body []byte
+	}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"helper", 0o755, bin}} {
+		tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body))})
+		tw.Write(f.body)
+	}
+	tw.Close()
+	if err := d.BuildImage(t.Context(), testImage, &buf); err != nil {
+		t.Fatalf("build %s: %v", testImage, err)
+	}
+	return testImage
+}
+
+// hostProbe listens on the host's loopback for TCP and for UDP (as a DNS
+// server would) and counts what arrives; a sandbox must reach neither.
+type hostProbe struct {
+	TCPPort, UDPPort string
+	hits             atomic.Int64
+}
+
+func newHostProbe(t *testing.T) *hostProbe {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &hostProbe{}
+	_, p.TCPPort, _ = net.SplitHostPort(ln.Addr().String())
+	_, p.UDPPort, _ = net.SplitHostPort(pc.LocalAddr().String())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.hits.Add(1)
+			c.Close()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		buf := make([]byte, 1500)
+		for {
+			if _, _, err := pc.ReadFrom(buf); err != nil {
+				return
+			}
+			p.hits.Add(1)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		pc.Close()
+		wg.Wait()
+	})
+	return p
+}
+
+// lines returns the output as trimmed lines.
+func lines(b []byte) []string {
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
