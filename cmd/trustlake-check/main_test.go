@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	task, snap := t.TempDir(), t.TempDir()
+	spec := `{"id":"x","checks":[{"id":"note","type":"text_contains","path":"note.txt","contains":"hello","category":"F-PARTIAL"}]}`
+	if err := os.WriteFile(filepath.Join(task, "task.json"), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		content  string
+		wantPass bool
+	}{
+		{"pass", "hello world", true},
+		{"fail", "bye", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(snap, "note.txt"), []byte(c.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := run(t.Context(), []string{task, snap}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, errb.String())
+			}
+			var v struct {
+				Pass     bool    `json:"pass"`
+				Category *string `json:"category"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+				t.Fatalf("stdout %q: %v", out.String(), err)
+			}
+			if v.Pass != c.wantPass || (v.Category == nil) != c.wantPass {
+				t.Errorf("verdict %s, want pass=%v", out.String(), c.wantPass)
+			}
+		})
+	}
+}
+
+func TestRunBadTask(t *testing.T) {
+	task := t.TempDir()
+	if err := os.WriteFile(filepath.Join(task, "task.json"), []byte(`{"checks":[{"id":"a","type":"ods_cell","path":"a.ods","cell":"14D","equals":1,"category":"F-PARTIAL"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run(t.Context(), []string{task, t.TempDir()}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "checks[0].cell") {
+		t.Errorf("exit %d, stderr %q; want 2 naming checks[0].cell", code, errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q, want empty", out.String())
+	}
+}

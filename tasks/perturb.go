@@ -1,0 +1,207 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Perturb statuses.
+const (
+	PerturbCaught        = "caught"          // the verifier now fails the state (gt.json written)
+	PerturbSurvived      = "survived"        // the defect did NOT make the verifier fail: look at the task
+	PerturbSkipped       = "skipped"         // the parent does not pass, or the perturbation does not apply
+	PerturbVerifierError = StatusVerifierError
+	PerturbNondet        = StatusNondeterministic
+	PerturbError         = StatusError
+)
+
+// PerturbOptions tune Perturb. Zero values mean defaults.
+type PerturbOptions struct {
+	Jobs    int                   // concurrent parent episodes; 0 means 1
+	Limits  sandbox.ExtractLimits // snapshot extraction limits
+	TempDir string                // "" means os.TempDir()
+	Logger  *slog.Logger          // nil discards
+}
+
+// PerturbResult is one perturbation of one parent episode (or one row for a
+// parent that was skipped as a whole, with Perturbation "").
+type PerturbResult struct {
+	ParentDir    string `json:"parent_dir"`
+	ParentID     string `json:"parent_episode_id,omitempty"`
+	TaskID       string `json:"task_id,omitempty"`
+	Perturbation string `json:"perturbation,omitempty"`
+	EpisodeID    string `json:"episode_id,omitempty"`
+	Dir          string `json:"dir,omitempty"` // the new episode folder
+	Status       string `json:"status"`
+	Category     string `json:"category,omitempty"`
+	Err          string `json:"error,omitempty"`
+}
+
+// Perturb derives stress-test episodes from passing ones (seed §3.3). For
+// each parent folder it re-verifies the final state (twice, in the sandbox)
+// and skips parents that do not pass. For each perturbation the task
+// declares, it applies the defect to a private copy of the final state,
+// writes a new episode folder outDir/<parent>__<name> (meta.json copied from
+// the parent with a new episode_id, source "perturbed", parent_episode_id
+// and perturbation; a new final_state.tar.zst; a copy of actions.jsonl) and
+// verifies it, writing its gt.json. It never assumes the defect caused a
+// failure: a perturbed state the verifier still passes is reported with
+// status "survived". An existing episode folder is not overwritten.
+// The error is non-nil only when ctx is cancelled.
+func Perturb(ctx context.Context, lib *Library, r runner, dirs []string, outDir string, opts PerturbOptions) ([]PerturbResult, error) {
+	v := &verifier{lib: lib, r: r, opts: VerifyOptions{Limits: opts.Limits, TempDir: opts.TempDir, Logger: opts.Logger}, hashes: map[string]string{}}
+	if v.opts.Logger == nil {
+		v.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	rows := make([][]PerturbResult, len(dirs))
+	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
+		rows[i] = perturbOne(ctx, v, dirs[i], outDir)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []PerturbResult
+	for _, r := range rows {
+		out = append(out, r...)
+	}
+	return out, nil
+}
+
+func perturbOne(ctx context.Context, v *verifier, dir, outDir string) []PerturbResult {
+	m, t, o, bad := v.label(ctx, dir)
+	parent := PerturbResult{ParentDir: dir, ParentID: m.EpisodeID, TaskID: m.TaskID}
+	if bad != nil {
+		parent.Status, parent.Err = bad.Status, bad.Err
+		return []PerturbResult{parent}
+	}
+	if !o.Pass {
+		parent.Status, parent.Err = PerturbSkipped, "the parent episode does not pass its verifier"
+		return []PerturbResult{parent}
+	}
+	if len(t.Perturbations) == 0 {
+		parent.Status, parent.Err = PerturbSkipped, "the task declares no perturbations"
+		return []PerturbResult{parent}
+	}
+	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
+	if err != nil {
+		parent.Status, parent.Err = PerturbError, err.Error()
+		return []PerturbResult{parent}
+	}
+	defer cleanup()
+	rawMeta, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		parent.Status, parent.Err = PerturbError, err.Error()
+		return []PerturbResult{parent}
+	}
+	var out []PerturbResult
+	seen := map[string]int{}
+	for i := range t.Perturbations {
+		p := &t.Perturbations[i]
+		seen[p.Name]++
+		id := m.EpisodeID + "__" + p.Name
+		if seen[p.Name] > 1 {
+			id = fmt.Sprintf("%s_%d", id, seen[p.Name])
+		}
+		res := parent
+		res.Perturbation, res.EpisodeID, res.Dir = p.Label(), id, filepath.Join(outDir, id)
+		res.Status, res.Category, res.Err = v.perturbState(ctx, t, p, state, dir, res.Dir, rawMeta, id)
+		out = append(out, res)
+	}
+	return out
+}
+
+// perturbState applies p to a copy of state, writes the episode folder and
+// verifies it. It returns status, category and error text.
+func (v *verifier) perturbState(ctx context.Context, t *Task, p *Perturbation, state, parentDir, epDir string, rawMeta []byte, id string) (string, string, string) {
+	if _, err := os.Lstat(epDir); err == nil {
+		return PerturbError, "", fmt.Sprintf("%s already exists; not overwritten", epDir)
+	}
+	work, err := os.MkdirTemp(v.opts.TempDir, "trustlake-perturb-")
+	if err != nil {
+		return PerturbError, "", err.Error()
+	}
+	defer os.RemoveAll(work)
+	copyDir := filepath.Join(work, "state")
+	if err := copyTree(state, copyDir); err != nil {
+		return PerturbError, "", fmt.Sprintf("copy final state: %v", err)
+	}
+	if err := p.apply(copyDir, t.Initial); err != nil {
+		if errors.Is(err, ErrNotApplicable) {
+			return PerturbSkipped, "", err.Error()
+		}
+		return PerturbError, "", fmt.Sprintf("apply %s: %v", p.Name, err)
+	}
+	meta, err := childMeta(rawMeta, id, p.Label())
+	if err != nil {
+		return PerturbError, "", err.Error()
+	}
+	if err := writeEpisode(epDir, meta, copyDir, parentDir); err != nil {
+		return PerturbError, "", err.Error()
+	}
+	res := v.one(ctx, epDir)
+	switch {
+	case !res.Labeled():
+		return res.Status, "", res.Err
+	case *res.Pass:
+		return PerturbSurvived, "", "the verifier still passes the perturbed state"
+	}
+	return PerturbCaught, res.Category, ""
+}
+
+// childMeta copies the parent's meta.json, replacing the identity fields.
+func childMeta(raw []byte, id, label string) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("parse parent meta.json: %w", err)
+	}
+	m["parent_episode_id"] = m["episode_id"]
+	m["episode_id"] = id
+	m["source"] = schema.SourcePerturbed
+	m["perturbation"] = label
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode meta.json: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// writeEpisode writes final_state.tar.zst, a copy of the parent's
+// actions.jsonl and meta.json (last) into the new folder dir.
+func writeEpisode(dir string, meta []byte, state, parentDir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create episode folder: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, FinalStateFile))
+	if err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
+	if err := WriteSnapshot(f, state); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
+	actions, err := os.ReadFile(filepath.Join(parentDir, ActionsFile))
+	switch {
+	case err == nil:
+		if err := os.WriteFile(filepath.Join(dir, ActionsFile), actions, 0o644); err != nil {
+			return fmt.Errorf("copy actions: %w", err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("copy actions: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
+}

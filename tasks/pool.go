@@ -1,0 +1,31 @@
+package tasks
+
+import (
+	"context"
+	"sync"
+)
+
+// forEach calls fn(i) for i in [0, n) on at most jobs goroutines (jobs < 1
+// means 1). It stops handing out work when ctx is done.
+func forEach(ctx context.Context, n, jobs int, fn func(i int)) {
+	jobs = max(1, min(jobs, n))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

@@ -1,0 +1,167 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// runner is what the flows need from a sandbox backend; sandbox.Runner
+// implements it.
+type runner interface {
+	Run(ctx context.Context, spec sandbox.Spec) (sandbox.Result, error)
+}
+
+// Errors that make a verification yield no label.
+var (
+	// ErrVerifier means the verifier crashed, timed out, hit a limit or
+	// printed something that is not a verdict.
+	ErrVerifier = errors.New("verifier error")
+	// ErrNondeterministic means two runs on the same state disagreed.
+	ErrNondeterministic = errors.New("verifier is nondeterministic")
+)
+
+// Output is a verifier's verdict as printed on stdout (the gt.json shape).
+type Output struct {
+	Pass        bool            `json:"pass"`
+	Category    *string         `json:"category"`
+	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
+	Gates       []schema.Gate   `json:"gates,omitempty"`
+	Score       *float64        `json:"score,omitempty"`
+}
+
+// CategoryString returns the category or "".
+func (o *Output) CategoryString() string {
+	if o.Category == nil {
+		return ""
+	}
+	return *o.Category
+}
+
+// spec builds the sandbox spec that verifies the state at snapshot.
+func (t *Task) spec(snapshot string) sandbox.Spec {
+	cmd := []string{CheckBinary, TaskMount, SnapshotMount}
+	if !t.Declarative() {
+		cmd = t.Verifier.Command
+	}
+	return sandbox.Spec{
+		Image:    t.ImageName(),
+		Command:  append([]string(nil), cmd...),
+		Snapshot: snapshot,
+		Mounts:   []sandbox.Mount{{Host: t.Dir, Target: TaskMount}},
+		Timeout:  t.TimeoutDuration(),
+	}
+}
+
+// parseOutput reads the verifier's stdout: one JSON object, nothing else.
+func parseOutput(stdout []byte) (Output, error) {
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return Output{}, fmt.Errorf("%w: stdout is not a JSON object: %v", ErrVerifier, err)
+	}
+	if dec.More() {
+		return Output{}, fmt.Errorf("%w: stdout holds more than one JSON value", ErrVerifier)
+	}
+	if _, ok := raw["pass"]; !ok {
+		return Output{}, fmt.Errorf("%w: output has no \"pass\"", ErrVerifier)
+	}
+	var o Output
+	if err := json.Unmarshal(stdout, &o); err != nil {
+		return Output{}, fmt.Errorf("%w: %v", ErrVerifier, err)
+	}
+	if o.Pass && o.Category != nil {
+		return Output{}, fmt.Errorf("%w: a passing verdict has category %q", ErrVerifier, *o.Category)
+	}
+	if !o.Pass && (o.Category == nil || *o.Category == "") {
+		return Output{}, fmt.Errorf("%w: a failing verdict has no category", ErrVerifier)
+	}
+	for i, g := range o.Gates {
+		if g.ID == "" {
+			return Output{}, fmt.Errorf("%w: gates[%d].id: missing", ErrVerifier, i)
+		}
+		found := false
+		for _, gt := range schema.GateTypes {
+			found = found || g.Type == gt
+		}
+		if !found {
+			return Output{}, fmt.Errorf("%w: gates[%d].type: %q not one of %s", ErrVerifier, i, g.Type, strings.Join(schema.GateTypes, ", "))
+		}
+	}
+	if len(o.Diagnostics) == 0 {
+		o.Diagnostics = json.RawMessage("null")
+	}
+	return o, nil
+}
+
+// canonical re-encodes an output so that two runs compare independent of
+// key order and spacing.
+func canonical(o Output) string {
+	var diag any
+	_ = json.Unmarshal(o.Diagnostics, &diag)
+	b, _ := json.Marshal(struct {
+		Pass        bool          `json:"pass"`
+		Category    *string       `json:"category"`
+		Diagnostics any           `json:"diagnostics"`
+		Gates       []schema.Gate `json:"gates"`
+		Score       *float64      `json:"score"`
+	}{o.Pass, o.Category, diag, o.Gates, o.Score})
+	return string(b)
+}
+
+// runOnce runs the verifier once and parses its verdict.
+func runOnce(ctx context.Context, r runner, t *Task, snapshot string) (Output, error) {
+	res, err := r.Run(ctx, t.spec(snapshot))
+	if err != nil {
+		if ctx.Err() != nil {
+			return Output{}, ctx.Err()
+		}
+		return Output{}, fmt.Errorf("%w: run: %v", ErrVerifier, err)
+	}
+	switch {
+	case res.TimedOut:
+		return Output{}, fmt.Errorf("%w: timed out after %s", ErrVerifier, t.TimeoutDuration())
+	case res.OOMKilled:
+		return Output{}, fmt.Errorf("%w: killed for using too much memory", ErrVerifier)
+	case res.OutputTruncated:
+		return Output{}, fmt.Errorf("%w: output truncated", ErrVerifier)
+	case res.ExitCode != 0:
+		return Output{}, fmt.Errorf("%w: exit code %d: %s", ErrVerifier, res.ExitCode, tail(res.Stderr))
+	}
+	return parseOutput(res.Stdout)
+}
+
+// runTwice runs the verifier twice (each run a fresh sandbox) and returns
+// the verdict only when both runs succeed and agree.
+func runTwice(ctx context.Context, r runner, t *Task, snapshot string) (Output, error) {
+	first, err := runOnce(ctx, r, t, snapshot)
+	if err != nil {
+		return Output{}, fmt.Errorf("first run: %w", err)
+	}
+	second, err := runOnce(ctx, r, t, snapshot)
+	if err != nil {
+		return Output{}, fmt.Errorf("second run: %w", err)
+	}
+	if a, b := canonical(first), canonical(second); a != b {
+		return Output{}, fmt.Errorf("%w: first run %s, second run %s", ErrNondeterministic, a, b)
+	}
+	return first, nil
+}
+
+// tail returns the last line-ish part of stderr for an error message.
+func tail(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		s = "…" + s[len(s)-300:]
+	}
+	if s == "" {
+		return "(no stderr)"
+	}
+	return s
+}

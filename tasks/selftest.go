@@ -1,0 +1,101 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// SelfTestOptions tune SelfTest. Zero values mean defaults.
+type SelfTestOptions struct {
+	Tasks  []string     // task ids to test; empty means all
+	Jobs   int          // concurrent fixtures; 0 means 1
+	Logger *slog.Logger // nil discards
+}
+
+// FixtureResult is one fixture of one task, run twice.
+type FixtureResult struct {
+	TaskID        string        `json:"task_id"`
+	Fixture       string        `json:"fixture"` // "pass/done", "fail/not_saved"
+	WantPass      bool          `json:"want_pass"`
+	WantCategory  string        `json:"want_category,omitempty"`
+	GotPass       bool          `json:"got_pass"`
+	GotCategory   string        `json:"got_category,omitempty"`
+	Deterministic bool          `json:"deterministic"`
+	OK            bool          `json:"ok"`
+	Err           string        `json:"error,omitempty"`
+	Duration      time.Duration `json:"duration_ns"`
+}
+
+// SelfTest runs every fixture of the chosen tasks through the verifier twice
+// in the sandbox and compares the verdict and category with the fixture's
+// expectation (seed §3.2: a verifier is tested on at least one pass and one
+// fail state and must give the same answer twice). Results come in task and
+// fixture order; a row with OK false is a broken task or fixture. The error
+// is non-nil only for an unknown task id or a cancelled ctx.
+func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions) ([]FixtureResult, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ids := opts.Tasks
+	if len(ids) == 0 {
+		ids = lib.IDs()
+	}
+	type job struct {
+		t *Task
+		f Fixture
+	}
+	var jobs []job
+	for _, id := range ids {
+		t, err := lib.Task(id)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range t.Fixtures {
+			jobs = append(jobs, job{t, f})
+		}
+	}
+	out := make([]FixtureResult, len(jobs))
+	forEach(ctx, len(jobs), opts.Jobs, func(i int) {
+		j := jobs[i]
+		start := time.Now()
+		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}
+		o, err := runTwice(ctx, r, j.t, j.f.Dir)
+		res.Duration = time.Since(start)
+		switch {
+		case err != nil:
+			res.Err = err.Error()
+			res.Deterministic = !errors.Is(err, ErrNondeterministic) && !errors.Is(err, ErrVerifier)
+		default:
+			res.Deterministic = true
+			res.GotPass, res.GotCategory = o.Pass, o.CategoryString()
+			res.OK = res.GotPass == res.WantPass && res.GotCategory == res.WantCategory
+			if !res.OK {
+				res.Err = fmt.Sprintf("want %s, got %s", verdictString(res.WantPass, res.WantCategory), verdictString(res.GotPass, res.GotCategory))
+			}
+		}
+		log.Debug("fixture", logKeyTask, res.TaskID, logKeyFixture, res.Fixture, "ok", res.OK)
+		out[i] = res
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func verdictString(pass bool, category string) string {
+	if pass {
+		return "pass"
+	}
+	return "fail " + category
+}
+
+// Log attribute keys.
+const (
+	logKeyTask    = "task"
+	logKeyFixture = "fixture"
+	logKeyEpisode = "episode"
+)

@@ -1,0 +1,245 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+
+	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Verify statuses. Only written, replaced and unchanged carry a label.
+const (
+	StatusWritten          = "written"          // gt.json created
+	StatusReplaced         = "replaced"         // a different gt.json overwritten (Force)
+	StatusUnchanged        = "unchanged"        // an identical gt.json was already there
+	StatusConflict         = "conflict"         // a different gt.json exists; not overwritten
+	StatusVerifierError    = "verifier_error"   // crash, timeout, limit, bad output: no label
+	StatusNondeterministic = "nondeterministic" // two runs disagreed: no label
+	StatusError            = "error"            // bad episode (meta, unknown task, unsafe snapshot)
+)
+
+// VerifyOptions tune Verify. Zero values mean defaults.
+type VerifyOptions struct {
+	Jobs    int                   // concurrent episodes; 0 means 1
+	Force   bool                  // overwrite a gt.json with different content
+	Limits  sandbox.ExtractLimits // snapshot extraction limits; zero means sandbox defaults
+	TempDir string                // where snapshots are extracted; "" means os.TempDir()
+	Logger  *slog.Logger          // nil discards
+}
+
+// VerifyResult is the outcome for one episode folder.
+type VerifyResult struct {
+	Dir            string `json:"dir"`
+	EpisodeID      string `json:"episode_id,omitempty"`
+	TaskID         string `json:"task_id,omitempty"`
+	Status         string `json:"status"`
+	Pass           *bool  `json:"pass,omitempty"`
+	Category       string `json:"category,omitempty"`
+	VerifierSHA256 string `json:"verifier_sha256,omitempty"`
+	Err            string `json:"error,omitempty"`
+}
+
+// Labeled reports whether the episode has a ground-truth label now.
+func (r VerifyResult) Labeled() bool {
+	return r.Status == StatusWritten || r.Status == StatusReplaced || r.Status == StatusUnchanged
+}
+
+// GTFile is the content of gt.json as Verify writes it (the fields package
+// ingest reads).
+type GTFile struct {
+	EpisodeID      string          `json:"episode_id"`
+	Pass           bool            `json:"pass"`
+	Category       *string         `json:"category"`
+	Diagnostics    json.RawMessage `json:"diagnostics"`
+	Gates          []schema.Gate   `json:"gates"`
+	Score          *float64        `json:"score,omitempty"`
+	VerifierSHA256 string          `json:"verifier_sha256"`
+	Deterministic  bool            `json:"deterministic"`
+}
+
+// Verify labels episode folders: for each, it extracts final_state.tar.zst
+// safely into a private temporary folder, runs the task's verifier twice in
+// the sandbox (a fresh one per run) and, when both runs agree, writes
+// gt.json once with verifier_sha256 and deterministic. An identical gt.json
+// is left alone; a different one is kept unless Force. A verifier that
+// crashes, times out or disagrees with itself yields no label, never a
+// failure. Results come in the order of dirs. The error is non-nil only when
+// ctx is cancelled; per-episode problems are in the results.
+func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts VerifyOptions) ([]VerifyResult, error) {
+	v := verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
+	if v.opts.Logger == nil {
+		v.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	out := make([]VerifyResult, len(dirs))
+	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
+		out[i] = v.one(ctx, dirs[i])
+		v.opts.Logger.Debug("verified", logKeyEpisode, out[i].EpisodeID, "status", out[i].Status)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type verifier struct {
+	lib    *Library
+	r      runner
+	opts   VerifyOptions
+	mu     sync.Mutex
+	hashes map[string]string // task id → verifier sha256
+}
+
+func (v *verifier) hash(t *Task) (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if h, ok := v.hashes[t.ID]; ok {
+		return h, nil
+	}
+	h, err := VerifierSHA256(t)
+	if err != nil {
+		return "", err
+	}
+	v.hashes[t.ID] = h
+	return h, nil
+}
+
+// label extracts the episode's final state and runs its verifier twice.
+// It returns the meta, task and verdict, or a result row explaining why not.
+func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
+	res := &VerifyResult{Dir: dir, Status: StatusError}
+	m, err := ReadMeta(dir)
+	if err != nil {
+		res.Err = err.Error()
+		return m, nil, Output{}, res
+	}
+	res.EpisodeID, res.TaskID = m.EpisodeID, m.TaskID
+	t, err := v.lib.Task(m.TaskID)
+	if err != nil {
+		res.Err = err.Error()
+		return m, nil, Output{}, res
+	}
+	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
+	if err != nil {
+		res.Err = err.Error()
+		return m, t, Output{}, res
+	}
+	defer cleanup()
+	o, err := runTwice(ctx, v.r, t, state)
+	if err != nil {
+		res.Err = err.Error()
+		res.Status = StatusVerifierError
+		if errors.Is(err, ErrNondeterministic) {
+			res.Status = StatusNondeterministic
+		}
+		return m, t, Output{}, res
+	}
+	return m, t, o, nil
+}
+
+func (v *verifier) one(ctx context.Context, dir string) VerifyResult {
+	m, t, o, bad := v.label(ctx, dir)
+	if bad != nil {
+		return *bad
+	}
+	res := VerifyResult{Dir: dir, EpisodeID: m.EpisodeID, TaskID: m.TaskID, Status: StatusError}
+	sum, err := v.hash(t)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	res.VerifierSHA256 = sum
+	pass := o.Pass
+	res.Pass, res.Category = &pass, o.CategoryString()
+	status, err := writeGT(filepath.Join(dir, GroundTruth), gtFromOutput(m.EpisodeID, sum, o), v.opts.Force)
+	res.Status = status
+	if err != nil {
+		res.Err = err.Error()
+	}
+	return res
+}
+
+func gtFromOutput(episodeID, sum string, o Output) GTFile {
+	gates := o.Gates
+	if gates == nil {
+		gates = []schema.Gate{}
+	}
+	return GTFile{
+		EpisodeID: episodeID, Pass: o.Pass, Category: o.Category, Diagnostics: o.Diagnostics,
+		Gates: gates, Score: o.Score, VerifierSHA256: sum, Deterministic: true,
+	}
+}
+
+// writeGT writes gt once: identical content is a no-op, different content
+// is a conflict unless force.
+func writeGT(name string, gt GTFile, force bool) (string, error) {
+	data, err := json.MarshalIndent(gt, "", "  ")
+	if err != nil {
+		return StatusError, fmt.Errorf("encode gt.json: %w", err)
+	}
+	data = append(data, '\n')
+	status := StatusWritten
+	old, err := os.ReadFile(name)
+	switch {
+	case err == nil:
+		if sameJSON(old, data) {
+			return StatusUnchanged, nil
+		}
+		if !force {
+			return StatusConflict, fmt.Errorf("%s exists with different content (old verifier_sha256 %s); not overwritten without --force", name, oldSum(old))
+		}
+		status = StatusReplaced
+	case !errors.Is(err, fs.ErrNotExist):
+		return StatusError, fmt.Errorf("read gt.json: %w", err)
+	}
+	if err := writeFileAtomic(name, data); err != nil {
+		return StatusError, err
+	}
+	return status, nil
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+func oldSum(data []byte) string {
+	var g struct {
+		Sum string `json:"verifier_sha256"`
+	}
+	if json.Unmarshal(data, &g) != nil || g.Sum == "" {
+		return "unknown"
+	}
+	return g.Sum
+}
+
+// extractState extracts dir/final_state.tar.zst into a new temporary folder
+// (readable by the sandbox user) and returns it with its cleanup.
+func extractState(ctx context.Context, dir, tempDir string, lim sandbox.ExtractLimits) (string, func(), error) {
+	tmp, err := os.MkdirTemp(tempDir, "trustlake-state-")
+	if err != nil {
+		return "", nil, fmt.Errorf("create temp dir: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("create temp dir: %w", err)
+	}
+	state := filepath.Join(tmp, "state")
+	if _, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), state, lim); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return state, cleanup, nil
+}
