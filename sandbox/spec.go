@@ -122,7 +122,11 @@ func checkHostPath(what, p string) error {
 		need |= 0o001
 	}
 	if fi.Mode().Perm()&need != need {
-		return fmt.Errorf("%s %s: mode %v is not readable by the sandbox user %s (chmod o+r%s)", what, p, fi.Mode().Perm(), SandboxUser, map[bool]string{true: "x", false: ""}[fi.IsDir()])
+		fix := "o+r"
+		if fi.IsDir() {
+			fix = "o+rx"
+		}
+		return fmt.Errorf("%s %s: mode %v is not readable by the sandbox user %s (chmod %s)", what, p, fi.Mode().Perm(), SandboxUser, fix)
 	}
 	return nil
 }
