@@ -101,7 +101,11 @@ func add[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string,
 	_, err = wr.Add(row)
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {
-		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
+		sentinel := schema.ErrConflict
+		if ce.InBatch {
+			sentinel = schema.ErrDuplicate
+		}
+		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", sentinel, ce)})
 		return nil
 	}
 	return err

@@ -221,9 +221,24 @@ func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) 
 	}
 	ep.Extra = closeExtra(extra)
 	if err := ep.Validate(); err != nil {
-		return 0, err
+		return fieldLine(fields, data, err), err
 	}
 	return 0, nil
+}
+
+// fieldLine returns the line of the field a validation error names, or 0.
+func fieldLine(fields []field, data []byte, err error) int64 {
+	fe, ok := err.(*schema.FieldError)
+	if !ok {
+		return 0
+	}
+	name, _, _ := strings.Cut(fe.Field, ".")
+	for i := range fields {
+		if string(fields[i].key) == name {
+			return lineOf(data, fields[i].off)
+		}
+	}
+	return 0
 }
 
 // decodeAgent reads "agent": {"name","version","seed"} or "agent": "name".

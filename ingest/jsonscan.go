@@ -348,11 +348,11 @@ func (f *field) float() (float64, error) {
 		return 0, f.typeErr("number")
 	}
 	v, err := strconv.ParseFloat(string(f.val), 64)
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s overflows a float64", f.val)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("bad number %s", f.val)
-	}
-	if math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s overflows a float64", f.val)
 	}
 	return v, nil
 }

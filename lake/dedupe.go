@@ -50,7 +50,7 @@ type ConflictError struct {
 func (e *ConflictError) Error() string {
 	key := strings.ReplaceAll(e.Key, "\x00", "/")
 	if e.InBatch {
-		return fmt.Sprintf("duplicate key %s (first at %s)", key, e.Existing)
+		return fmt.Sprintf("%s was already given at %s", key, e.Existing)
 	}
 	return fmt.Sprintf("key %s already in the lake with different content (from %s); use --replace to overwrite", key, e.Existing)
 }
