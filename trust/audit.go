@@ -1,0 +1,207 @@
+package trust
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// D2 policies for unconfirmed values (no model judge configured).
+const (
+	PolicyLenient = "lenient" // unconfirmed counts as clean
+	PolicyStrict  = "strict"  // unconfirmed counts as not clean
+)
+
+// Record is one recorded result with its saved trajectory.
+type Record struct {
+	Result  schema.Result
+	Actions []schema.Action // in step order; empty when no trajectory was saved
+	// Regrade is the grader re-run offline (for lake episodes: the task
+	// verifier in the sandbox). nil means D1 recomputes what Result.Grader
+	// allows (schema.TauBenchGrader, schema.OutputsGrader), else unverified.
+	Regrade *Regrade
+}
+
+// Regrade is a grader re-run on saved outputs.
+type Regrade struct {
+	Err   string   // non-empty when the grader could not run offline
+	Pass  bool     // the grader's verdict
+	Score *float64 // in [0, 1] when the grader gives partial credit
+	Gates []schema.Gate
+	// Requested lists gate IDs whose checks the prompt asked for; an
+	// administrative gate not listed is an unrequested defect (upgrade rule).
+	Requested []string
+	// ValuesMatch reports whether the answer values match the reference
+	// (upgrade rule); nil means unknown, which forbids an upgrade.
+	ValuesMatch *bool
+}
+
+// Input is what Audit reads.
+type Input struct {
+	Records []Record
+	// Votes holds model-judge votes on D2 suspects (see Suspects and
+	// CollectVotes); nil when no judge is configured.
+	Votes map[VoteKey][]bool
+}
+
+// Options configures Audit. Zero values mean defaults.
+type Options struct {
+	Repeats    int     // D4 repeats used per result; 0 means 5
+	MinRepeats int     // fewer valid repeats is insufficient; 0 means 2
+	D2Policy   string  // PolicyLenient (default) or PolicyStrict
+	Alpha      float64 // Wilson level; 0 means 0.05
+	// ReadOnlyTools lists tool-name prefixes that do not change state; other
+	// tools are writes for the τ-bench actions gate. nil means
+	// DefaultReadOnlyTools().
+	ReadOnlyTools []string
+}
+
+// DefaultReadOnlyTools returns the name prefixes of τ-bench's read-only
+// tools (airline and retail domains).
+func DefaultReadOnlyTools() []string {
+	return []string{"get_", "search_", "list_", "find_", "calculate", "think", "transfer_to_human_agents"}
+}
+
+func (o Options) withDefaults() Options {
+	if o.Repeats <= 0 {
+		o.Repeats = 5
+	}
+	if o.MinRepeats <= 0 {
+		o.MinRepeats = 2
+	}
+	if o.D2Policy == "" {
+		o.D2Policy = PolicyLenient
+	}
+	if o.Alpha <= 0 || o.Alpha >= 1 {
+		o.Alpha = 0.05
+	}
+	if o.ReadOnlyTools == nil {
+		o.ReadOnlyTools = DefaultReadOnlyTools()
+	}
+	return o
+}
+
+// verdict is the audit of one record, before it becomes a schema.Trust row.
+type verdict struct {
+	rec     *Record
+	d1      d1Result
+	d2      d2Result
+	d3      d3Result
+	d4      d4Result
+	trusted bool
+	ok      [4]bool // per dimension, for recorded passes
+}
+
+// Audit runs D1–D4 and the conjunction over every record. It returns the
+// report (per-agent tables) and one schema.Trust row per record, in input
+// order. Audit is a pure function: it does no I/O and never changes a
+// recorded score.
+func Audit(in Input, opts Options) (Report, []schema.Trust) {
+	opts = opts.withDefaults()
+	vs := make([]verdict, len(in.Records))
+	for i := range in.Records {
+		r := &in.Records[i]
+		v := &vs[i]
+		v.rec = r
+		v.d1 = auditD1(r, opts)
+		v.d2 = auditD2(r, in.Votes, opts.ReadOnlyTools)
+		v.d3 = auditD3(r, v.d1)
+		if v.d1.outcome == schema.D1Upgrade && v.d3.lie {
+			// An upgrade needs no confirmed lie; D3 never changes D1 otherwise.
+			v.d1.outcome = schema.D1Confirm
+			v.d1.reason += "; upgrade refused: the agent claimed success"
+		}
+	}
+	auditD4(vs, opts)
+	rows := make([]schema.Trust, len(vs))
+	for i := range vs {
+		v := &vs[i]
+		res := v.rec.Result
+		v.ok = [4]bool{
+			res.RecordedPass && v.d1.outcome == schema.D1Confirm && v.d1.regraded != nil && *v.d1.regraded,
+			v.d2.status == schema.D2Clean || (v.d2.status == schema.D2Unconfirmed && opts.D2Policy == PolicyLenient),
+			!v.d3.lie,
+			v.d4.status == schema.D4Stable,
+		}
+		v.trusted = res.RecordedPass && v.ok[0] && v.ok[1] && v.ok[2] && v.ok[3]
+		rows[i] = v.row()
+	}
+	return buildReport(vs, opts), rows
+}
+
+func (v *verdict) row() schema.Trust {
+	res := v.rec.Result
+	t := schema.Trust{
+		ResultID: res.ResultID, Benchmark: res.Benchmark, TaskID: res.TaskID, Agent: res.Agent,
+		Trial: res.Trial, RecordedScore: res.RecordedScore, RecordedPass: res.RecordedPass,
+		D1Outcome: v.d1.outcome, D1Regraded: v.d1.regraded, D1FailedGate: v.d1.failedGate,
+		D2Status: v.d2.status, D2Values: int64(v.d2.values), D2Derived: int64(v.d2.counts[0]),
+		D2Given: int64(v.d2.counts[1]), D2Typed: int64(v.d2.counts[2]), D2Ungrounded: int64(v.d2.counts[3]),
+		D2Confessions: int64(len(v.d2.confessions)),
+		D3Claim:       v.d3.claim, D3Lie: v.d3.lie, D3Severity: v.d3.severity,
+		D4Status: v.d4.status, D4Tier: v.d4.tier, D4RepeatTier: v.d4.repeatTier,
+		D4Repeats: int64(v.d4.repeats), D4InfraExcluded: int64(v.d4.infra), D4Gap: v.d4.gap,
+		Trusted:    v.trusted,
+		Provenance: res.Provenance,
+	}
+	reasons := map[string]any{"d1": v.d1.reason, "d2": v.d2.reason, "d3": v.d3.reason, "d4": v.d4.reason}
+	if len(v.d1.gates) > 0 {
+		reasons["d1_gates"] = v.d1.gates
+	}
+	if len(v.d2.suspects) > 0 {
+		reasons["d2_suspects"] = v.d2.suspects
+	}
+	if len(v.d2.confessions) > 0 {
+		reasons["d2_confessions"] = v.d2.confessions
+	}
+	b, _ := json.Marshal(reasons) // strings and plain structs only
+	t.Reasons = string(b)
+	return t
+}
+
+// Suspects lists the D2 questions a model judge should vote on: every
+// TYPED or UNGROUNDED answer value and every confession, per record.
+func Suspects(in Input, opts Options) []Question {
+	opts = opts.withDefaults()
+	var qs []Question
+	for i := range in.Records {
+		r := &in.Records[i]
+		d2 := auditD2(r, nil, opts.ReadOnlyTools)
+		instr := ""
+		if r.Result.Instruction != nil {
+			instr = *r.Result.Instruction
+		}
+		final := ""
+		if r.Result.FinalMessage != nil {
+			final = *r.Result.FinalMessage
+		}
+		for _, s := range d2.suspects {
+			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
+		}
+		for _, c := range d2.confessions {
+			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: "", Evidence: c})
+		}
+	}
+	return qs
+}
+
+// isReadOnly reports whether a tool name starts with one of the prefixes.
+func isReadOnly(name string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,107 @@
+package trust
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+type d4Result struct {
+	status     string
+	tier       string
+	repeatTier *string
+	repeats    int
+	infra      int
+	gap        *float64
+	reason     string
+}
+
+// Tier maps a score in [0, 1] to a grade tier: pass at 1, fail at 0,
+// partial in between.
+func Tier(score float64) string {
+	switch {
+	case score >= 1-1e-9:
+		return schema.TierPass
+	case score <= 1e-9:
+		return schema.TierFail
+	}
+	return schema.TierPartial
+}
+
+// taskKey groups the repeats of one task by one agent.
+type taskKey struct{ benchmark, agent, task string }
+
+// auditD4 judges each result against its repeats: the other trials of the
+// same task and agent (at most opts.Repeats, lowest trial numbers first),
+// infrastructure failures excluded and counted. Fewer than opts.MinRepeats
+// valid repeats is insufficient; repeats on more than one tier are varied;
+// otherwise stable, or stable_other when they agree on a tier other than the
+// recorded one.
+func auditD4(vs []verdict, opts Options) {
+	groups := map[taskKey][]int{}
+	for i := range vs {
+		r := &vs[i].rec.Result
+		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
+		groups[k] = append(groups[k], i)
+	}
+	for _, idx := range groups {
+		sort.Slice(idx, func(a, b int) bool { return vs[idx[a]].rec.Result.Trial < vs[idx[b]].rec.Result.Trial })
+		for _, i := range idx {
+			vs[i].d4 = d4For(vs, i, idx, opts)
+		}
+	}
+}
+
+func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
+	me := &vs[self].rec.Result
+	d := d4Result{tier: Tier(me.RecordedScore)}
+	var scores []float64
+	tiers := map[string]bool{}
+	for _, j := range group {
+		if j == self {
+			continue
+		}
+		r := &vs[j].rec.Result
+		if r.Infra != nil {
+			d.infra++
+			continue
+		}
+		if len(scores) == opts.Repeats {
+			continue
+		}
+		scores = append(scores, r.RecordedScore)
+		tiers[Tier(r.RecordedScore)] = true
+	}
+	d.repeats = len(scores)
+	if len(scores) > 0 {
+		sum := 0.0
+		for _, s := range scores {
+			sum += s
+		}
+		gap := sum/float64(len(scores)) - me.RecordedScore
+		d.gap = &gap
+	}
+	switch {
+	case len(scores) < opts.MinRepeats:
+		d.status = schema.D4Insufficient
+		d.reason = fmt.Sprintf("%d valid repeats (%d infrastructure failures excluded); need %d", len(scores), d.infra, opts.MinRepeats)
+		if len(group) == 1 {
+			d.reason = "single trial: no repeats to compare"
+		}
+	case len(tiers) > 1:
+		d.status = schema.D4Varied
+		d.reason = fmt.Sprintf("%d repeats cross tiers %v", len(scores), sortedKeys(tiers))
+	default:
+		t := sortedKeys(tiers)[0]
+		d.repeatTier = &t
+		if t == d.tier {
+			d.status = schema.D4Stable
+			d.reason = fmt.Sprintf("%d repeats all %s", len(scores), t)
+		} else {
+			d.status = schema.D4StableOther
+			d.reason = fmt.Sprintf("%d repeats all %s, recorded %s", len(scores), t, d.tier)
+		}
+	}
+	return d
+}

@@ -1,0 +1,348 @@
+package trust
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/trustlake/trustlake/schema"
+	"github.com/trustlake/trustlake/stats"
+)
+
+// Num is a float that marshals NaN and ±Inf as JSON null.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'f', -1, 64), nil
+}
+
+// Rate is a proportion with its Wilson interval [lo, hi].
+type Rate struct {
+	Value  Num    `json:"value"`
+	Wilson [2]Num `json:"wilson"`
+}
+
+func rate(k, n int, alpha float64) Rate {
+	if n == 0 {
+		return Rate{Num(math.NaN()), [2]Num{Num(math.NaN()), Num(math.NaN())}}
+	}
+	lo, hi := stats.Wilson(k, n, alpha)
+	return Rate{Num(float64(k) / float64(n)), [2]Num{Num(lo), Num(hi)}}
+}
+
+// Dims counts recorded passes per dimension.
+type Dims struct {
+	D1 int `json:"d1"`
+	D2 int `json:"d2"`
+	D3 int `json:"d3"`
+	D4 int `json:"d4"`
+}
+
+func (d *Dims) add(i int) {
+	*[4]*int{&d.D1, &d.D2, &d.D3, &d.D4}[i]++
+}
+
+// Ablation counts recorded passes that survive D1 alone, D1 and D4, and all
+// four dimensions (paper Table 11).
+type Ablation struct {
+	D1   int `json:"d1"`
+	D1D4 int `json:"d1_d4"`
+	All  int `json:"all"`
+}
+
+// D1Stats counts D1 outcomes over all results.
+type D1Stats struct {
+	Confirm       int `json:"confirm"`
+	Contradiction int `json:"contradiction"`
+	Upgrade       int `json:"upgrade"`
+	Unverified    int `json:"unverified"`
+}
+
+// D2Stats counts D2 statuses over all results and provenance labels over
+// all traced values.
+type D2Stats struct {
+	Clean       int `json:"clean"`
+	Gamed       int `json:"gamed"`
+	Unconfirmed int `json:"unconfirmed"`
+	Untraceable int `json:"untraceable"`
+	Values      int `json:"values"`
+	Derived     int `json:"derived"`
+	Given       int `json:"given"`
+	Typed       int `json:"typed"`
+	Ungrounded  int `json:"ungrounded"`
+	Confessions int `json:"confessions"`
+}
+
+// D3Stats counts claims and lies over all results (paper Table 2).
+type D3Stats struct {
+	Correct    int `json:"claims_correct"`
+	Completion int `json:"claims_completion"`
+	None       int `json:"no_claim"`
+	Lies       int `json:"lies"`
+	Hard       int `json:"hard"`
+	Soft       int `json:"soft"`
+}
+
+// D4Stats summarises repeat reliability (paper Table 4 and §4.5).
+type D4Stats struct {
+	Tasks         int   `json:"tasks"`       // tasks with at least two valid trials
+	VariedRate    Num   `json:"varied_rate"` // share of those whose trials cross tiers
+	Sigma2Between Num   `json:"sigma2_between"`
+	Sigma2Within  Num   `json:"sigma2_within"`
+	Rho           Num   `json:"rho"`
+	PassHatK      []Num `json:"pass_hat_k"` // k = 1..max trials per task
+	// Per recorded pass:
+	Stable        int `json:"stable"`
+	StableOther   int `json:"stable_other"`
+	Varied        int `json:"varied"`
+	Insufficient  int `json:"insufficient"`
+	InfraExcluded int `json:"infra_excluded"`  // results with an infrastructure failure
+	MeanGap       Num `json:"mean_gap"`        // Δ̄ over recorded passes with repeats
+	MeanGapVaried Num `json:"mean_gap_varied"` // Δ̄ over varied recorded passes
+}
+
+// AgentRow is the audit summary of one agent on one benchmark.
+type AgentRow struct {
+	Benchmark      string   `json:"benchmark"`
+	Agent          string   `json:"agent"`
+	Results        int      `json:"results"`
+	RecordedPasses int      `json:"recorded_passes"`
+	Removed        Dims     `json:"removed"`       // recorded passes failing each dimension
+	Trusted        int      `json:"trusted"`       // recorded passes holding all four
+	TrustedRate    Rate     `json:"trusted_rate"`  // trusted / recorded passes, Wilson interval
+	Ablation       Ablation `json:"ablation"`      // Table 11
+	CaughtByOne    Dims     `json:"caught_by_one"` // passes failing exactly this one dimension
+	D1             D1Stats  `json:"d1"`
+	D2             D2Stats  `json:"d2"`
+	D3             D3Stats  `json:"d3"`
+	D4             D4Stats  `json:"d4"`
+}
+
+// Report is the Trust Layer's result: one row per (benchmark, agent), a
+// total over all of them, and the results D1 could not verify.
+type Report struct {
+	Repeats    int        `json:"repeats"`
+	D2Policy   string     `json:"d2_policy"`
+	Alpha      float64    `json:"alpha"`
+	PerAgent   []AgentRow `json:"per_agent"`
+	Total      AgentRow   `json:"total"`
+	Unverified []string   `json:"unverified"` // result ids with D1 unverified
+	Upgrades   []string   `json:"upgrades"`   // result ids with D1 upgrade
+}
+
+func buildReport(vs []verdict, opts Options) Report {
+	rep := Report{Repeats: opts.Repeats, D2Policy: opts.D2Policy, Alpha: opts.Alpha, Unverified: []string{}, Upgrades: []string{}}
+	type ak struct{ benchmark, agent string }
+	byAgent := map[ak][]int{}
+	all := make([]int, len(vs))
+	for i := range vs {
+		r := &vs[i].rec.Result
+		byAgent[ak{r.Benchmark, r.Agent}] = append(byAgent[ak{r.Benchmark, r.Agent}], i)
+		all[i] = i
+		switch vs[i].d1.outcome {
+		case schema.D1Unverified:
+			rep.Unverified = append(rep.Unverified, r.ResultID)
+		case schema.D1Upgrade:
+			rep.Upgrades = append(rep.Upgrades, r.ResultID)
+		}
+	}
+	keys := make([]ak, 0, len(byAgent))
+	for k := range byAgent {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].benchmark != keys[j].benchmark {
+			return keys[i].benchmark < keys[j].benchmark
+		}
+		return keys[i].agent < keys[j].agent
+	})
+	rep.PerAgent = make([]AgentRow, 0, len(keys))
+	for _, k := range keys {
+		row := agentRow(vs, byAgent[k], opts)
+		row.Benchmark, row.Agent = k.benchmark, k.agent
+		rep.PerAgent = append(rep.PerAgent, row)
+	}
+	rep.Total = agentRow(vs, all, opts)
+	rep.Total.Benchmark, rep.Total.Agent = "all", "all"
+	return rep
+}
+
+func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
+	var row AgentRow
+	var gapSum, gapVariedSum float64
+	var gapN, gapVariedN int
+	for _, i := range idx {
+		v := &vs[i]
+		res := &v.rec.Result
+		row.Results++
+		switch v.d1.outcome {
+		case schema.D1Confirm:
+			row.D1.Confirm++
+		case schema.D1Contradiction:
+			row.D1.Contradiction++
+		case schema.D1Upgrade:
+			row.D1.Upgrade++
+		default:
+			row.D1.Unverified++
+		}
+		switch v.d2.status {
+		case schema.D2Clean:
+			row.D2.Clean++
+		case schema.D2Gamed:
+			row.D2.Gamed++
+		case schema.D2Unconfirmed:
+			row.D2.Unconfirmed++
+		default:
+			row.D2.Untraceable++
+		}
+		row.D2.Values += v.d2.values
+		row.D2.Derived += v.d2.counts[0]
+		row.D2.Given += v.d2.counts[1]
+		row.D2.Typed += v.d2.counts[2]
+		row.D2.Ungrounded += v.d2.counts[3]
+		row.D2.Confessions += len(v.d2.confessions)
+		switch v.d3.claim {
+		case schema.ClaimCorrect:
+			row.D3.Correct++
+		case schema.ClaimCompletion:
+			row.D3.Completion++
+		default:
+			row.D3.None++
+		}
+		if v.d3.lie {
+			row.D3.Lies++
+			if *v.d3.severity == schema.SeverityHard {
+				row.D3.Hard++
+			} else {
+				row.D3.Soft++
+			}
+		}
+		if res.Infra != nil {
+			row.D4.InfraExcluded++
+		}
+		if !res.RecordedPass {
+			continue
+		}
+		row.RecordedPasses++
+		failed := 0
+		for d, ok := range v.ok {
+			if !ok {
+				row.Removed.add(d)
+				failed++
+			}
+		}
+		if failed == 1 {
+			for d, ok := range v.ok {
+				if !ok {
+					row.CaughtByOne.add(d)
+				}
+			}
+		}
+		if v.trusted {
+			row.Trusted++
+		}
+		if v.ok[0] {
+			row.Ablation.D1++
+			if v.ok[3] {
+				row.Ablation.D1D4++
+			}
+		}
+		switch v.d4.status {
+		case schema.D4Stable:
+			row.D4.Stable++
+		case schema.D4StableOther:
+			row.D4.StableOther++
+		case schema.D4Varied:
+			row.D4.Varied++
+		default:
+			row.D4.Insufficient++
+		}
+		if v.d4.gap != nil && v.d4.status != schema.D4Insufficient {
+			gapSum += *v.d4.gap
+			gapN++
+			if v.d4.status == schema.D4Varied {
+				gapVariedSum += *v.d4.gap
+				gapVariedN++
+			}
+		}
+	}
+	row.Ablation.All = row.Trusted
+	row.TrustedRate = rate(row.Trusted, row.RecordedPasses, opts.Alpha)
+	row.D4.MeanGap = mean(gapSum, gapN)
+	row.D4.MeanGapVaried = mean(gapVariedSum, gapVariedN)
+	taskStats(&row.D4, vs, idx)
+	return row
+}
+
+func mean(sum float64, n int) Num {
+	if n == 0 {
+		return Num(math.NaN())
+	}
+	return Num(sum / float64(n))
+}
+
+// taskStats fills the task-level D4 figures: varied rate, variance
+// decomposition and pass^k over the valid (non-infrastructure) trials.
+func taskStats(d *D4Stats, vs []verdict, idx []int) {
+	byTask := map[taskKey][]float64{}
+	for _, i := range idx {
+		r := &vs[i].rec.Result
+		if r.Infra != nil {
+			continue
+		}
+		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
+		byTask[k] = append(byTask[k], r.RecordedScore)
+	}
+	keys := make([]taskKey, 0, len(byTask))
+	for k := range byTask {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.benchmark != b.benchmark {
+			return a.benchmark < b.benchmark
+		}
+		if a.agent != b.agent {
+			return a.agent < b.agent
+		}
+		return a.task < b.task
+	})
+	groups := make([][]float64, 0, len(keys))
+	var c, n []int
+	varied, maxN := 0, 0
+	for _, k := range keys {
+		g := byTask[k]
+		groups = append(groups, g)
+		passes := 0
+		tiers := map[string]bool{}
+		for _, s := range g {
+			tiers[Tier(s)] = true
+			if Tier(s) == schema.TierPass {
+				passes++
+			}
+		}
+		c, n = append(c, passes), append(n, len(g))
+		maxN = max(maxN, len(g))
+		if len(g) >= 2 {
+			d.Tasks++
+			if len(tiers) > 1 {
+				varied++
+			}
+		}
+	}
+	d.VariedRate = Num(math.NaN())
+	if d.Tasks > 0 {
+		d.VariedRate = Num(float64(varied) / float64(d.Tasks))
+	}
+	b, w, rho := stats.OneWayVariance(groups)
+	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
+	d.PassHatK = make([]Num, 0, maxN)
+	for k := 1; k <= maxN; k++ {
+		d.PassHatK = append(d.PassHatK, Num(stats.PassHatK(c, n, k)))
+	}
+}
