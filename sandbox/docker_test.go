@@ -26,3 +26,29 @@ func TestDockerMissingImage(t *testing.T) {
 		t.Errorf("err = %v, want a create error", err)
 	}
 }
+
+// TestDockerProjectImages runs the images of images/ under the full lockdown.
+func TestDockerProjectImages(t *testing.T) {
+	d := requireDocker(t)
+	cases := []struct {
+		image    string
+		command  []string
+		wantExit int
+		want     string // substring of stdout+stderr
+	}{
+		{"trustlake-python:latest", []string{"python3", "-c", "import odf.opendocument, sys; print('odf', sys.version_info[0])"}, 0, "odf 3"},
+		{"trustlake-check:latest", []string{"/trustlake-check", "/task", "/snapshot"}, 2, "task.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.image, func(t *testing.T) {
+			if ok, err := d.HasImage(t.Context(), tc.image); err != nil || !ok {
+				t.Skipf("image %s not built (run make sandbox-images): %v", tc.image, err)
+			}
+			res := mustRun(t, d, Spec{Image: tc.image, Command: tc.command, Snapshot: sharedDir(t)})
+			out := string(res.Stdout) + string(res.Stderr)
+			if res.ExitCode != tc.wantExit || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, output %q; want exit %d containing %q", res.ExitCode, out, tc.wantExit, tc.want)
+			}
+		})
+	}
+}

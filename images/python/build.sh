@@ -4,64 +4,80 @@
 #
 # Usage: images/python/build.sh [TAG]        (default trustlake-python:latest)
 # Env:   FORCE=1 rebuilds even when the image exists.
-#        SUITE / MIRROR override what is read from the apt configuration.
+#        SUITE / MIRROR override what is read from the apt configuration;
+#        APT_DIR (default /etc/apt) is where that configuration is read.
+#        PRINT_SOURCE=1 only prints "SUITE MIRROR" and exits (for tests).
 # Needs root (debootstrap) and a Docker Engine. Idempotent: exits early when TAG exists.
 set -euo pipefail
 
 tag="${1:-trustlake-python:latest}"
 packages="python3,python3-odf"
+apt_dir="${APT_DIR:-/etc/apt}"
 
-if [[ "${FORCE:-0}" != 1 ]] && docker image inspect "$tag" >/dev/null 2>&1; then
+if [[ "${PRINT_SOURCE:-0}" != 1 &&  "${FORCE:-0}" != 1 ]] && docker image inspect "$tag" >/dev/null 2>&1; then
 	echo "python image: $tag exists, skipping (FORCE=1 rebuilds)"
 	exit 0
 fi
-if [[ $(id -u) != 0 ]]; then
-	echo "python image: debootstrap needs root" >&2
-	exit 1
-fi
 
-# apt_source prints "SUITE MIRROR" for the first Debian main-archive entry of the machine's
-# apt configuration (deb822 *.sources or one-line sources.list); security and
-# -updates/-backports suites are skipped because debootstrap needs the base suite.
-apt_source() {
+# apt_sources prints one "SUITE MIRROR" line per deb entry of the machine's apt
+# configuration (deb822 *.sources, then one-line sources.list and *.list).
+# Security and -updates/-backports suites are skipped: debootstrap needs the base suite.
+apt_sources() {
 	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
+	for f in "$apt_dir"/sources.list.d/*.sources; do
 		[[ -f $f ]] || continue
 		awk '
 			function flush() {
-				if (types ~ /(^| )deb( |$)/ && uris != "" && suites != "") {
-					n = split(suites, s, " ")
-					for (i = 1; i <= n; i++) if (s[i] !~ /-/ && s[i] !~ /\//) {
-						split(uris, u, " "); print s[i], u[1]; found = 1; exit
-					}
+				if (types ~ /(^| )deb( |$)/ && enabled !~ /^no/ && uris != "" && suites != "") {
+					n = split(suites, s, " "); split(uris, u, " ")
+					for (i = 1; i <= n; i++) if (s[i] !~ /-/ && s[i] !~ /\//) { print s[i], u[1]; break }
 				}
-				types = ""; uris = ""; suites = ""
+				types = ""; uris = ""; suites = ""; enabled = ""
 			}
 			/^[[:space:]]*#/ { next }
 			/^[[:space:]]*$/ { flush(); next }
-			tolower($1) == "types:"  { $1 = ""; types = $0 }
-			tolower($1) == "uris:"   { $1 = ""; sub(/^ +/, ""); uris = $0 }
-			tolower($1) == "suites:" { $1 = ""; sub(/^ +/, ""); suites = $0 }
-			END { if (!found) flush() }
-		' "$f" | head -n1
+			{ key = tolower($1); $1 = ""; sub(/^ +/, "") }
+			key == "types:"   { types = $0 }
+			key == "uris:"    { uris = $0 }
+			key == "suites:"  { suites = $0 }
+			key == "enabled:" { enabled = tolower($0) }
+			END { flush() }
+		' "$f"
 	done
 	local lists=()
-	[[ -f /etc/apt/sources.list ]] && lists+=(/etc/apt/sources.list)
-	for f in /etc/apt/sources.list.d/*.list; do [[ -f $f ]] && lists+=("$f"); done
+	[[ -f "$apt_dir"/sources.list ]] && lists+=("$apt_dir"/sources.list)
+	for f in "$apt_dir"/sources.list.d/*.list; do [[ -f $f ]] && lists+=("$f"); done
 	if ((${#lists[@]})); then
 		# deb [options] URI SUITE COMPONENTS...
 		awk '$1 == "deb" {
-			i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-			if ($(i+1) !~ /-/ && $(i+1) !~ /\//) { print $(i+1), $i; exit }
+			i = 2; if ($i ~ /^\[/) { while (i < NF && $i !~ /\]$/) i++; i++ }
+			if ($(i+1) != "" && $(i+1) !~ /-/ && $(i+1) !~ /\//) print $(i+1), $i
 		}' "${lists[@]}"
 	fi
 }
 
-read -r suite mirror < <(apt_source | head -n1) || true
+# apt_source picks the Debian archive itself (a URI ending in /debian) over
+# third-party repositories, else the first entry.
+apt_source() {
+	apt_sources | awk '
+		NR == 1 { first = $0 }
+		$2 ~ /\/debian\/?$/ { print; found = 1; exit }
+		END { if (!found && first != "") print first }'
+}
+
+read -r suite mirror < <(apt_source) || true
 suite="${SUITE:-$suite}"
 mirror="${MIRROR:-$mirror}"
 if [[ -z "$suite" || -z "$mirror" ]]; then
-	echo "python image: no Debian suite/mirror found in /etc/apt (set SUITE and MIRROR)" >&2
+	echo "python image: no Debian suite/mirror found in $apt_dir (set SUITE and MIRROR)" >&2
+	exit 1
+fi
+if [[ "${PRINT_SOURCE:-0}" == 1 ]]; then
+	echo "$suite $mirror"
+	exit 0
+fi
+if [[ $(id -u) != 0 ]]; then
+	echo "python image: debootstrap needs root" >&2
 	exit 1
 fi
 
