@@ -19,7 +19,8 @@ func optErr(format string, args ...any) error {
 }
 
 // withDefaults returns a copy of o with zero values replaced by defaults.
-// The Model is copied so that callers may keep mutating theirs.
+// Judges are copied (their Model and Conditions filled in); maps and the
+// Model are shared with the caller, who must not change them meanwhile.
 func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	if o.Seed == 0 {
