@@ -16,9 +16,9 @@ import (
 
 // Perturb statuses.
 const (
-	PerturbCaught        = "caught"          // the verifier now fails the state (gt.json written)
-	PerturbSurvived      = "survived"        // the defect did NOT make the verifier fail: look at the task
-	PerturbSkipped       = "skipped"         // the parent does not pass, or the perturbation does not apply
+	PerturbCaught        = "caught"   // the verifier now fails the state (gt.json written)
+	PerturbSurvived      = "survived" // the defect did NOT make the verifier fail: look at the task
+	PerturbSkipped       = "skipped"  // the parent does not pass, or the perturbation does not apply
 	PerturbVerifierError = StatusVerifierError
 	PerturbNondet        = StatusNondeterministic
 	PerturbError         = StatusError
