@@ -32,16 +32,17 @@ type Limits struct {
 
 // Spec is one command to run.
 type Spec struct {
-	Image    string   // Docker image; ignored by bwrap and none
-	Command  []string // argv inside the sandbox
-	Snapshot string   // host folder mounted read-only at /snapshot ("" for none)
-	Mounts   []Mount  // extra read-only mounts (task folder, verifier binary)
-	Env      []string // KEY=VALUE; nothing from the host environment leaks in
-	Timeout  time.Duration
+	Image    string        // Docker image; ignored by bwrap and none
+	Command  []string      // argv inside the sandbox
+	Snapshot string        // host folder mounted read-only at /snapshot ("" for none)
+	Mounts   []Mount       // extra read-only mounts (task folder, verifier binary)
+	Env      []string      // KEY=VALUE; nothing from the host environment leaks in
+	Timeout  time.Duration // wall clock from start; 0 means DefaultTimeout
 	Limits   Limits
 }
 
-// Result is what one run produced.
+// Result is what one run produced. ExitCode is 128+signal when the process was
+// killed (137 after a timeout or an OOM kill).
 type Result struct {
 	Stdout          []byte
 	Stderr          []byte
@@ -52,7 +53,9 @@ type Result struct {
 	OutputTruncated bool
 }
 
-// Runner runs specs. Implementations are safe for concurrent use.
+// Runner runs specs. Implementations are safe for concurrent use. Run returns
+// an error only when the run could not happen or ctx was cancelled; a verifier
+// that fails, times out or is killed is a Result.
 type Runner interface {
 	Run(ctx context.Context, spec Spec) (Result, error)
 	Name() string // "docker", "bwrap" or "none"
