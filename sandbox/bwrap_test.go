@@ -26,3 +26,16 @@ func TestBwrap(t *testing.T) {
 	helper := helperBinary(t)
 	runSuite(t, backend{r: b, mounts: []Mount{{Host: helper, Target: "/opt/trustlake/helper"}}, helperPath: "/opt/trustlake/helper"})
 }
+
+// A verifier binary can be mounted at the root (as tasks does with
+// /trustlake-check), since bwrap ignores Spec.Image.
+func TestBwrapRootLevelMount(t *testing.T) {
+	b := requireBwrap(t)
+	res := mustRun(t, b, Spec{
+		Command: []string{"/verifier", "echo", "hi"},
+		Mounts:  []Mount{{Host: helperBinary(t), Target: "/verifier"}},
+	})
+	if got, want := string(res.Stdout), "hi\n"; got != want || res.ExitCode != 0 {
+		t.Errorf("stdout %q exit %d (stderr %q), want %q", got, res.ExitCode, res.Stderr, want)
+	}
+}

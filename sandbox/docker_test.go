@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,26 @@ func TestDockerProjectImages(t *testing.T) {
 				t.Errorf("exit %d, output %q; want exit %d containing %q", res.ExitCode, out, tc.wantExit, tc.want)
 			}
 		})
+	}
+}
+
+func TestDockerConcurrent(t *testing.T) {
+	d := requireDocker(t)
+	img := ensureTestImage(t, d)
+	const n = 4
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			res, err := d.Run(t.Context(), Spec{Image: img, Command: []string{"/helper", "echo", fmt.Sprint(i)}})
+			if err == nil && string(res.Stdout) != fmt.Sprintf("%d\n", i) {
+				err = fmt.Errorf("run %d: stdout %q", i, res.Stdout)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
