@@ -88,5 +88,5 @@ func registerFunctions(c *sql.Conn) error {
 	if err := duckdb.RegisterScalarUDF(c, "mcnemar_p", mcnemar); err != nil {
 		return fmt.Errorf("register mcnemar_p: %w", err)
 	}
-	return nil
+	return registerMetricFunctions(c)
 }

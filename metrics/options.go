@@ -1,0 +1,106 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Uncertain policies: how a majority "uncertain" counts in the confusion
+// matrix.
+const (
+	UncertainFailure = "failure" // as a rejection (default)
+	UncertainSuccess = "success" // as an acceptance
+	UncertainExclude = "exclude" // left out of the matrix (still in uncertain_rate)
+)
+
+// Strata dimensions of Options.By.
+const (
+	ByCategory = "category"
+	BySource   = "source"
+	ByHardness = "hardness"
+	ByTask     = "task"
+	ByAgent    = "agent"
+)
+
+// Stratum values that are not a category or hardness of a failure.
+const (
+	StratumPass = "(pass)" // GT-passed episodes in category and hardness strata
+	StratumNone = "(none)" // GT failures without a (known) category
+)
+
+// DefaultSeed is the bootstrap seed when Options.Seed is 0 (seed §4.6).
+const DefaultSeed = 20261010
+
+// Options configure Run. Zero values mean the defaults.
+type Options struct {
+	Judges     []string // only these judges; nil means all
+	Conditions []string // only these conditions; nil means all
+	// By lists strata dimensions (ByCategory, ...); each gives its own rows
+	// beside the overall row.
+	By []string
+	// Source is the episode source of the headline rows (overall and every
+	// stratum but source); "" means natural. Rows of the source stratum
+	// show each source on its own, so perturbed episodes never mix into
+	// the headline.
+	Source          string
+	UncertainPolicy string   // "" means UncertainFailure
+	Alpha           float64  // two-sided level of every interval; 0 means 0.05
+	Resamples       int      // bootstrap resamples; 0 means 2000
+	Seed            uint64   // bootstrap seed; 0 means DefaultSeed
+	Threshold       *float64 // score-only judges: score >= Threshold is success; nil skips them
+	Workers         int      // bootstrap goroutines; 0 means GOMAXPROCS (results do not depend on it)
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Source == "" {
+		o.Source = schema.SourceNatural
+	}
+	if o.UncertainPolicy == "" {
+		o.UncertainPolicy = UncertainFailure
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.Resamples == 0 {
+		o.Resamples = 2000
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if !slices.Contains(schema.Sources, o.Source) {
+		return o, fmt.Errorf("%w: source %q: want one of %s", ErrBadOption, o.Source, strings.Join(schema.Sources, ", "))
+	}
+	if err := checkPolicy(o.UncertainPolicy); err != nil {
+		return o, err
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return o, fmt.Errorf("%w: alpha %v: must be in (0, 1)", ErrBadOption, o.Alpha)
+	}
+	if o.Resamples < 0 {
+		return o, fmt.Errorf("%w: bootstrap %d: must be positive", ErrBadOption, o.Resamples)
+	}
+	var by []string
+	for _, b := range o.By {
+		switch b {
+		case ByCategory, BySource, ByHardness, ByTask, ByAgent:
+		default:
+			return o, fmt.Errorf("%w: --by %q: want category, source, hardness, task or agent", ErrBadOption, b)
+		}
+		if !slices.Contains(by, b) {
+			by = append(by, b)
+		}
+	}
+	o.By = by
+	return o, nil
+}
+
+func checkPolicy(p string) error {
+	switch p {
+	case UncertainFailure, UncertainSuccess, UncertainExclude:
+		return nil
+	}
+	return fmt.Errorf("%w: uncertain policy %q: want failure, success or exclude", ErrBadOption, p)
+}

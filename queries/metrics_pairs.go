@@ -1,0 +1,119 @@
+package queries
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// JudgeCondition names one judge under one evidence condition.
+type JudgeCondition struct {
+	Judge, Condition string
+}
+
+// String returns JUDGE@CONDITION.
+func (jc JudgeCondition) String() string { return jc.Judge + "@" + jc.Condition }
+
+// MetricPair counts the episodes of one task and ground truth on which A's
+// and B's majority verdicts are AMajority and BMajority.
+type MetricPair struct {
+	TaskID               string
+	GTPass               bool
+	AMajority, BMajority string
+	N                    int
+}
+
+// MetricsPairs returns the paired majority verdicts of a and b on the
+// episodes of source that both judged and that have a task and ground truth
+// (sql/metrics_pairs.sql). It needs metric_episodes (MetricsEpisodes).
+func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string) ([]MetricPair, error) {
+	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source)
+	if err != nil {
+		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
+	}
+	defer rows.Close()
+	var out []MetricPair
+	for rows.Next() {
+		var p MetricPair
+		if err := rows.Scan(&p.TaskID, &p.GTPass, &p.AMajority, &p.BMajority, &p.N); err != nil {
+			return nil, fmt.Errorf("scan pair: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
+	}
+	return out, nil
+}
+
+// MetricScore is one episode's reward-model score: the mean of its runs'
+// scores.
+type MetricScore struct {
+	EpisodeID, TaskID string
+	GTPass            bool
+	Score             float64
+	Scored, Runs      int
+}
+
+// MetricsScores returns one score per episode of judge jc with source and
+// ground truth (sql/metrics_scores.sql), ordered by episode.
+func (s *Session) MetricsScores(ctx context.Context, jc JudgeCondition, source string) ([]MetricScore, error) {
+	rows, err := s.Query(ctx, sqlFile("metrics_scores"), jc.Judge, jc.Condition, source)
+	if err != nil {
+		return nil, fmt.Errorf("query scores %s: %w", jc, err)
+	}
+	defer rows.Close()
+	var out []MetricScore
+	for rows.Next() {
+		var m MetricScore
+		if err := rows.Scan(&m.EpisodeID, &m.TaskID, &m.GTPass, &m.Score, &m.Scored, &m.Runs); err != nil {
+			return nil, fmt.Errorf("scan score: %w", err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query scores %s: %w", jc, err)
+	}
+	return out, nil
+}
+
+// GroundTruthSummary is what the lake records about the verifiers behind
+// some episodes' ground truth.
+type GroundTruthSummary struct {
+	Rows, Verifiers, Episodes                int
+	Deterministic, Nondeterministic, Unknown int // rows by their deterministic flag
+}
+
+// MetricsGroundTruthSummary summarises the ground-truth rows of the episodes
+// of source judged by jc (sql/metrics_ground_truth_summary.sql). It needs
+// metric_episodes (MetricsEpisodes).
+func (s *Session) MetricsGroundTruthSummary(ctx context.Context, jc JudgeCondition, source string) (GroundTruthSummary, error) {
+	rows, err := s.Query(ctx, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
+	if err != nil {
+		return GroundTruthSummary{}, fmt.Errorf("query ground-truth summary: %w", err)
+	}
+	defer rows.Close()
+	var g GroundTruthSummary
+	if rows.Next() {
+		if err := rows.Scan(&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes); err != nil {
+			return GroundTruthSummary{}, fmt.Errorf("scan ground-truth summary: %w", err)
+		}
+	}
+	return g, rows.Err()
+}
+
+// LakeCounts are the row counts of the tables the metrics read.
+type LakeCounts struct {
+	Verdicts, Episodes, GroundTruth int
+}
+
+// MetricsLakeCounts counts verdicts, episodes and ground-truth rows
+// (sql/metrics_lake_counts.sql).
+func (s *Session) MetricsLakeCounts(ctx context.Context) (LakeCounts, error) {
+	var c LakeCounts
+	var row *sql.Row = s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts"))
+	if err := row.Scan(&c.Verdicts, &c.Episodes, &c.GroundTruth); err != nil {
+		return LakeCounts{}, fmt.Errorf("count lake rows: %w", err)
+	}
+	return c, nil
+}

@@ -1,0 +1,31 @@
+-- name: MetricsCells
+-- Per-task sufficient statistics of every metric: metric_episodes summed
+-- per (judge, condition, task, source, ground truth, [agent], [category]).
+-- $1 keeps the agent in the key, $2 the effective category; when false the
+-- column is '' so the cells stay few. Consistency columns count episodes
+-- with at least two valid runs: n_agree those whose valid runs all agree,
+-- fleiss_p the sum of their observed pairwise agreement
+-- Σ_j n_j(n_j−1) / (n(n−1)), fleiss_* their runs per verdict.
+SELECT
+    judge, condition, task_id, source, gt_pass,
+    CASE WHEN $1 THEN coalesce(agent, '') ELSE '' END      AS agent,
+    CASE WHEN $2 THEN coalesce(category, '') ELSE '' END   AS category,
+    count(*)                                               AS n_episodes,
+    count_if(majority = 'success')                         AS maj_success,
+    count_if(majority = 'failure')                         AS maj_failure,
+    count_if(majority = 'uncertain')                       AS maj_uncertain,
+    count_if(n_unscored > 0)                               AS n_unscored,
+    sum(n_runs)                                            AS n_runs,
+    sum(n_parse)                                           AS n_parse,
+    count_if(n_valid >= 2)                                 AS n_eligible,
+    count_if(n_valid >= 2 AND greatest(n_success, n_failure, n_uncertain) = n_valid) AS n_agree,
+    fsum(CASE WHEN n_valid >= 2 THEN
+        CAST(n_success * (n_success - 1) + n_failure * (n_failure - 1) + n_uncertain * (n_uncertain - 1) AS DOUBLE)
+            / (n_valid * (n_valid - 1))
+        ELSE 0 END)                                        AS fleiss_p,
+    sum(CASE WHEN n_valid >= 2 THEN n_success ELSE 0 END)   AS fleiss_success,
+    sum(CASE WHEN n_valid >= 2 THEN n_failure ELSE 0 END)   AS fleiss_failure,
+    sum(CASE WHEN n_valid >= 2 THEN n_uncertain ELSE 0 END) AS fleiss_uncertain
+FROM metric_episodes
+GROUP BY ALL
+ORDER BY ALL

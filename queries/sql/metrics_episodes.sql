@@ -1,0 +1,46 @@
+-- name: MetricsEpisodes
+-- metric_episodes holds one row per (judge, condition, episode): the judge's
+-- runs counted by verdict, the majority verdict, and the episode's task,
+-- agent, source, ground truth and effective failure category (NULL when the
+-- lake has no episode row or no ground truth for it).
+-- A score-only run (verdict NULL, a reward model) is 'success' when
+-- score >= $1 and 'failure' below it; with $1 NULL it is 'unscored'.
+-- The majority is the verdict with strictly more valid runs (success,
+-- failure, uncertain) than each other one; parse_error runs are dropped; a
+-- tie or no valid run gives 'uncertain'.
+CREATE OR REPLACE TEMP TABLE metric_episodes AS
+WITH runs AS (
+    SELECT judge, condition, episode_id,
+        CASE
+            WHEN verdict IS NOT NULL THEN verdict
+            WHEN CAST($1 AS DOUBLE) IS NULL THEN 'unscored'
+            WHEN score >= CAST($1 AS DOUBLE) THEN 'success'
+            ELSE 'failure'
+        END AS v
+    FROM verdicts
+),
+per_episode AS (
+    SELECT judge, condition, episode_id,
+        count(*)                      AS n_runs,
+        count_if(v = 'parse_error')   AS n_parse,
+        count_if(v = 'success')       AS n_success,
+        count_if(v = 'failure')       AS n_failure,
+        count_if(v = 'uncertain')     AS n_uncertain,
+        count_if(v = 'unscored')      AS n_unscored
+    FROM runs
+    GROUP BY judge, condition, episode_id
+)
+SELECT
+    p.judge, p.condition, p.episode_id,
+    p.n_runs, p.n_parse, p.n_success, p.n_failure, p.n_uncertain, p.n_unscored,
+    p.n_success + p.n_failure + p.n_uncertain AS n_valid,
+    CASE
+        WHEN p.n_success > p.n_failure AND p.n_success > p.n_uncertain THEN 'success'
+        WHEN p.n_failure > p.n_success AND p.n_failure > p.n_uncertain THEN 'failure'
+        ELSE 'uncertain'
+    END AS majority,
+    e.task_id, e.agent, e.source,
+    c.gt_pass, c.category
+FROM per_episode p
+LEFT JOIN episodes e USING (episode_id)
+LEFT JOIN categories c USING (episode_id)

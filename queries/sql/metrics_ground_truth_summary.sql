@@ -1,0 +1,16 @@
+-- name: MetricsGroundTruthSummary
+-- What the lake records about the verifiers behind the ground truth of the
+-- episodes judged by judge $1 under condition $2 with source $3: rows,
+-- verifiers, and the deterministic flag (true, false, not recorded).
+SELECT
+    count(*)                                AS n_rows,
+    count(DISTINCT g.verifier_sha256)       AS n_verifiers,
+    count_if(g.deterministic)               AS n_deterministic,
+    count_if(NOT g.deterministic)           AS n_nondeterministic,
+    count_if(g.deterministic IS NULL)       AS n_unknown,
+    count(DISTINCT g.episode_id)            AS n_episodes
+FROM ground_truth g
+WHERE g.episode_id IN (
+    SELECT episode_id FROM metric_episodes
+    WHERE judge = $1 AND condition = $2 AND source = $3
+)
