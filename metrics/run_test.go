@@ -54,7 +54,7 @@ func TestRunHandLake(t *testing.T) {
 		{"judge_success_rate", overall.JudgeSuccessRate, 4.0 / 7, 0.2504583645276572, 0.8417801447485302, true},
 		{"gt_success_rate", overall.GTSuccessRate, 3.0 / 7, 0.15821985525146964, 0.7495416354723428, true},
 		{"inflation", overall.Inflation, 1.0 / 7, nan, nan, false},
-		{"kappa", overall.Kappa, 0.16, nan, nan, false},                          // statsmodels cohens_kappa
+		{"kappa", overall.Kappa, 0.16, nan, nan, false},                             // statsmodels cohens_kappa
 		{"fleiss_kappa", overall.FleissKappa, 0.23138297872340421, nan, nan, false}, // P̄ = 1/2, Pe = 101/289
 		{"self_consistency", overall.SelfConsistency, 2.0 / 6, 0.09677141110578041, 0.700006684861608, true},
 		{"uncertain_rate", overall.UncertainRate, 2.0 / 7, 0.08221892400405661, 0.6410655481673807, true},

@@ -9,11 +9,11 @@ import (
 // tally holds the sufficient statistics of one row in one task (or, summed,
 // in all tasks): every metric is a function of these counts.
 type tally struct {
-	eps, unc           int // episodes; of those, majority uncertain
-	tp, fp, tn, fn     int // after the uncertain policy
-	runs, parse        int // runs; of those, parse errors
-	eligible, agree    int // episodes with >= 2 valid runs; of those, unanimous
-	fleissP            float64
+	eps, unc              int // episodes; of those, majority uncertain
+	tp, fp, tn, fn        int // after the uncertain policy
+	runs, parse           int // runs; of those, parse errors
+	eligible, agree       int // episodes with >= 2 valid runs; of those, unanimous
+	fleissP               float64
 	fvSucc, fvFail, fvUnc int // valid runs of eligible episodes per verdict
 }
 
