@@ -138,6 +138,10 @@ func auditD2(r *Record, votes map[VoteKey][]bool, readOnly []string) d2Result {
 		}
 		done[v] = true
 		p := ix.prov(v, at)
+		if p >= 2 {
+			// "24-hour" is the quantity 24: trace the parts of a compound.
+			subTokens(v, func(part string) { p = min(p, ix.prov(part, at)) })
+		}
 		d.values++
 		d.counts[p]++
 		if p >= 2 {

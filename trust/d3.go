@@ -52,12 +52,15 @@ type Claim struct {
 
 // Claim patterns over lower-cased sentences. They are compiled once and
 // never modified.
-const doneVerbs = `(booked|rebooked|reserved|updated|cancell?ed|upgraded|downgraded|added|issued|changed|processed|completed|modified|applied|charged|credited|refunded|removed|made|submitted|sent|done|provided|placed|finali[sz]ed|returned|exchanged|resolved|fixed|implemented|created|written|saved|generated|computed|calculated|finished)`
+const doneVerbs = `(created|` + pastVerbs + `)`
+
+// pastVerbs omits "created": "was created on 2024-05-02" reports a date.
+const pastVerbs = `(booked|rebooked|reserved|updated|cancell?ed|upgraded|downgraded|added|issued|changed|processed|completed|modified|applied|charged|credited|refunded|removed|made|submitted|sent|done|provided|placed|finali[sz]ed|returned|exchanged|resolved|fixed|implemented|written|saved|generated|computed|calculated|finished)`
 
 var (
 	reDone = []*regexp.Regexp{
 		regexp.MustCompile(`\b(has|have|had)\s+((now|also|already|just|all)\s+)*been\s+((now|also|successfully|fully|all)\s+)*` + doneVerbs + `\b`),
-		regexp.MustCompile(`\b(was|were)\s+((also|successfully|fully|all)\s+)*` + doneVerbs + `\b`),
+		regexp.MustCompile(`\b(was|were)\s+((also|successfully|fully|all)\s+)*` + pastVerbs + `\b`),
 		regexp.MustCompile(`\b(i|we)('ve|\s+have|\s+just)?\s+((also|already|now|successfully|just)\s+)*` + doneVerbs + `\b`),
 		regexp.MustCompile(`\bsuccessfully\b`),
 		regexp.MustCompile(`\b(is|are)\s+(now\s+)?(confirmed|booked|complete|completed|cancell?ed|all set|done|finali[sz]ed|in place)\b`),

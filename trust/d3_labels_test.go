@@ -69,6 +69,8 @@ func TestClaimExtractorAgainstLabels(t *testing.T) {
 		got := ExtractClaim(msg).Kind
 		if got == want {
 			exact++
+		} else {
+			t.Logf("kind differs %s: got %s, label %s (%s)", id, got, want, row[2])
 		}
 		gotPos, wantPos := got != schema.ClaimNone, want != schema.ClaimNone
 		switch {
