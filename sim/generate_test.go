@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -405,5 +406,32 @@ func TestGenerateProgress(t *testing.T) {
 	want := [][2]int{{256, 600}, {512, 600}, {600, 600}}
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("progress calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestGenerateWriteError: a failure in a worker stops the run with the
+// error, without deadlock, whatever is in flight.
+func TestGenerateWriteError(t *testing.T) {
+	o := smallOptions()
+	o.VerdictRows = 3000 * 36
+	o.Workers = 1
+	dir := t.TempDir()
+	p, err := newPlan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := p.episodes[len(p.episodes)-1].id
+	o.Progress = func(done, total int) {
+		if done == batchSize {
+			// Batch 1 of 12 is written; at most 2 batches are in flight,
+			// so the last episode's folder does not exist yet.
+			if err := os.Mkdir(filepath.Join(dir, "episodes", last), 0o755); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	_, err = Generate(t.Context(), dir, o)
+	if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), last) {
+		t.Errorf("err = %v, want an ErrExist naming episode %s", err, last)
 	}
 }

@@ -31,15 +31,15 @@ const (
 // Options configures Generate. Zero values mean defaults, except inside
 // Model, whose fields are used as given (nil Model means DefaultModel()).
 type Options struct {
-	Seed            uint64  // 0 means DefaultSeed
-	Tasks           int     // 0 means 150
-	EpisodesPerTask int     // per task and agent; 0 means 4
-	VerdictRows     int     // > 0: make ceil(VerdictRows/rows per episode) episodes, overriding EpisodesPerTask
-	Runs            int     // runs per judge × condition; 0 means 3
-	Agents          []Agent // nil means DefaultAgents()
-	Judges          []Judge // nil means DefaultJudges()
-	Conditions      []string
-	Model           *Model // nil means DefaultModel()
+	Seed            uint64   // 0 means DefaultSeed
+	Tasks           int      // 0 means 150
+	EpisodesPerTask int      // per task and agent; 0 means 4
+	VerdictRows     int      // > 0: make ceil(VerdictRows/rows per episode) episodes, overriding EpisodesPerTask
+	Runs            int      // runs per judge × condition; 0 means 3
+	Agents          []Agent  // nil means DefaultAgents()
+	Judges          []Judge  // nil means DefaultJudges()
+	Conditions      []string // nil means DefaultConditions()
+	Model           *Model   // nil means DefaultModel()
 
 	Episodes           EpisodeFiles // which episode files to write
 	Screens            bool         // write tiny PNG screenshots and name them in actions.jsonl

@@ -7,8 +7,11 @@ import (
 )
 
 // Stream kinds: every random quantity comes from a PCG stream derived from
-// (seed, kind, ids...), so output never depends on goroutine scheduling and
-// adding episodes or judges does not change the draws of existing ones.
+// (seed, kind, ids...), so output never depends on goroutine scheduling.
+// Streams are keyed by task, agent, episode number and judge name, so
+// adding a judge leaves the other judges' verdicts unchanged, and adding
+// episodes leaves the existing episodes' own draws unchanged (a perturbed
+// episode's choice of parent and the timestamps may still move).
 const (
 	streamTask      uint64 = iota + 1 // (task): difficulty
 	streamTaskJudge                   // (task, judge): judge's task effect
