@@ -64,6 +64,7 @@ type batch struct {
 	labels   *lake.Writer[schema.Label, *schema.Label]
 	results  *lake.Writer[schema.Result, *schema.Result]
 	closers  []func() (string, lake.Stats, error)
+	sizeHint int // expected rows of the first table opened
 }
 
 func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
@@ -79,7 +80,7 @@ func openWriter[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table 
 	if *w != nil {
 		return *w, nil
 	}
-	nw, err := lake.NewWriter[T, P](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace})
+	nw, err := lake.NewWriter[T, P](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint})
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,11 @@ func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options)
 	}
 	defer b.tx.Rollback()
 	for _, name := range files {
+		if fi, err := os.Stat(name); err == nil {
+			b.sizeHint += int(fi.Size() / 160) // a typical verdict line
+		}
+	}
+	for _, name := range files {
 		if err := b.verdictFile(name); err != nil {
 			return b.stats, err
 		}
@@ -38,50 +43,110 @@ func (b *batch) verdictFile(name string) error {
 	return b.verdictStream(f, name)
 }
 
+// decodedChunk is a run of consecutive input lines, decoded.
+type decodedChunk struct {
+	rows []schema.Verdict
+	errs []*schema.RecordError // in line order, interleaved by line number with rows
+	err  error                 // a read error that ends the stream
+	last int64                 // last line number read
+}
+
+const chunkLines = 2048
+
 // verdictStream decodes one JSONL stream; src names it in messages.
+// Reading and decoding run in one goroutine, dedupe and Parquet encoding
+// in this one, so the two halves overlap on two cores.
 func (b *batch) verdictStream(r io.Reader, src string) error {
-	lr := newLineReader(r, b.opts.MaxLineBytes)
-	var fields []field
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	chunks := make(chan *decodedChunk, 4)
+	go decodeVerdicts(ctx, r, src, b.opts.MaxLineBytes, chunks)
 	var rows int64
 	before := len(b.errs)
-	for {
-		line, n, err := lr.next()
-		if err == io.EOF {
-			break
+	for c := range chunks {
+		if c.err != nil {
+			return c.err
 		}
-		if n%65536 == 0 {
-			if cerr := b.ctx.Err(); cerr != nil {
-				return cerr
+		if b.opts.Progress != nil {
+			b.opts.Progress(c.last)
+		}
+		ei := 0
+		for i := range c.rows {
+			v := &c.rows[i]
+			for ei < len(c.errs) && c.errs[ei].Line < v.SrcLine {
+				b.errs = append(b.errs, c.errs[ei])
+				ei++
 			}
-			if b.opts.Progress != nil {
-				b.opts.Progress(n)
+			rows++
+			if err := add(b, &b.verdicts, lake.Verdicts, v, src, v.SrcLine); err != nil {
+				return err
 			}
 		}
-		if err != nil {
-			b.reject(src, n, err)
-			continue
-		}
-		if isBlank(line) {
-			continue
-		}
-		if err := checkLine(line); err != nil {
-			b.reject(src, n, err)
-			continue
-		}
-		var v schema.Verdict
-		fields, err = decodeVerdict(line, fields, &v)
-		if err != nil {
-			b.reject(src, n, err)
-			continue
-		}
-		v.SrcFile, v.SrcLine = src, n
-		rows++
-		if err := add(b, &b.verdicts, lake.Verdicts, &v, src, n); err != nil {
-			return err
-		}
+		b.errs = append(b.errs, c.errs[ei:]...)
+	}
+	if err := b.ctx.Err(); err != nil {
+		return err
 	}
 	if rows == 0 && len(b.errs) == before {
 		b.reject(src, 0, fmt.Errorf("%w: no records (empty file)", schema.ErrMissing))
 	}
 	return nil
+}
+
+// decodeVerdicts reads and decodes lines into chunks until EOF, an error
+// or cancellation; it closes out.
+func decodeVerdicts(ctx context.Context, r io.Reader, src string, maxLine int, out chan<- *decodedChunk) {
+	defer close(out)
+	lr := newLineReader(r, maxLine)
+	dec := newVerdictDecoder()
+	c := &decodedChunk{rows: make([]schema.Verdict, 0, chunkLines)}
+	send := func() bool {
+		select {
+		case out <- c:
+			c = &decodedChunk{rows: make([]schema.Verdict, 0, chunkLines)}
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	reject := func(n int64, err error) {
+		re := &schema.RecordError{File: src, Line: n, Err: err}
+		if fe, ok := err.(*schema.FieldError); ok {
+			re.Field, re.Err = fe.Field, fe.Err
+		}
+		c.errs = append(c.errs, re)
+	}
+	for {
+		line, n, err := lr.next()
+		if err == io.EOF {
+			send()
+			return
+		}
+		c.last = n
+		switch {
+		case err != nil && n == 0:
+			c.err = fmt.Errorf("read %s: %w", src, err)
+			send()
+			return
+		case err != nil:
+			reject(n, err)
+		case isBlank(line):
+		default:
+			if err := checkLine(line); err != nil {
+				reject(n, err)
+				break
+			}
+			c.rows = append(c.rows, schema.Verdict{})
+			v := &c.rows[len(c.rows)-1]
+			if err := dec.decode(line, v); err != nil {
+				c.rows = c.rows[:len(c.rows)-1]
+				reject(n, err)
+				break
+			}
+			v.SrcFile, v.SrcLine = src, n
+		}
+		if len(c.rows)+len(c.errs) >= chunkLines && !send() {
+			return
+		}
+	}
 }

@@ -79,7 +79,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 	switch table {
 	case lake.Verdicts:
 		var v schema.Verdict
-		if *fields, err = decodeVerdict(line, *fields, &v); err != nil {
+		if err = newVerdictDecoder().decode(line, &v); err != nil {
 			b.reject(src, n, err)
 			return nil
 		}

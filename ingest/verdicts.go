@@ -1,75 +1,167 @@
 package ingest
 
 import (
+	"time"
+
 	"github.com/trustlake/trustlake/schema"
 )
 
-// decodeVerdict fills v from one verdict line (seed §4.4):
+// verdictDecoder decodes verdict lines, reusing its scratch space and
+// interning the few distinct values of low-cardinality fields (judge,
+// condition, verdict, model, timestamps) so a million rows do not make a
+// million copies of "E2-lastk".
+type verdictDecoder struct {
+	fields   []field
+	intern   map[string]string
+	lastTime string
+	lastT    time.Time
+}
+
+func newVerdictDecoder() *verdictDecoder {
+	return &verdictDecoder{intern: map[string]string{}}
+}
+
+// str decodes a string field, interning it when asked.
+func (d *verdictDecoder) str(f *field, intern bool) (string, error) {
+	if f.kind != kString {
+		return "", f.typeErr("string")
+	}
+	raw := f.val[1 : len(f.val)-1]
+	if intern {
+		if s, ok := d.intern[string(raw)]; ok {
+			return s, nil
+		}
+	}
+	s, err := unquote(raw)
+	if err == nil && intern && len(d.intern) < 4096 {
+		d.intern[string(raw)] = s
+	}
+	return s, err
+}
+
+func (d *verdictDecoder) optStr(f *field, intern bool) (*string, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	s, err := d.str(f, intern)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (d *verdictDecoder) optTime(f *field) (*time.Time, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	if f.kind == kString && string(f.val[1:len(f.val)-1]) == d.lastTime {
+		t := d.lastT
+		return &t, nil
+	}
+	t, err := f.optTime()
+	if err == nil {
+		d.lastTime, d.lastT = string(f.val[1:len(f.val)-1]), *t
+	}
+	return t, err
+}
+
+// Bits of the known verdict fields, for required-field and duplicate checks.
+const (
+	vEpisode = 1 << iota
+	vJudge
+	vCondition
+	vRun
+	vVerdict
+	vScore
+	vConfidence
+	vModel
+	vCalledAt
+)
+
+// decode fills v from one verdict line (seed §4.4):
 //
 //	{"episode_id": "ep_0001", "judge": "vlm:model-x", "condition": "E2-lastk",
 //	 "run": 1, "verdict": "success", "score": null, "confidence": 0.9,
 //	 "model": "model-x-2026-09-01", "called_at": "2026-10-10T10:02:11Z"}
 //
 // verdict may be null for a score-only judge (a reward model) when score
-// is present. Unknown fields are kept in extra. fields is scratch space.
-func decodeVerdict(line []byte, fields []field, v *schema.Verdict) ([]field, error) {
-	fields, err := scanObject(fields[:0], line)
+// is present. Unknown fields are kept in extra.
+func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
+	fields, err := scanObject(d.fields[:0], line)
+	d.fields = fields
 	if err != nil {
-		return fields, &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
+		return &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
 	}
 	var extra []byte
-	seen := map[string]bool{}
-	var fe *schema.FieldError
+	var seen, bit uint
 	for i := range fields {
 		f := &fields[i]
-		k := string(f.key)
-		if seen[k] {
-			return fields, fieldError(k, schema.ErrDuplicate, errString("key appears twice in the object"))
-		}
-		seen[k] = true
-		switch k {
+		switch string(f.key) {
 		case "episode_id":
-			v.EpisodeID, err = f.str()
+			bit = vEpisode
+			v.EpisodeID, err = d.str(f, false)
 		case "judge":
-			v.Judge, err = f.str()
+			bit = vJudge
+			v.Judge, err = d.str(f, true)
 		case "condition":
-			v.Condition, err = f.str()
+			bit = vCondition
+			v.Condition, err = d.str(f, true)
 		case "run":
+			bit = vRun
 			v.Run, err = f.int()
 		case "verdict":
-			v.Verdict, err = f.optStr()
+			bit = vVerdict
+			v.Verdict, err = d.optStr(f, true)
 		case "score":
+			bit = vScore
 			v.Score, err = f.optFloat()
 		case "confidence":
+			bit = vConfidence
 			v.Confidence, err = f.optFloat()
 		case "model":
-			v.Model, err = f.optStr()
+			bit = vModel
+			v.Model, err = d.optStr(f, true)
 		case "called_at":
-			v.CalledAt, err = f.optTime()
+			bit = vCalledAt
+			v.CalledAt, err = d.optTime(f)
 		default:
-			if f.kind == kNonFinite {
+			bit = 0
+			for j := 0; j < i; j++ {
+				if string(fields[j].key) == string(f.key) {
+					err = errString("key appears twice in the object")
+				}
+			}
+			if err == nil && f.kind == kNonFinite {
 				err = errString(string(f.val) + " is not a finite number")
-			} else {
+			}
+			if err == nil {
 				extra = appendExtra(extra, f)
 			}
 		}
-		if err != nil && fe == nil {
-			fe = bad(f, err)
+		if seen&bit != 0 {
+			return fieldError(string(f.key), schema.ErrDuplicate, errString("key appears twice in the object"))
+		}
+		seen |= bit
+		if err != nil {
+			if err.Error() == "key appears twice in the object" {
+				return fieldError(string(f.key), schema.ErrDuplicate, err)
+			}
+			return bad(f, err)
 		}
 	}
-	if fe != nil {
-		return fields, fe
-	}
-	for _, req := range []string{"episode_id", "judge", "condition", "run"} {
-		if !seen[req] {
-			return fields, &schema.FieldError{Field: req, Err: schema.ErrMissing}
+	for _, req := range []struct {
+		bit  uint
+		name string
+	}{{vEpisode, "episode_id"}, {vJudge, "judge"}, {vCondition, "condition"}, {vRun, "run"}} {
+		if seen&req.bit == 0 {
+			return &schema.FieldError{Field: req.name, Err: schema.ErrMissing}
 		}
 	}
-	if !seen["verdict"] && !seen["score"] {
-		return fields, &schema.FieldError{Field: "verdict", Err: schema.ErrMissing}
+	if seen&(vVerdict|vScore) == 0 {
+		return &schema.FieldError{Field: "verdict", Err: schema.ErrMissing}
 	}
 	v.Extra = closeExtra(extra)
-	return fields, v.Validate()
+	return v.Validate()
 }
 
 type errString string

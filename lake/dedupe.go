@@ -13,10 +13,19 @@ import (
 
 // Row is what every lake row type provides (see package schema).
 type Row interface {
-	Key() string
-	Hash() uint64
-	Partition() []string
-	Origin() string
+	Key() string            // natural key, for messages
+	KeyHash() [2]uint64     // 128-bit hash of the natural key, for maps
+	Hash() uint64           // content hash, excluding provenance
+	Partition() []string    // hive partition values
+	Where() (string, int64) // source file and line
+}
+
+// origin formats a source as "file:line" (or "file" when line is 0).
+func origin(file string, line int64) string {
+	if line <= 0 {
+		return file
+	}
+	return fmt.Sprintf("%s:%d", file, line)
 }
 
 // RowPtr constrains *T to be a Row whose partition fields can be restored
@@ -64,7 +73,8 @@ type Stats struct {
 
 // WriterOptions configure a Writer.
 type WriterOptions struct {
-	Replace bool // overwrite rows whose key exists with different content
+	Replace  bool // overwrite rows whose key exists with different content
+	SizeHint int  // expected number of rows, to size the dedupe map; 0 is fine
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
@@ -74,27 +84,28 @@ type Writer[T any, P RowPtr[T]] struct {
 	tx    *Tx
 	table Table
 	opts  WriterOptions
-	parts map[string]*partState[T]
-	batch map[string]batchEntry
+	parts []*partState[T]
+	batch map[[2]uint64]batchEntry
 	stats Stats
 	buf   int
 }
 
 type existingRow struct {
-	hash uint64
-	src  string
-	file string
+	hash    uint64
+	srcFile string
+	srcLine int64
+	file    string // lake file holding the row
 }
 
 type batchEntry struct {
-	hash uint64
-	src  string
+	srcFile string
+	srcLine int64
 }
 
 type partState[T any] struct {
 	values   []string
-	existing map[string]existingRow
-	replaced map[string]map[string]bool // file -> keys to drop
+	existing map[[2]uint64]existingRow
+	replaced map[string]map[[2]uint64]bool // file -> keys to drop
 	fw       *fileWriter[T]
 	pending  []T
 }
@@ -105,34 +116,39 @@ func NewWriter[T any, P RowPtr[T]](tx *Tx, table string, opts WriterOptions) (*W
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T, P]{tx: tx, table: t, opts: opts, parts: map[string]*partState[T]{}, batch: map[string]batchEntry{}, buf: 4096}, nil
+	return &Writer[T, P]{tx: tx, table: t, opts: opts, batch: make(map[[2]uint64]batchEntry, opts.SizeHint), buf: 4096}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict and
 // Duplicate, a *ConflictError. The caller validates rows before Add.
 func (w *Writer[T, P]) Add(row *T) (Outcome, error) {
 	p := P(row)
-	key, hash := p.Key(), p.Hash()
+	key := p.KeyHash()
 	if prev, ok := w.batch[key]; ok {
 		w.stats.Rejected++
-		return Duplicate, &ConflictError{Key: key, Existing: prev.src, InBatch: true}
+		return Duplicate, &ConflictError{Key: p.Key(), Existing: origin(prev.srcFile, prev.srcLine), InBatch: true}
 	}
 	ps, err := w.part(p.Partition())
 	if err != nil {
 		return Conflict, err
 	}
-	w.batch[key] = batchEntry{hash: hash, src: p.Origin()}
+	file, line := p.Where()
+	w.batch[key] = batchEntry{srcFile: file, srcLine: line}
+	if len(ps.existing) == 0 {
+		w.stats.Added++
+		return Added, w.push(ps, row)
+	}
 	if old, ok := ps.existing[key]; ok {
-		if old.hash == hash {
+		if old.hash == p.Hash() {
 			w.stats.Unchanged++
 			return Unchanged, nil
 		}
 		if !w.opts.Replace {
 			w.stats.Rejected++
-			return Conflict, &ConflictError{Key: key, Existing: old.src}
+			return Conflict, &ConflictError{Key: p.Key(), Existing: origin(old.srcFile, old.srcLine)}
 		}
 		if ps.replaced[old.file] == nil {
-			ps.replaced[old.file] = map[string]bool{}
+			ps.replaced[old.file] = map[[2]uint64]bool{}
 		}
 		ps.replaced[old.file][key] = true
 		w.stats.Replaced++
@@ -170,27 +186,28 @@ func (w *Writer[T, P]) flush(ps *partState[T]) error {
 	if err := ps.fw.write(ps.pending); err != nil {
 		return err
 	}
-	clear(ps.pending)
-	ps.pending = ps.pending[:0]
+	ps.pending = make([]T, 0, w.buf)
 	return nil
 }
 
 // part returns the state of one partition, loading its existing keys on
 // first use.
 func (w *Writer[T, P]) part(values []string) (*partState[T], error) {
-	id := strings.Join(values, "\x00")
-	if ps, ok := w.parts[id]; ok {
-		return ps, nil
+	for _, ps := range w.parts {
+		if equalStrings(ps.values, values) {
+			return ps, nil
+		}
 	}
 	if _, err := PartitionDir(w.table, values); err != nil {
 		return nil, err
 	}
-	ps := &partState[T]{values: values, existing: map[string]existingRow{}, replaced: map[string]map[string]bool{}}
+	ps := &partState[T]{values: values, existing: map[[2]uint64]existingRow{}, replaced: map[string]map[[2]uint64]bool{}}
 	for _, f := range w.tx.partitionFiles(w.table, values) {
 		err := readRows[T, P](w.tx.l.root, f, func(rows []T) error {
 			for i := range rows {
 				p := P(&rows[i])
-				ps.existing[p.Key()] = existingRow{hash: p.Hash(), src: p.Origin(), file: f.Path}
+				file, line := p.Where()
+				ps.existing[p.KeyHash()] = existingRow{hash: p.Hash(), srcFile: file, srcLine: line, file: f.Path}
 			}
 			return nil
 		})
@@ -198,8 +215,20 @@ func (w *Writer[T, P]) part(values []string) (*partState[T], error) {
 			return nil, err
 		}
 	}
-	w.parts[id] = ps
+	w.parts = append(w.parts, ps)
 	return ps, nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Close flushes every partition, rewrites files that lost replaced rows,
@@ -226,7 +255,7 @@ func (w *Writer[T, P]) Close() (Stats, error) {
 
 // rewriteWithout copies a committed file's rows, minus keys, into the
 // partition's current output, and marks the old file superseded.
-func (w *Writer[T, P]) rewriteWithout(ps *partState[T], file string, keys map[string]bool) error {
+func (w *Writer[T, P]) rewriteWithout(ps *partState[T], file string, keys map[[2]uint64]bool) error {
 	var entry FileEntry
 	for _, f := range w.tx.base.Files {
 		if f.Path == file {
@@ -235,7 +264,7 @@ func (w *Writer[T, P]) rewriteWithout(ps *partState[T], file string, keys map[st
 	}
 	err := readRows[T, P](w.tx.l.root, entry, func(rows []T) error {
 		for i := range rows {
-			if !keys[P(&rows[i]).Key()] {
+			if !keys[P(&rows[i]).KeyHash()] {
 				ps.pending = append(ps.pending, rows[i])
 			}
 		}

@@ -27,6 +27,7 @@ type Tx struct {
 	added   []FileEntry
 	staged  []stagedFile
 	removed map[string]bool
+	abort   []func() // stop encoding goroutines of files still open
 	done    bool
 }
 
@@ -159,6 +160,9 @@ func (tx *Tx) Rollback() {
 	if tx.done {
 		return
 	}
+	for _, stop := range tx.abort {
+		stop()
+	}
 	for _, s := range tx.staged {
 		os.Remove(s.tmp)
 		os.Remove(s.final)
@@ -184,6 +188,9 @@ type fileWriter[T any] struct {
 	h      hashWriter
 	w      *parquet.GenericWriter[T]
 	rows   int64
+	ch     chan []T   // row batches for the encoding goroutine
+	done   chan error // the encoding goroutine's result
+	closed bool
 }
 
 type hashWriter struct {
@@ -225,22 +232,53 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
 		parquet.CreatedBy("trustlake", "1", ""),
 	)
+	fw.ch, fw.done = make(chan []T, 2), make(chan error, 1)
+	go fw.encode()
+	tx.abort = append(tx.abort, func() {
+		if !fw.closed {
+			fw.closed = true
+			close(fw.ch)
+			<-fw.done
+			fw.f.Close()
+		}
+	})
 	return fw, nil
 }
 
-func (fw *fileWriter[T]) write(rows []T) error {
-	if _, err := fw.w.Write(rows); err != nil {
-		return fmt.Errorf("write %s: %w", fw.rel, err)
+// encode runs in its own goroutine: Parquet encoding and compression of
+// one file overlap with decoding and dedupe of the next rows.
+func (fw *fileWriter[T]) encode() {
+	var err error
+	for rows := range fw.ch {
+		if err == nil {
+			if _, werr := fw.w.Write(rows); werr != nil {
+				err = fmt.Errorf("write %s: %w", fw.rel, werr)
+			}
+		}
 	}
+	if err == nil {
+		if cerr := fw.w.Close(); cerr != nil {
+			err = fmt.Errorf("finish %s: %w", fw.rel, cerr)
+		}
+	}
+	fw.done <- err
+}
+
+// write hands rows to the encoding goroutine; the caller must not reuse
+// the slice.
+func (fw *fileWriter[T]) write(rows []T) error {
+	fw.ch <- rows
 	fw.rows += int64(len(rows))
 	return nil
 }
 
 // close finishes the file, fsyncs it and records it in the transaction.
 func (fw *fileWriter[T]) close() error {
-	if err := fw.w.Close(); err != nil {
+	fw.closed = true
+	close(fw.ch)
+	if err := <-fw.done; err != nil {
 		fw.f.Close()
-		return fmt.Errorf("finish %s: %w", fw.rel, err)
+		return err
 	}
 	if err := fw.f.Sync(); err != nil {
 		fw.f.Close()

@@ -1,38 +1,65 @@
 package schema
 
 import (
+	"hash/maphash"
 	"math"
 	"strconv"
 	"time"
 )
 
-// A hasher builds a stable 64-bit FNV-1a content hash of a row's fields.
-// Fields are length-prefixed so that ("ab","c") and ("a","bc") differ, and
-// nil is distinct from every value.
-type hasher uint64
+// A hasher builds a 64-bit content hash of a row's fields with
+// hash/maphash. Fields are length-prefixed so that ("ab","c") and ("a","bc")
+// differ, and nil is distinct from every value. Hashes are stable within one
+// process only: the lake recomputes them for rows it reads, never stores them.
+type hasher struct{ h maphash.Hash }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
+// Two fixed-per-process seeds: contentSeed for content hashes, keySeeds for
+// the 128-bit natural-key hashes used by dedupe maps.
+var (
+	contentSeed = maphash.MakeSeed()
+	keySeeds    = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 )
 
-func newHasher() hasher { return fnvOffset }
+// keyHasher builds the 128-bit hash of a natural key.
+type keyHasher struct{ a, b maphash.Hash }
 
-func (h *hasher) byte(b byte) {
-	*h = (*h ^ hasher(b)) * fnvPrime
+func (k *keyHasher) str(s string) {
+	var n [8]byte
+	for i := range n {
+		n[i] = byte(uint64(len(s)) >> (8 * i))
+	}
+	k.a.Write(n[:])
+	k.a.WriteString(s)
+	k.b.Write(n[:])
+	k.b.WriteString(s)
 }
+
+func (k *keyHasher) i64(v int64) { k.str(strconv.FormatInt(v, 10)) }
+
+func (k *keyHasher) sum() [2]uint64 { return [2]uint64{k.a.Sum64(), k.b.Sum64()} }
+
+func newKeyHasher() keyHasher {
+	var k keyHasher
+	k.a.SetSeed(keySeeds[0])
+	k.b.SetSeed(keySeeds[1])
+	return k
+}
+
+func (h *hasher) sum() uint64 { return h.h.Sum64() }
+
+func (h *hasher) byte(b byte) { h.h.WriteByte(b) }
 
 func (h *hasher) str(s string) {
 	h.u64(uint64(len(s)))
-	for i := 0; i < len(s); i++ {
-		*h = (*h ^ hasher(s[i])) * fnvPrime
-	}
+	h.h.WriteString(s)
 }
 
 func (h *hasher) u64(v uint64) {
-	for i := 0; i < 8; i++ {
-		h.byte(byte(v >> (8 * i)))
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
 	}
+	h.h.Write(b[:])
 }
 
 func (h *hasher) i64(v int64)   { h.u64(uint64(v)) }
@@ -80,6 +107,9 @@ func (h *hasher) ptime(p *time.Time) {
 	}
 }
 
+// Where returns the source file and line of the row.
+func (p Provenance) Where() (string, int64) { return p.SrcFile, p.SrcLine }
+
 // Origin is "file:line" of the row, for messages that name both sides of a conflict.
 func (p Provenance) Origin() string {
 	if p.SrcLine <= 0 {
@@ -100,7 +130,8 @@ func (e *Episode) SetPartition(v []string) { e.Agent = v[0] }
 // Hash returns a content hash over every stored field except provenance
 // and the folder it was read from (so a lake can be fed from another place).
 func (e *Episode) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(e.EpisodeID)
 	h.str(e.TaskID)
 	h.str(e.Source)
@@ -117,7 +148,7 @@ func (e *Episode) Hash() uint64 {
 	h.pstr(e.FinalStateSHA256)
 	h.i64(e.NScreens)
 	h.str(e.Extra)
-	return uint64(h)
+	return h.sum()
 }
 
 // Key returns the natural key (episode_id, step).
@@ -131,7 +162,8 @@ func (a *Action) SetPartition(v []string) { a.Agent = v[0] }
 
 // Hash returns a content hash over every stored field except provenance.
 func (a *Action) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(a.EpisodeID)
 	h.str(a.Agent)
 	h.i64(a.Step)
@@ -145,7 +177,7 @@ func (a *Action) Hash() uint64 {
 	h.pstr(a.Arguments)
 	h.pstr(a.Observation)
 	h.str(a.Extra)
-	return uint64(h)
+	return h.sum()
 }
 
 // Key returns the natural key (episode_id, verifier_sha256).
@@ -159,7 +191,8 @@ func (g *GroundTruth) SetPartition([]string) {}
 
 // Hash returns a content hash over every stored field except provenance.
 func (g *GroundTruth) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(g.EpisodeID)
 	h.str(g.VerifierSHA256)
 	h.boolean(g.Pass)
@@ -169,7 +202,7 @@ func (g *GroundTruth) Hash() uint64 {
 	h.str(g.Diagnostics)
 	h.str(g.Gates)
 	h.pbool(g.Deterministic)
-	return uint64(h)
+	return h.sum()
 }
 
 // Key returns the natural key (episode_id).
@@ -183,13 +216,14 @@ func (l *Label) SetPartition([]string) {}
 
 // Hash returns a content hash over every stored field except provenance.
 func (l *Label) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(l.EpisodeID)
 	h.pstr(l.Category)
 	h.str(l.CategoryRaw)
 	h.pstr(l.Annotator)
 	h.pstr(l.Note)
-	return uint64(h)
+	return h.sum()
 }
 
 // Key returns the natural key (episode_id, judge, condition, run).
@@ -205,7 +239,8 @@ func (v *Verdict) SetPartition(p []string) { v.Judge, v.Condition = p[0], p[1] }
 
 // Hash returns a content hash over every stored field except provenance.
 func (v *Verdict) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(v.EpisodeID)
 	h.str(v.Judge)
 	h.str(v.Condition)
@@ -216,7 +251,7 @@ func (v *Verdict) Hash() uint64 {
 	h.pstr(v.Model)
 	h.ptime(v.CalledAt)
 	h.str(v.Extra)
-	return uint64(h)
+	return h.sum()
 }
 
 // Key returns the natural key (result_id).
@@ -230,7 +265,8 @@ func (r *Result) SetPartition(p []string) { r.Benchmark = p[0] }
 
 // Hash returns a content hash over every stored field except provenance.
 func (r *Result) Hash() uint64 {
-	h := newHasher()
+	var h hasher
+	h.h.SetSeed(contentSeed)
 	h.str(r.ResultID)
 	h.str(r.Benchmark)
 	h.str(r.TaskID)
@@ -244,5 +280,52 @@ func (r *Result) Hash() uint64 {
 	h.str(r.Grader)
 	h.pstr(r.Infra)
 	h.str(r.Extra)
-	return uint64(h)
+	return h.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (e *Episode) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(e.EpisodeID)
+	return k.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (a *Action) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(a.EpisodeID)
+	k.i64(a.Step)
+	return k.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (g *GroundTruth) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(g.EpisodeID)
+	k.str(g.VerifierSHA256)
+	return k.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (l *Label) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(l.EpisodeID)
+	return k.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (v *Verdict) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(v.EpisodeID)
+	k.str(v.Judge)
+	k.str(v.Condition)
+	k.i64(v.Run)
+	return k.sum()
+}
+
+// KeyHash returns a 128-bit hash of the natural key (stable within one process).
+func (r *Result) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(r.ResultID)
+	return k.sum()
 }

@@ -84,7 +84,7 @@ type Label struct {
 
 // Verdict is one judge call (seed §4.4 verdict line). Partitions: judge, condition.
 type Verdict struct {
-	EpisodeID  string     `parquet:"episode_id,dict"`
+	EpisodeID  string     `parquet:"episode_id"`
 	Judge      string     `parquet:"-"` // partition judge=
 	Condition  string     `parquet:"-"` // partition condition=
 	Run        int64      `parquet:"run"`
