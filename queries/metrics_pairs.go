@@ -117,3 +117,29 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (LakeCounts, error) {
 	}
 	return c, nil
 }
+
+// JudgeConditionCount is a judge × condition with its judged episodes and
+// those with a score-only run left unscored (no threshold).
+type JudgeConditionCount struct {
+	JudgeCondition
+	Episodes, Unscored int
+}
+
+// MetricsJudgeConditions lists the judge × condition pairs of
+// metric_episodes (sql/metrics_judge_conditions.sql).
+func (s *Session) MetricsJudgeConditions(ctx context.Context) ([]JudgeConditionCount, error) {
+	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"))
+	if err != nil {
+		return nil, fmt.Errorf("query judge conditions: %w", err)
+	}
+	defer rows.Close()
+	var out []JudgeConditionCount
+	for rows.Next() {
+		var c JudgeConditionCount
+		if err := rows.Scan(&c.Judge, &c.Condition, &c.Episodes, &c.Unscored); err != nil {
+			return nil, fmt.Errorf("scan judge condition: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -28,6 +28,11 @@ func commands() []*cli.Command {
 		exportCommand(),
 		lakeCommand(),
 		genCommand(),
+		metricsCommand(),
+		compareCommand(),
+		thresholdCommand(),
+		planCommand(),
+		checklistCommand(),
 	}
 }
 

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+)
+
+// metricFlags are the flags shared by metrics, compare and checklist.
+func metricFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print everything as JSON"},
+		&cli.StringFlag{Name: "uncertain-policy", Value: metrics.UncertainFailure, Usage: "a majority 'uncertain' counts as failure, success or exclude"},
+		&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "two-sided level of every interval"},
+		&cli.IntFlag{Name: "bootstrap", Value: 2000, Usage: "task-clustered bootstrap resamples"},
+		&cli.Uint64Flag{Name: "seed", Value: metrics.DefaultSeed, Usage: "bootstrap seed (same seed, same intervals)"},
+		&cli.Float64Flag{Name: "threshold", Usage: "score-only judges (reward models): score >= `T` is success"},
+		&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
+	}
+}
+
+// metricCommon are the values of metricFlags.
+type metricCommon struct {
+	json      bool
+	policy    string
+	alpha     float64
+	resamples int
+	seed      uint64
+	threshold *float64
+	threads   int
+}
+
+func metricCommonOpts(c *cli.Context) (metricCommon, error) {
+	m := metricCommon{json: c.Bool("json"), policy: c.String("uncertain-policy"), alpha: c.Float64("alpha"),
+		resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), threads: c.Int("threads")}
+	if c.IsSet("threshold") {
+		t := c.Float64("threshold")
+		m.threshold = &t
+	}
+	if m.resamples <= 0 {
+		return m, usageErrorf("--bootstrap %d: must be positive", m.resamples)
+	}
+	if m.seed == 0 {
+		return m, usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
+	}
+	return m, nil
+}
+
+// metricsError turns the metrics package's input errors into usage errors
+// (exit 2); other errors pass through.
+func metricsError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, metrics.ErrNoVerdicts), errors.Is(err, metrics.ErrNoGroundTruth):
+		return usageHint("trustlake ingest episodes DIR && trustlake ingest verdicts FILE.jsonl", "%v", err)
+	case errors.Is(err, metrics.ErrScoreOnly):
+		return usageHint("trustlake metrics --threshold 0.5, or trustlake threshold --judge J --condition C --fpr-target 0.05", "%v", err)
+	case errors.Is(err, metrics.ErrUnknown), errors.Is(err, metrics.ErrBadOption):
+		return usageErrorf("%v", err)
+	}
+	return err
+}
+
+type metricsOptions struct {
+	globalOptions
+	metricCommon
+	opts metrics.Options
+}
+
+func metricsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "metrics",
+		Usage: "judge metrics against ground truth: FPR, FDR, TPR, inflation, kappa, consistency",
+		Description: "Runs become one verdict per (episode, judge, condition) by majority (parse errors\n" +
+			"dropped; a tie or no valid run is uncertain). Per judge × condition × stratum:\n" +
+			"confusion counts and every rate with a Wilson and a task-clustered bootstrap\n" +
+			"interval. Headline rows use --source (natural); --by source shows each source\n" +
+			"(perturbed episodes are never mixed into the headline). Episodes without ground\n" +
+			"truth are excluded and counted in a warning.\n" + exitCodesHelp,
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "judge", Usage: "only this judge (repeatable)"},
+			&cli.StringSliceFlag{Name: "condition", Usage: "only this evidence condition (repeatable)"},
+			&cli.StringSliceFlag{Name: "by", Usage: "strata: category, source, hardness, task or agent (repeatable)"},
+			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
+		}, metricFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
+			}
+			mc, err := metricCommonOpts(c)
+			if err != nil {
+				return err
+			}
+			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
+				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), By: c.StringSlice("by"),
+				Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples,
+				Seed: mc.seed, Threshold: mc.threshold}}
+			return runMetrics(c.Context, opts, c.App.Writer)
+		},
+	}
+}
+
+func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) error {
+	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	rep, err := metrics.Run(ctx, s, opts.opts)
+	if err != nil {
+		return metricsError(err)
+	}
+	if opts.json {
+		return writeJSON(stdout, rep)
+	}
+	writeMetricsTable(stdout, rep)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
+	}
+	return nil
+}
+
+// writeMetricsTable prints the readable table: one line per row.
+func writeMetricsTable(w io.Writer, rep metrics.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "judge\tcondition\tstratum\tn\tneg\tfp\tFPR [Wilson] {bootstrap}\tTPR\tinflation {bootstrap}\tkappa\tconsistent\tuncertain\tparse_err")
+	for _, r := range rep.Rows {
+		stratum := "all"
+		if d, v := r.StratumKey(); d != "" {
+			stratum = d + "=" + v
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Judge, r.Condition, stratum,
+			r.NEpisodes, r.NNeg, r.FP, full(r.FPR), num(r.TPR.Value), withBoot(r.Inflation), num(r.Kappa.Value),
+			num(r.SelfConsistency.Value), num(r.UncertainRate.Value), num(r.ParseErrorRate.Value))
+	}
+	tw.Flush()
+	p := rep.Params
+	fmt.Fprintf(w, "source=%s uncertain=%s alpha=%g bootstrap=%d seed=%d tasks=%d", p.Source, p.UncertainPolicy, p.Alpha, p.Bootstrap, p.Seed, p.Tasks)
+	if p.Threshold != nil {
+		fmt.Fprintf(w, " threshold=%g", *p.Threshold)
+	}
+	fmt.Fprintln(w)
+}
+
+// num renders a value with three decimals, "-" when undefined.
+func num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+func span(iv [2]float64, open, close string) string {
+	if math.IsNaN(iv[0]) || math.IsNaN(iv[1]) {
+		return ""
+	}
+	return fmt.Sprintf(" %s%.3f,%.3f%s", open, iv[0], iv[1], close)
+}
+
+// full renders value [wilson] {bootstrap}.
+func full(m metrics.Metric) string {
+	return strings.TrimSpace(num(m.Value) + span(m.Wilson, "[", "]") + span(m.Boot, "{", "}"))
+}
+
+// withBoot renders value {bootstrap}.
+func withBoot(m metrics.Metric) string { return num(m.Value) + span(m.Boot, "{", "}") }
+
+// parseJudgeCondition parses JUDGE@CONDITION (the judge may itself contain
+// '@'; the last one splits).
+func parseJudgeCondition(s string) (queries.JudgeCondition, error) {
+	i := strings.LastIndex(s, "@")
+	if i <= 0 || i == len(s)-1 {
+		return queries.JudgeCondition{}, usageHint("trustlake compare sim:vlm-a@E2-lastk sim:vlm-b@E2-lastk", "%q: want JUDGE@CONDITION", s)
+	}
+	return queries.JudgeCondition{Judge: s[:i], Condition: s[i+1:]}, nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/metrics"
+)
+
+type planOptions struct {
+	json      bool
+	power     bool
+	fpr, half float64
+	alpha     float64
+	pw        metrics.PowerOptions
+}
+
+func planCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "plan",
+		Usage: "sample size: negatives for an FPR precision, or the power of the paired judge test",
+		Description: "trustlake plan --fpr 0.2 --half-width 0.05\n" +
+			"    GT negatives needed for a Wilson half-width W at FPR P.\n" +
+			"trustlake plan --power --fpr-a 0.25 --fpr-b 0.15 --n 300 [--discordance 0.2]\n" +
+			"    simulated power of the exact McNemar test on N paired negatives (the exact\n" +
+			"    value and the N for 80% power beside it). Discordance is the share of\n" +
+			"    negatives on which the judges disagree; default |fpr-a − fpr-b|, the\n" +
+			"    most favourable case.\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.Float64Flag{Name: "fpr", Usage: "expected false-positive rate `P`"},
+			&cli.Float64Flag{Name: "half-width", Usage: "wanted Wilson half-width `W`"},
+			&cli.BoolFlag{Name: "power", Usage: "power of the paired test instead"},
+			&cli.Float64Flag{Name: "fpr-a", Usage: "judge A's FPR"},
+			&cli.Float64Flag{Name: "fpr-b", Usage: "judge B's FPR"},
+			&cli.IntFlag{Name: "n", Usage: "paired GT negatives"},
+			&cli.Float64Flag{Name: "discordance", Usage: "share of discordant negatives (0: |fpr-a − fpr-b|)"},
+			&cli.IntFlag{Name: "sims", Value: 2000, Usage: "simulations"},
+			&cli.Uint64Flag{Name: "seed", Value: metrics.DefaultSeed, Usage: "simulation seed"},
+			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "two-sided level"},
+			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			opts := planOptions{json: c.Bool("json"), power: c.Bool("power"), fpr: c.Float64("fpr"), half: c.Float64("half-width"), alpha: c.Float64("alpha"),
+				pw: metrics.PowerOptions{FPRA: c.Float64("fpr-a"), FPRB: c.Float64("fpr-b"), N: c.Int("n"), Discordance: c.Float64("discordance"),
+					Alpha: c.Float64("alpha"), Sims: c.Int("sims"), Seed: c.Uint64("seed")}}
+			if opts.power {
+				for _, f := range []string{"fpr-a", "fpr-b", "n"} {
+					if !c.IsSet(f) {
+						return usageHint("trustlake plan --power --fpr-a 0.25 --fpr-b 0.15 --n 300", "plan --power: --%s is required", f)
+					}
+				}
+			} else if !c.IsSet("fpr") || !c.IsSet("half-width") {
+				return usageHint("trustlake plan --fpr 0.2 --half-width 0.05", "plan: give --fpr and --half-width, or --power")
+			}
+			return runPlan(c.Context, opts, c.App.Writer)
+		},
+	}
+}
+
+func runPlan(_ context.Context, opts planOptions, stdout io.Writer) error {
+	if opts.power {
+		p, err := metrics.PlanPower(opts.pw)
+		if err != nil {
+			return metricsError(err)
+		}
+		if opts.json {
+			return writeJSON(stdout, p)
+		}
+		fmt.Fprintf(stdout, "power %.3f (simulated, %d runs; exact %.3f) to detect FPR %g vs %g on %d paired negatives (discordance %g, alpha %g)\n",
+			p.Power, p.Sims, p.ExactPower, p.FPRA, p.FPRB, p.N, p.Discordance, p.Alpha)
+		if p.NFor80 > 0 {
+			fmt.Fprintf(stdout, "80%% power needs %d paired negatives\n", p.NFor80)
+		} else {
+			fmt.Fprintln(stdout, "80% power is out of reach below 65536 paired negatives")
+		}
+		return nil
+	}
+	p, err := metrics.PlanNegatives(opts.fpr, opts.half, opts.alpha)
+	if err != nil {
+		return metricsError(err)
+	}
+	if opts.json {
+		return writeJSON(stdout, p)
+	}
+	fmt.Fprintf(stdout, "%d GT negatives for a Wilson half-width <= %g at FPR %g (alpha %g)\n", p.Negatives, p.HalfWidth, p.FPR, p.Alpha)
+	return nil
+}

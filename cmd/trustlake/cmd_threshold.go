@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+)
+
+type thresholdOptions struct {
+	globalOptions
+	json    bool
+	threads int
+	opts    metrics.ThresholdOptions
+}
+
+func thresholdCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "threshold",
+		Usage: "choose a reward-model score threshold for a target FPR by cross-fitting over tasks",
+		Description: "Each episode's score is the mean of its runs' scores. Tasks are dealt into\n" +
+			"--folds folds; the threshold for each fold is chosen on the other folds' GT\n" +
+			"negatives so that their FPR <= --fpr-target, and the fold is judged with it.\n" +
+			"Reports the threshold chosen on all episodes, held-out FPR and TPR (Wilson and\n" +
+			"task bootstrap intervals) and the ROC AUC.\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "judge", Required: true, Usage: "score-only `JUDGE`"},
+			&cli.StringFlag{Name: "condition", Required: true, Usage: "evidence `CONDITION`"},
+			&cli.Float64Flag{Name: "fpr-target", Value: 0.05, Usage: "FPR the threshold must keep"},
+			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-fitting folds (split by task)"},
+			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source"},
+			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "two-sided level of every interval"},
+			&cli.IntFlag{Name: "bootstrap", Value: 2000, Usage: "task-clustered bootstrap resamples"},
+			&cli.Uint64Flag{Name: "seed", Value: metrics.DefaultSeed, Usage: "fold and bootstrap seed"},
+			&cli.BoolFlag{Name: "json", Usage: "print everything as JSON"},
+			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Int("bootstrap") <= 0 || c.Uint64("seed") == 0 {
+				return usageErrorf("threshold: --bootstrap and --seed must be positive")
+			}
+			opts := thresholdOptions{globalOptions: globals(c), json: c.Bool("json"), threads: c.Int("threads"),
+				opts: metrics.ThresholdOptions{Judge: queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")},
+					Source: c.String("source"), TargetFPR: c.Float64("fpr-target"), Folds: c.Int("folds"),
+					Alpha: c.Float64("alpha"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}}
+			return runThreshold(c.Context, opts, c.App.Writer)
+		},
+	}
+}
+
+func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) error {
+	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r, err := metrics.Threshold(ctx, s, opts.opts)
+	if err != nil {
+		return metricsError(err)
+	}
+	if opts.json {
+		return writeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "%s@%s (source %s): %d episodes (%d GT passes, %d GT failures) in %d tasks, %d folds by task\n",
+		r.Judge, r.Condition, r.Source, r.NEpisodes, r.NPos, r.NNeg, r.NTasks, r.Folds)
+	fmt.Fprintf(stdout, "threshold for FPR <= %g: score >= %.6g (fold thresholds %.4g)\n", r.TargetFPR, r.Threshold, r.FoldThresholds)
+	fmt.Fprintf(stdout, "held-out FPR %s  (fp %d / %d)\n", full(r.HeldOutFPR), r.FP, r.FP+r.TN)
+	fmt.Fprintf(stdout, "held-out TPR %s  (tp %d / %d)\n", full(r.HeldOutTPR), r.TP, r.TP+r.FN)
+	fmt.Fprintf(stdout, "ROC AUC      %s\n", withBoot(r.AUC))
+	for _, w := range r.Warnings {
+		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/trustlake/trustlake/stats"
+)
+
+// NegativesPlan answers "how many ground-truth negatives for a Wilson
+// half-width W at FPR P?".
+type NegativesPlan struct {
+	FPR       float64 `json:"fpr"`
+	HalfWidth float64 `json:"half_width"`
+	Alpha     float64 `json:"alpha"`
+	Negatives int     `json:"negatives"`
+}
+
+// PlanNegatives returns the smallest number of negatives whose Wilson
+// half-width at rate fpr and level 1−alpha (0 means 0.05) is at most
+// halfWidth.
+func PlanNegatives(fpr, halfWidth, alpha float64) (NegativesPlan, error) {
+	if alpha == 0 {
+		alpha = 0.05
+	}
+	n := stats.NegativesForHalfWidth(fpr, halfWidth, alpha)
+	if n == 0 {
+		return NegativesPlan{}, fmt.Errorf("%w: --fpr %v --half-width %v --alpha %v: need fpr in [0, 1], half-width > 0, alpha in (0, 1)",
+			ErrBadOption, fpr, halfWidth, alpha)
+	}
+	return NegativesPlan{FPR: fpr, HalfWidth: halfWidth, Alpha: alpha, Negatives: n}, nil
+}
+
+// PowerOptions configure PlanPower.
+type PowerOptions struct {
+	FPRA, FPRB  float64 // the two judges' false-positive rates
+	N           int     // ground-truth negatives both judge
+	Discordance float64 // share of negatives on which they disagree; 0 means |FPRA−FPRB|
+	Alpha       float64 // 0 means 0.05
+	Sims        int     // 0 means 2000
+	Seed        uint64  // 0 means DefaultSeed
+}
+
+// PowerPlan is the power of the paired exact McNemar test.
+type PowerPlan struct {
+	FPRA        float64 `json:"fpr_a"`
+	FPRB        float64 `json:"fpr_b"`
+	N           int     `json:"n"`
+	Discordance float64 `json:"discordance"`
+	Alpha       float64 `json:"alpha"`
+	Sims        int     `json:"sims"`
+	Seed        uint64  `json:"seed"`
+	Power       float64 `json:"power"`       // simulated
+	ExactPower  float64 `json:"exact_power"` // what the simulation estimates
+	// NFor80 is the smallest n (within 2^16) with exact power >= 0.8, or 0.
+	NFor80 int `json:"n_for_80"`
+}
+
+// PlanPower estimates by simulation the power of the two-sided exact
+// McNemar test to tell the two rates apart on N paired negatives
+// (stats.PairedPower), and gives the exact value beside it.
+func PlanPower(o PowerOptions) (PowerPlan, error) {
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.Sims == 0 {
+		o.Sims = 2000
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	p, err := stats.PairedPower(o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
+	if err != nil {
+		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+	}
+	exact, err := stats.PairedPowerExact(o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
+	if err != nil {
+		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+	}
+	disc := o.Discordance
+	if disc == 0 {
+		disc = max(o.FPRA-o.FPRB, o.FPRB-o.FPRA)
+	}
+	out := PowerPlan{FPRA: o.FPRA, FPRB: o.FPRB, N: o.N, Discordance: disc, Alpha: o.Alpha, Sims: o.Sims, Seed: o.Seed,
+		Power: p, ExactPower: exact}
+	out.NFor80 = nForPower(o, 0.8)
+	return out, nil
+}
+
+// nForPower returns the smallest n with exact power >= target, by doubling
+// then bisection (power is close to monotone in n; the exact McNemar test's
+// discreteness can make it dip slightly), or 0 beyond 2^16.
+func nForPower(o PowerOptions, target float64) int {
+	pw := func(n int) float64 {
+		p, err := stats.PairedPowerExact(o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
+		if err != nil {
+			return 0
+		}
+		return p
+	}
+	hi := 1
+	for pw(hi) < target {
+		if hi >= 1<<16 {
+			return 0
+		}
+		hi *= 2
+	}
+	lo := hi / 2
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if pw(mid) >= target {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}

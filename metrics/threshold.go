@@ -1,0 +1,181 @@
+package metrics
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
+)
+
+// ThresholdOptions configure Threshold. Zero values mean defaults.
+type ThresholdOptions struct {
+	Judge     queries.JudgeCondition
+	Source    string  // "" means natural
+	TargetFPR float64 // the FPR the threshold must keep on calibration folds
+	Folds     int     // 0 means 5
+	Alpha     float64 // 0 means 0.05
+	Resamples int     // 0 means 2000
+	Seed      uint64  // folds and bootstrap; 0 means DefaultSeed
+	Workers   int
+}
+
+// ThresholdReport is the result of Threshold. TP, FP, TN and FN pool the
+// held-out folds: each episode judged with the threshold chosen on the
+// other folds.
+type ThresholdReport struct {
+	Judge          string    `json:"judge"`
+	Condition      string    `json:"condition"`
+	Source         string    `json:"source"`
+	TargetFPR      float64   `json:"fpr_target"`
+	Folds          int       `json:"folds"`
+	Seed           uint64    `json:"seed"`
+	Threshold      float64   `json:"threshold"`       // chosen on all episodes (for deployment)
+	FoldThresholds []float64 `json:"fold_thresholds"` // chosen without fold f
+	NEpisodes      int       `json:"n_episodes"`
+	NPos           int       `json:"n_pos"`
+	NNeg           int       `json:"n_neg"`
+	NTasks         int       `json:"n_tasks"`
+	TP             int       `json:"tp"`
+	FP             int       `json:"fp"`
+	TN             int       `json:"tn"`
+	FN             int       `json:"fn"`
+	HeldOutFPR     Metric    `json:"heldout_fpr"`
+	HeldOutTPR     Metric    `json:"heldout_tpr"`
+	AUC            Metric    `json:"roc_auc"`
+	Warnings       []string  `json:"warnings"`
+}
+
+// Threshold chooses a score threshold for a score-only judge (reward model)
+// by k-fold cross-fitting with folds split by task (stats.CrossFitThreshold)
+// so that the FPR stays within TargetFPR, and reports the held-out FPR and
+// TPR with Wilson and task-cluster bootstrap intervals, and the ROC AUC of
+// the episode scores with a bootstrap interval. An episode's score is the
+// mean of its runs' scores.
+func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (ThresholdReport, error) {
+	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+	if err != nil {
+		return ThresholdReport{}, err
+	}
+	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
+		return ThresholdReport{}, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
+	}
+	if opts.Folds == 0 {
+		opts.Folds = 5
+	}
+	if opts.Folds < 2 {
+		return ThresholdReport{}, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
+	}
+	zero := 0.0
+	if _, err := prepare(ctx, s, &zero); err != nil {
+		return ThresholdReport{}, err
+	}
+	if err := checkJudgeConditions(ctx, s, &zero, opts.Judge); err != nil {
+		return ThresholdReport{}, err
+	}
+	scores, err := s.MetricsScores(ctx, opts.Judge, mo.Source)
+	if err != nil {
+		return ThresholdReport{}, err
+	}
+	if len(scores) == 0 {
+		return ThresholdReport{}, fmt.Errorf("%w: %s has no scored %s episode with ground truth (threshold needs a score-only judge such as a reward model)",
+			ErrNoGroundTruth, opts.Judge, mo.Source)
+	}
+	out := ThresholdReport{Judge: opts.Judge.Judge, Condition: opts.Judge.Condition, Source: mo.Source,
+		TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed, NEpisodes: len(scores), Warnings: []string{}}
+	items := make([]stats.Scored, len(scores))
+	for i, sc := range scores {
+		items[i] = stats.Scored{Task: sc.TaskID, Score: sc.Score, Positive: sc.GTPass}
+		if sc.GTPass {
+			out.NPos++
+		} else {
+			out.NNeg++
+		}
+	}
+	cf, err := stats.CrossFitThreshold(items, stats.CrossFitOptions{TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed})
+	if err != nil {
+		return ThresholdReport{}, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
+	}
+	out.Threshold, out.FoldThresholds = cf.Threshold, cf.FoldThresholds
+	out.TP, out.FP, out.TN, out.FN = cf.TP, cf.FP, cf.TN, cf.FN
+	out.NTasks = len(cf.FoldOf)
+	out.HeldOutFPR = wilsonMetric(cf.FP, cf.FP+cf.TN, mo.Alpha)
+	out.HeldOutTPR = wilsonMetric(cf.TP, cf.TP+cf.FN, mo.Alpha)
+	if err := bootThreshold(&out, items, cf, mo); err != nil {
+		return ThresholdReport{}, err
+	}
+	return out, nil
+}
+
+// bootThreshold adds task-cluster bootstrap intervals to the held-out rates
+// (per-task held-out counts; the fold thresholds are kept fixed) and to the
+// ROC AUC.
+func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) error {
+	ids := make([]string, 0, len(cf.FoldOf))
+	for id := range cf.FoldOf {
+		ids = append(ids, id)
+	}
+	index := map[string]int{}
+	for i, id := range sortedCopy(ids) {
+		ids[i] = id
+		index[id] = i
+	}
+	n := len(ids)
+	fp, neg, tp, pos := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	byTask := make([][]stats.Scored, n)
+	for _, it := range items {
+		i := index[it.Task]
+		byTask[i] = append(byTask[i], it)
+		accept := it.Score >= cf.FoldThresholds[cf.FoldOf[it.Task]]
+		if it.Positive {
+			pos[i]++
+			if accept {
+				tp[i]++
+			}
+		} else {
+			neg[i]++
+			if accept {
+				fp[i]++
+			}
+		}
+	}
+	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: mo.Workers}
+	ivs, err := stats.BootstrapRatios(ids, []stats.RatioStat{
+		{A: stats.Ratio{Num: fp, Den: neg}}, {A: stats.Ratio{Num: tp, Den: pos}},
+	}, bopts)
+	if err != nil {
+		return fmt.Errorf("bootstrap held-out rates: %w", err)
+	}
+	for i, m := range []*Metric{&out.HeldOutFPR, &out.HeldOutTPR} {
+		if ivs[i].OK {
+			m.Boot = [2]float64{ivs[i].Lo, ivs[i].Hi}
+		}
+	}
+	out.AUC = undefined(false)
+	scores, positive := make([]float64, len(items)), make([]bool, len(items))
+	for i, it := range items {
+		scores[i], positive[i] = it.Score, it.Positive
+	}
+	out.AUC.Value = stats.ROCAUC(scores, positive)
+	iv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
+		var sc []float64
+		var ps []bool
+		for _, i := range idx {
+			for _, it := range byTask[i] {
+				sc = append(sc, it.Score)
+				ps = append(ps, it.Positive)
+			}
+		}
+		return stats.ROCAUC(sc, ps)
+	}, bopts)
+	if err != nil {
+		return fmt.Errorf("bootstrap roc auc: %w", err)
+	}
+	if iv.OK {
+		out.AUC.Boot = [2]float64{iv.Lo, iv.Hi}
+	}
+	if n < 2 {
+		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
+	}
+	return nil
+}
