@@ -31,14 +31,15 @@ func (u *scalarUDF) Executor() duckdb.ScalarFuncExecutor {
 	return duckdb.ScalarFuncExecutor{RowExecutor: u.fn}
 }
 
-func toInt(v driver.Value) int {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case int32:
-		return int(x)
+// toCount reads a count given as DOUBLE (DuckDB casts every integer type,
+// HUGEINT from count() included, to DOUBLE implicitly); ok is false for a
+// value that is not a whole number.
+func toCount(v driver.Value) (int, bool) {
+	x, isF := v.(float64)
+	if !isF || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return 0, false
 	}
-	return 0
+	return int(x), true
 }
 
 func nullNaN(v float64) any {
@@ -50,8 +51,10 @@ func nullNaN(v float64) any {
 
 // wilson returns the UDFs wilson_lo/wilson_hi(k, n [, alpha]).
 func wilson(hi bool) []duckdb.ScalarFunc {
-	pick := func(k, n int, alpha float64) any {
-		if n <= 0 || k < 0 || k > n || !(alpha > 0 && alpha < 1) {
+	pick := func(kv, nv driver.Value, alpha float64) any {
+		k, okk := toCount(kv)
+		n, okn := toCount(nv)
+		if !okk || !okn || n <= 0 || k < 0 || k > n || !(alpha > 0 && alpha < 1) {
 			return nil
 		}
 		lo, h := stats.Wilson(k, n, alpha)
@@ -61,10 +64,10 @@ func wilson(hi bool) []duckdb.ScalarFunc {
 		return nullNaN(lo)
 	}
 	return []duckdb.ScalarFunc{
-		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(toInt(a[0]), toInt(a[1]), 0.05), nil }},
-		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(toInt(a[0]), toInt(a[1]), a[2].(float64)), nil }},
+		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
+			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], 0.05), nil }},
+		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
+			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], a[2].(float64)), nil }},
 	}
 }
 
@@ -77,10 +80,11 @@ func registerFunctions(c *sql.Conn) error {
 	if err := duckdb.RegisterScalarUDFSet(c, "wilson_hi", wilson(true)...); err != nil {
 		return fmt.Errorf("register wilson_hi: %w", err)
 	}
-	mcnemar := &scalarUDF{in: []duckdb.Type{duckdb.TYPE_BIGINT, duckdb.TYPE_BIGINT}, out: duckdb.TYPE_DOUBLE,
+	mcnemar := &scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
 		fn: func(a []driver.Value) (any, error) {
-			b, c := toInt(a[0]), toInt(a[1])
-			if b < 0 || c < 0 {
+			b, okb := toCount(a[0])
+			c, okc := toCount(a[1])
+			if !okb || !okc || b < 0 || c < 0 {
 				return nil, nil
 			}
 			return stats.McNemarExact(b, c), nil
@@ -89,4 +93,19 @@ func registerFunctions(c *sql.Conn) error {
 		return fmt.Errorf("register mcnemar_p: %w", err)
 	}
 	return registerMetricFunctions(c)
+}
+
+// toInt reads an integer argument of any width (0 for anything else).
+func toInt(v driver.Value) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case int32:
+		return int(x)
+	case float64:
+		if n, ok := toCount(x); ok {
+			return n
+		}
+	}
+	return 0
 }

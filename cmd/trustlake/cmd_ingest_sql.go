@@ -59,7 +59,7 @@ func ingestSQL(ctx context.Context, g globalOptions, dst *lake.Lake, table, quer
 	defer s.Close()
 	rows, err := s.Query(ctx, query)
 	if err != nil {
-		return ingest.Stats{}, usageErrorf("ingest sql: %v", err)
+		return ingest.Stats{}, queryError(err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()

@@ -97,7 +97,7 @@ func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return usageErrorf("sql: %v", err)
+		return queryError(err)
 	}
 	defer rows.Close()
 	if _, err := writeRows(stdout, rows, opts.format); err != nil {

@@ -38,6 +38,11 @@ func usageHint(hint, format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
 }
 
+// queryError is a SQL statement DuckDB refused: the user's to fix (exit 2).
+func queryError(err error) error {
+	return &usageError{msg: fmt.Sprintf("sql: %v", err), hint: "trustlake sql --help (lists the views and functions)"}
+}
+
 // rejectedError means input records were rejected; the records were
 // already printed, the error carries the summary.
 type rejectedError struct{ summary string }
