@@ -135,12 +135,12 @@ func TestSelfTestUnknownTask(t *testing.T) {
 
 func TestSpecForDeclarativeAndScript(t *testing.T) {
 	lib, task := d14(t)
-	s := task.spec("/tmp/state")
+	s := task.spec("/tmp/state", "")
 	if s.Image != CheckImage || s.Command[0] != CheckBinary || s.Snapshot != "/tmp/state" || s.Mounts[0].Target != TaskMount || s.Mounts[0].Host != task.Dir {
 		t.Errorf("declarative spec = %+v", s)
 	}
 	py := lib.Tasks["sheet_set_cell_d14_py"]
-	s = py.spec("/tmp/state")
+	s = py.spec("/tmp/state", "/bin/tlc")
 	if s.Image != PythonImage || strings.Join(s.Command, " ") != "python3 /task/verify.py /snapshot" {
 		t.Errorf("script spec = %+v", s)
 	}

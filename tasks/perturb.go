@@ -29,7 +29,9 @@ type PerturbOptions struct {
 	Jobs    int                   // concurrent parent episodes; 0 means 1
 	Limits  sandbox.ExtractLimits // snapshot extraction limits
 	TempDir string                // "" means os.TempDir()
-	Logger  *slog.Logger          // nil discards
+	// CheckBinary: see SelfTestOptions.CheckBinary.
+	CheckBinary string
+	Logger      *slog.Logger // nil discards
 }
 
 // PerturbResult is one perturbation of one parent episode (or one row for a
@@ -58,7 +60,7 @@ type PerturbResult struct {
 // status "survived". An existing episode folder is not overwritten.
 // The error is non-nil only when ctx is cancelled.
 func Perturb(ctx context.Context, lib *Library, r runner, dirs []string, outDir string, opts PerturbOptions) ([]PerturbResult, error) {
-	v := &verifier{lib: lib, r: r, opts: VerifyOptions{Limits: opts.Limits, TempDir: opts.TempDir, Logger: opts.Logger}, hashes: map[string]string{}}
+	v := &verifier{lib: lib, r: r, opts: VerifyOptions{Limits: opts.Limits, TempDir: opts.TempDir, CheckBinary: opts.CheckBinary, Logger: opts.Logger}, hashes: map[string]string{}}
 	if v.opts.Logger == nil {
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}

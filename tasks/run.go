@@ -44,19 +44,26 @@ func (o *Output) CategoryString() string {
 	return *o.Category
 }
 
-// spec builds the sandbox spec that verifies the state at snapshot.
-func (t *Task) spec(snapshot string) sandbox.Spec {
+// spec builds the sandbox spec that verifies the state at snapshot. For
+// declarative tasks, a non-empty checkBin (host path of a static
+// trustlake-check) is mounted over CheckBinary: bubblewrap needs it, and it
+// lets Docker runs use a freshly built binary.
+func (t *Task) spec(snapshot, checkBin string) sandbox.Spec {
 	cmd := []string{CheckBinary, TaskMount, SnapshotMount}
 	if !t.Declarative() {
 		cmd = t.Verifier.Command
 	}
-	return sandbox.Spec{
+	s := sandbox.Spec{
 		Image:    t.ImageName(),
 		Command:  append([]string(nil), cmd...),
 		Snapshot: snapshot,
 		Mounts:   []sandbox.Mount{{Host: t.Dir, Target: TaskMount}},
 		Timeout:  t.TimeoutDuration(),
 	}
+	if checkBin != "" && t.Declarative() {
+		s.Mounts = append(s.Mounts, sandbox.Mount{Host: checkBin, Target: CheckBinary})
+	}
+	return s
 }
 
 // parseOutput reads the verifier's stdout: one JSON object, nothing else.
@@ -116,8 +123,8 @@ func canonical(o Output) string {
 }
 
 // runOnce runs the verifier once and parses its verdict.
-func runOnce(ctx context.Context, r runner, t *Task, snapshot string) (Output, error) {
-	res, err := r.Run(ctx, t.spec(snapshot))
+func runOnce(ctx context.Context, r runner, t *Task, snapshot, checkBin string) (Output, error) {
+	res, err := r.Run(ctx, t.spec(snapshot, checkBin))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Output{}, ctx.Err()
@@ -139,12 +146,12 @@ func runOnce(ctx context.Context, r runner, t *Task, snapshot string) (Output, e
 
 // runTwice runs the verifier twice (each run a fresh sandbox) and returns
 // the verdict only when both runs succeed and agree.
-func runTwice(ctx context.Context, r runner, t *Task, snapshot string) (Output, error) {
-	first, err := runOnce(ctx, r, t, snapshot)
+func runTwice(ctx context.Context, r runner, t *Task, snapshot, checkBin string) (Output, error) {
+	first, err := runOnce(ctx, r, t, snapshot, checkBin)
 	if err != nil {
 		return Output{}, fmt.Errorf("first run: %w", err)
 	}
-	second, err := runOnce(ctx, r, t, snapshot)
+	second, err := runOnce(ctx, r, t, snapshot, checkBin)
 	if err != nil {
 		return Output{}, fmt.Errorf("second run: %w", err)
 	}

@@ -10,9 +10,13 @@ import (
 
 // SelfTestOptions tune SelfTest. Zero values mean defaults.
 type SelfTestOptions struct {
-	Tasks  []string     // task ids to test; empty means all
-	Jobs   int          // concurrent fixtures; 0 means 1
-	Logger *slog.Logger // nil discards
+	Tasks []string // task ids to test; empty means all
+	Jobs  int      // concurrent fixtures; 0 means 1
+	// CheckBinary is the host path of a static trustlake-check mounted at
+	// /trustlake-check for declarative tasks; "" uses the image's own.
+	// The bwrap backend needs it.
+	CheckBinary string
+	Logger      *slog.Logger // nil discards
 }
 
 // FixtureResult is one fixture of one task, run twice.
@@ -63,7 +67,7 @@ func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions)
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}
-		o, err := runTwice(ctx, r, j.t, j.f.Dir)
+		o, err := runTwice(ctx, r, j.t, j.f.Dir, opts.CheckBinary)
 		res.Duration = time.Since(start)
 		switch {
 		case err != nil:

@@ -95,10 +95,15 @@ func (t *Task) ImageName() string {
 	return t.Image
 }
 
-// Load reads and validates the task folder dir. Every problem is reported,
+// Load reads and validates the task folder dir (made absolute: Dir, Initial
+// and fixture folders are absolute paths). Every problem is reported,
 // each prefixed with the file it concerns, e.g.
 // "tasks/library/x/task.json: checks[2].cell: invalid check: ...".
 func Load(dir string) (*Task, error) {
+	// Sandboxes mount host paths, which must be absolute.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	name := filepath.Join(dir, "task.json")
 	data, err := os.ReadFile(name)
 	if err != nil {

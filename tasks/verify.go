@@ -33,7 +33,9 @@ type VerifyOptions struct {
 	Force   bool                  // overwrite a gt.json with different content
 	Limits  sandbox.ExtractLimits // snapshot extraction limits; zero means sandbox defaults
 	TempDir string                // where snapshots are extracted; "" means os.TempDir()
-	Logger  *slog.Logger          // nil discards
+	// CheckBinary: see SelfTestOptions.CheckBinary.
+	CheckBinary string
+	Logger      *slog.Logger // nil discards
 }
 
 // VerifyResult is the outcome for one episode folder.
@@ -133,7 +135,7 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 		return m, t, Output{}, res
 	}
 	defer cleanup()
-	o, err := runTwice(ctx, v.r, t, state)
+	o, err := runTwice(ctx, v.r, t, state, v.opts.CheckBinary)
 	if err != nil {
 		res.Err = err.Error()
 		res.Status = StatusVerifierError

@@ -20,37 +20,46 @@ const sqliteTimeout = 10 * time.Second
 // maxRows bounds the rows a query may return.
 const maxRows = 1000
 
-// evalSQLite copies the database (with its -wal/-journal companions) to a
-// private temporary folder, opens it query-only and runs Query. Equals is a
-// list of rows (each a list) to compare the whole result, or a scalar to
-// compare a one-row, one-column result.
+// evalSQLite reads the database at Path (through the final-state root) and
+// runs Query on a private, query-only copy. Without -wal/-journal companions
+// the copy is in memory (sqlite3_deserialize), so the check needs no
+// writable folder; with them it is a temporary folder, so that SQLite
+// replays the journal. Equals is a list of rows (each a list) to compare the
+// whole result, or a scalar to compare a one-row, one-column result.
 func evalSQLite(ctx context.Context, s *Spec, final *os.Root) (bool, any, error) {
-	tmp, err := os.MkdirTemp("", "trustlake-sqlite-")
+	ctx, cancel := context.WithTimeout(ctx, sqliteTimeout)
+	defer cancel()
+	data, err := readFile(final, s.Path)
 	if err != nil {
-		return false, nil, fmt.Errorf("create temp dir: %w", err)
+		return false, nil, shortErr(err)
 	}
-	defer os.RemoveAll(tmp)
-	base := path.Base(s.Path)
-	for _, suffix := range []string{"", "-wal", "-journal"} {
-		data, err := readFile(final, s.Path+suffix)
-		if errors.Is(err, fs.ErrNotExist) && suffix != "" {
+	companions := map[string][]byte{}
+	for _, suffix := range []string{"-wal", "-journal"} {
+		c, err := readFile(final, s.Path+suffix)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return false, nil, shortErr(err)
 		}
-		if err := os.WriteFile(filepath.Join(tmp, base+suffix), data, 0o600); err != nil {
-			return false, nil, fmt.Errorf("copy database: %w", err)
+		if len(c) > 0 {
+			companions[suffix] = c
 		}
 	}
-	db, err := sql.Open("sqlite", filepath.Join(tmp, base))
+	var db *sql.DB
+	if len(companions) == 0 {
+		db, err = openInMemory(ctx, data)
+	} else {
+		var cleanup func()
+		db, cleanup, err = openCopy(path.Base(s.Path), data, companions)
+		if cleanup != nil {
+			defer cleanup()
+		}
+	}
 	if err != nil {
-		return false, nil, fmt.Errorf("open database: %w", err)
+		return false, nil, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
-	ctx, cancel := context.WithTimeout(ctx, sqliteTimeout)
-	defer cancel()
 	if _, err := db.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
 		return false, nil, fmt.Errorf("open database: %w", err)
 	}
@@ -69,6 +78,66 @@ func evalSQLite(ctx context.Context, s *Spec, final *os.Root) (bool, any, error)
 		return false, rows, fmt.Errorf("query returned %d rows; a scalar equals needs exactly one row of one column", len(rows))
 	}
 	return equal(rows[0][0], s.Equals, s.Tolerance), rows[0][0], nil
+}
+
+// openInMemory loads data into a private in-memory database.
+func openInMemory(ctx context.Context, data []byte) (*sql.DB, error) {
+	if len(data) < 100 || string(data[:16]) != "SQLite format 3\x00" {
+		return nil, errors.New("open database: not an SQLite 3 file")
+	}
+	// A database last used in WAL mode has read/write versions 2 in its
+	// header; with no WAL file present, the legacy values read the same pages.
+	data = append([]byte(nil), data...)
+	if data[18] == 2 && data[19] == 2 {
+		data[18], data[19] = 1, 1
+	}
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		d, ok := dc.(interface{ Deserialize([]byte) error })
+		if !ok {
+			return errors.New("driver cannot deserialize")
+		}
+		return d.Deserialize(data)
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return db, nil
+}
+
+// openCopy writes the database and its journal files to a temporary folder.
+func openCopy(base string, data []byte, companions map[string][]byte) (*sql.DB, func(), error) {
+	tmp, err := os.MkdirTemp("", "trustlake-sqlite-")
+	if err != nil {
+		return nil, nil, errors.New("open database: it has a journal or WAL file, and no writable temporary folder to replay it in")
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	files := map[string][]byte{base: data}
+	for suffix, c := range companions {
+		files[base+suffix] = c
+	}
+	for name, c := range files {
+		if err := os.WriteFile(filepath.Join(tmp, name), c, 0o600); err != nil {
+			return nil, cleanup, errors.New("open database: copy to a temporary folder failed")
+		}
+	}
+	db, err := sql.Open("sqlite", filepath.Join(tmp, base))
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("open database: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, cleanup, nil
 }
 
 func allLists(v []any) bool {
