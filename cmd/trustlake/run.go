@@ -33,6 +33,8 @@ func commands() []*cli.Command {
 		thresholdCommand(),
 		planCommand(),
 		checklistCommand(),
+		tasksCommand(),
+		perturbCommand(),
 	}
 }
 

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/tasks"
+)
+
+// taskFlags are shared by tasks check and perturb (and verify, when wired).
+func taskFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "tasks", Value: "tasks/library", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR`"},
+		&cli.StringFlag{Name: "sandbox", Usage: "docker, bwrap or none (none: declarative checks in process, script verifiers refused); default: docker, else bwrap"},
+		&cli.StringFlag{Name: "check-binary", Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "concurrent verifier runs"},
+		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
+	}
+}
+
+// taskRunOptions are the flags of taskFlags.
+type taskRunOptions struct {
+	tasksDir    string
+	sandbox     string
+	checkBinary string
+	jobs        int
+	json        bool
+}
+
+func taskRunFlags(c *cli.Context) taskRunOptions {
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: c.String("check-binary"), jobs: c.Int("jobs"), json: c.Bool("json")}
+}
+
+// verifierRunner is what the tasks flows take.
+type verifierRunner interface {
+	Run(context.Context, sandbox.Spec) (sandbox.Result, error)
+}
+
+// openRunner selects the sandbox backend. "none" never runs verifier code on
+// the host: it evaluates declarative checks in process (tasks.InProcess) and
+// refuses script verifiers. The returned func releases the backend.
+func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifierRunner, func(), error) {
+	if o.sandbox == "none" {
+		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
+		return tasks.InProcess{}, func() {}, nil
+	}
+	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Logger: g.logger()})
+	if err != nil {
+		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
+	}
+	if warning != "" {
+		fmt.Fprintln(g.stderr, "trustlake:", warning)
+	}
+	if r.Name() == "bwrap" && o.checkBinary == "" {
+		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
+			"the bwrap sandbox has no images: give --check-binary")
+	}
+	release := func() {}
+	if cl, ok := r.(sandbox.Closer); ok {
+		release = func() { cl.Close() }
+	}
+	return r, release, nil
+}
+
+// loadTaskLibrary loads the library; broken tasks are printed and fail the
+// command with exit code 4.
+func loadTaskLibrary(stderr io.Writer, dir string) (*tasks.Library, error) {
+	lib, err := tasks.LoadLibrary(dir)
+	if err == nil {
+		return lib, nil
+	}
+	if lib == nil {
+		return nil, usageHint("trustlake tasks check --tasks DIR (or set TRUSTLAKE_TASKS)", "%v", err)
+	}
+	var n int
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			fmt.Fprintln(stderr, e)
+			n++
+		}
+	} else {
+		fmt.Fprintln(stderr, err)
+		n = 1
+	}
+	return nil, &checkFailedError{summary: fmt.Sprintf("task library %s: %d problem(s)", dir, n)}
+}
+
+func tasksCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tasks",
+		Usage: "the verifiable task library",
+		Subcommands: []*cli.Command{{
+			Name:      "check",
+			Usage:     "self-test: every fixture gives its expected verdict and category, twice, in the sandbox",
+			ArgsUsage: "[TASK_ID...]",
+			Description: "Loads the task library (reporting every malformed task.json), then runs each\n" +
+				"task's verifier on each fixture twice in a fresh sandbox. A fixture fails when the\n" +
+				"verdict or category differs from its expectation, or the two runs disagree.\n" + exitCodesHelp,
+			Flags: taskFlags(),
+			Action: func(c *cli.Context) error {
+				return runTasksCheck(c.Context, globals(c), taskRunFlags(c), c.Args().Slice(), c.App.Writer)
+			},
+		}},
+	}
+}
+
+func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, ids []string, stdout io.Writer) error {
+	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
+	if err != nil {
+		return err
+	}
+	r, release, err := openRunner(ctx, g, o)
+	if err != nil {
+		return err
+	}
+	defer release()
+	res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+	if errors.Is(err, tasks.ErrTask) {
+		return usageErrorf("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for _, x := range res {
+		if !x.OK {
+			bad++
+		}
+	}
+	if o.json {
+		if err := writeJSON(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "TASK\tFIXTURE\tWANT\tGOT\tOK\tERROR")
+		for _, x := range res {
+			got := "-"
+			if x.Err == "" || x.Deterministic && x.GotPass != x.WantPass || x.GotCategory != "" {
+				got = verdictText(x.GotPass, x.GotCategory)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", x.TaskID, x.Fixture, verdictText(x.WantPass, x.WantCategory), got, x.OK, clip(x.Err, 120))
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d fixture(s), %d failed\n", len(res), bad)
+	}
+	if bad > 0 {
+		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
+	}
+	return nil
+}
+
+func verdictText(pass bool, category string) string {
+	if pass {
+		return "pass"
+	}
+	if category == "" {
+		return "fail"
+	}
+	return "fail " + category
+}
