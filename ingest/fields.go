@@ -34,6 +34,9 @@ func bad(f *field, err error) *schema.FieldError {
 // parseTime parses an RFC 3339 timestamp; one without a zone is refused
 // rather than guessed.
 func parseTime(s string) (time.Time, error) {
+	if t, ok := parseUTCSeconds(s); ok {
+		return t, nil
+	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err == nil {
 		return t.UTC(), nil
@@ -59,4 +62,36 @@ func (f *field) optTime() (*time.Time, error) {
 		return nil, err
 	}
 	return &t, nil
+}
+
+// parseUTCSeconds is the fast path for the common "2006-01-02T15:04:05Z".
+func parseUTCSeconds(s string) (time.Time, bool) {
+	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) (int, bool) {
+		v := 0
+		for j := i; j < i+n; j++ {
+			c := s[j]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	y, ok1 := num(0, 4)
+	mo, ok2 := num(5, 2)
+	d, ok3 := num(8, 2)
+	h, ok4 := num(11, 2)
+	mi, ok5 := num(14, 2)
+	se, ok6 := num(17, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, se, 0, time.UTC)
+	if t.Day() != d { // 2026-02-30 and the like: let time.Parse say why
+		return time.Time{}, false
+	}
+	return t, true
 }

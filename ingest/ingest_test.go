@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -234,4 +235,14 @@ func FuzzDecodeVerdictLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseTimeFastPathAgrees(t *testing.T) {
+	for _, s := range []string{"2026-10-10T10:02:11Z", "2024-02-29T23:59:59Z", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-10-10T10:02:11+02:00"} {
+		got, gerr := ingest.ParseTimeForTest(s)
+		want, werr := time.Parse(time.RFC3339Nano, s)
+		if (gerr != nil) != (werr != nil) || (gerr == nil && !got.Equal(want)) {
+			t.Errorf("%s: got %v %v, want %v %v", s, got, gerr, want, werr)
+		}
+	}
 }

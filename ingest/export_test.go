@@ -1,0 +1,4 @@
+package ingest
+
+// ParseTimeForTest exposes parseTime to the external tests.
+var ParseTimeForTest = parseTime
