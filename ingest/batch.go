@@ -65,6 +65,23 @@ type batch struct {
 	results  *lake.Writer[schema.Result, *schema.Result]
 	closers  []func() (string, lake.Stats, error)
 	sizeHint int // expected rows of the first table opened
+
+	resultCheck *resultChecker // checks generic result records against each other
+}
+
+// inBatch runs body inside one all-or-nothing batch: it takes the lake's
+// lock, lets body read inputs and add rows, then commits, or rolls back
+// when body fails or any record was rejected.
+func inBatch(ctx context.Context, dst *lake.Lake, opts Options, body func(b *batch) error) (Stats, error) {
+	b, err := begin(ctx, dst, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer b.tx.Rollback()
+	if err := body(b); err != nil {
+		return b.stats, err
+	}
+	return b.finish()
 }
 
 func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {

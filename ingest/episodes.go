@@ -24,29 +24,26 @@ import (
 // folder (it holds meta.json) or a folder of them. Screenshots and the
 // final state are stored as paths and sha256, not bytes.
 func Episodes(ctx context.Context, dst *lake.Lake, paths []string, opts Options) (Stats, error) {
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	for _, p := range paths {
-		dirs, err := b.episodeDirs(p)
-		if err != nil {
-			return b.stats, err
-		}
-		for i, d := range dirs {
-			if err := ctx.Err(); err != nil {
-				return b.stats, err
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		for _, p := range paths {
+			dirs, err := b.episodeDirs(p)
+			if err != nil {
+				return err
 			}
-			if b.opts.Progress != nil && i%1000 == 0 {
-				b.opts.Progress(int64(i))
-			}
-			if err := b.episode(d); err != nil {
-				return b.stats, err
+			for i, d := range dirs {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if b.opts.Progress != nil && i%1000 == 0 {
+					b.opts.Progress(int64(i))
+				}
+				if err := b.episode(d); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	return b.finish()
+		return nil
+	})
 }
 
 // episodeDirs expands one argument into episode folders, rejecting

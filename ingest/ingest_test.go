@@ -246,3 +246,32 @@ func TestParseTimeFastPathAgrees(t *testing.T) {
 		}
 	}
 }
+
+func FuzzDecodeMeta(f *testing.F) {
+	for _, c := range []string{
+		`{"episode_id": "ep_0001", "task_id": "t", "source": "natural", "agent": {"name": "a", "version": "1", "seed": 17}, "n_steps": 23, "created_at": "2026-10-10T09:14:00Z"}`,
+		`{"episode_id": "e", "task_id": "t", "agent": "a", "x": [1, {"y": null}]}`,
+		`{"episode_id": "e", "task_id": "t", "agent": {"name": 1}}`,
+		`{"episode_id": "e"`,
+	} {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, meta []byte) {
+		dir := t.TempDir()
+		ep := filepath.Join(dir, "eps", "ep")
+		os.MkdirAll(ep, 0o755)
+		os.WriteFile(filepath.Join(ep, "meta.json"), meta, 0o644)
+		l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ingest.Episodes(t.Context(), l, []string{filepath.Join(dir, "eps")}, ingest.Options{})
+		var rej *ingest.Rejected
+		if err != nil && !errors.As(err, &rej) {
+			t.Fatalf("decoder failed with a non-record error: %v", err)
+		}
+		if rej != nil && len(rej.Errors) == 0 {
+			t.Fatal("rejected without errors")
+		}
+	})
+}

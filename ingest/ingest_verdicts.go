@@ -14,22 +14,19 @@ import (
 // verdicts table as one all-or-nothing batch. Rejected lines are returned
 // in a *Rejected error and nothing is committed.
 func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	for _, name := range files {
-		if fi, err := os.Stat(name); err == nil {
-			b.sizeHint += int(fi.Size() / 160) // a typical verdict line
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		for _, name := range files {
+			if fi, err := os.Stat(name); err == nil {
+				b.sizeHint += int(fi.Size() / 160) // a typical verdict line
+			}
 		}
-	}
-	for _, name := range files {
-		if err := b.verdictFile(name); err != nil {
-			return b.stats, err
+		for _, name := range files {
+			if err := b.verdictFile(name); err != nil {
+				return err
+			}
 		}
-	}
-	return b.finish()
+		return nil
+	})
 }
 
 func (b *batch) verdictFile(name string) error {

@@ -20,17 +20,14 @@ var labelColumns = []string{"episode_id", "category", "annotator", "note"}
 // episode_id,category[,annotator,note]. A category outside the seven codes
 // is kept raw and counted as needing review.
 func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	for _, name := range files {
-		if err := b.labelFile(name); err != nil {
-			return b.stats, err
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		for _, name := range files {
+			if err := b.labelFile(name); err != nil {
+				return err
+			}
 		}
-	}
-	return b.finish()
+		return nil
+	})
 }
 
 func (b *batch) labelFile(name string) error {

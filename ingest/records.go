@@ -22,39 +22,35 @@ func Records(ctx context.Context, dst *lake.Lake, table, src string, next Record
 	if _, err := lake.LookupTable(table); err != nil {
 		return Stats{}, err
 	}
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	b.stats.Inputs++
-	var fields []field
-	for n := int64(1); ; n++ {
-		rec, ok, err := next()
-		if err != nil {
-			return b.stats, err
-		}
-		if !ok {
-			if n == 1 {
-				b.reject(src, 0, schema.Reason(schema.ErrMissing, "the query returned no rows"))
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		b.stats.Inputs++
+		var fields []field
+		for n := int64(1); ; n++ {
+			rec, ok, err := next()
+			if err != nil {
+				return err
 			}
-			break
-		}
-		if n%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return b.stats, err
+			if !ok {
+				if n == 1 {
+					b.reject(src, 0, schema.Reason(schema.ErrMissing, "the query returned no rows"))
+				}
+				return nil
+			}
+			if n%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			line, err := json.Marshal(jsonable(rec))
+			if err != nil {
+				b.reject(src, n, &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)})
+				continue
+			}
+			if err := b.record(table, src, n, line, &fields); err != nil {
+				return err
 			}
 		}
-		line, err := json.Marshal(jsonable(rec))
-		if err != nil {
-			b.reject(src, n, &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)})
-			continue
-		}
-		if err := b.record(table, src, n, line, &fields); err != nil {
-			return b.stats, err
-		}
-	}
-	return b.finish()
+	})
 }
 
 // jsonable turns driver values into JSON-encodable ones (NaN and ±Inf
