@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,31 +9,26 @@ import (
 	"github.com/trustlake/trustlake/schema"
 )
 
-// resultRecord decodes one generic record as a results line.
+// resultRecord decodes one generic record as a results line. The records
+// of one query are checked against each other like the lines of one file
+// (duplicate result ids, trials that disagree on task identity); "line"
+// in messages is the record number.
 func (b *batch) resultRecord(src string, n int64, line []byte) error {
-	var rows []schema.Result
-	err := DecodeResults(bytes.NewReader(line), src, func(r schema.Result) error {
-		rows = append(rows, r)
-		return nil
-	})
-	var res RecordErrors
-	if errors.As(err, &res) {
-		for _, e := range res {
-			e.File, e.Line = src, n
-			b.errs = append(b.errs, e)
+	res, ferrs := decodeResultLine(line)
+	if len(ferrs) == 0 {
+		if b.resultCheck == nil {
+			b.resultCheck = newResultChecker()
 		}
+		ferrs = b.resultCheck.check(&res, n)
+	}
+	for _, e := range ferrs {
+		b.errs = append(b.errs, &schema.RecordError{File: src, Line: n, Field: e.field, Err: e.err})
+	}
+	if len(ferrs) > 0 {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	for i := range rows {
-		rows[i].SrcFile, rows[i].SrcLine = src, n
-		if err := add(b, &b.results, lake.Results, &rows[i], src, n); err != nil {
-			return err
-		}
-	}
-	return nil
+	res.SrcFile, res.SrcLine = src, n
+	return add(b, &b.results, lake.Results, &res, src, n)
 }
 
 // Results ingests recorded benchmark results (JSONL, see DecodeResults)

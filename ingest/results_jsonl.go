@@ -50,8 +50,7 @@ var resultFields = []string{
 func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	c := &collector{file: file, max: 100}
-	ids := map[string]int64{}
-	instr := map[[2]string]instrSeen{}
+	chk := newResultChecker()
 	var lineNo int64
 	for {
 		line, tooLong, err := readLine(br, maxResultLine)
@@ -71,29 +70,13 @@ func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) err
 		}
 		res, ferrs := decodeResultLine(line)
 		if len(ferrs) == 0 {
-			if prev, ok := ids[res.ResultID]; ok {
-				ferrs = append(ferrs, fieldErr{"result_id", schema.Reason(schema.ErrDuplicate, "%q already at line %d", res.ResultID, prev)})
-			}
-			if res.Instruction != nil {
-				k := [2]string{res.Benchmark, res.TaskID}
-				if seen, ok := instr[k]; ok && seen.text != *res.Instruction {
-					ferrs = append(ferrs, fieldErr{"instruction", schema.Reason(schema.ErrValue,
-						"task %s has a different instruction at line %d: trials disagree on task identity", res.TaskID, seen.line)})
-				}
-			}
+			ferrs = chk.check(&res, lineNo)
 		}
 		if len(ferrs) > 0 {
 			for _, e := range ferrs {
 				c.add(lineNo, e.field, e.err)
 			}
 			continue
-		}
-		ids[res.ResultID] = lineNo
-		if res.Instruction != nil {
-			k := [2]string{res.Benchmark, res.TaskID}
-			if _, ok := instr[k]; !ok {
-				instr[k] = instrSeen{*res.Instruction, lineNo}
-			}
 		}
 		res.Provenance = schema.Provenance{SrcFile: file, SrcLine: lineNo}
 		if err := emit(res); err != nil {
@@ -109,6 +92,42 @@ func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) err
 type instrSeen struct {
 	text string
 	line int64
+}
+
+// resultChecker holds what must agree across the results of one input (a
+// file, or the records of one `ingest sql` query): result ids are unique,
+// and every trial of a (benchmark, task) has the same instruction.
+type resultChecker struct {
+	ids   map[string]int64
+	instr map[[2]string]instrSeen
+}
+
+func newResultChecker() *resultChecker {
+	return &resultChecker{ids: map[string]int64{}, instr: map[[2]string]instrSeen{}}
+}
+
+// check returns the errors of res against the results seen before, and
+// remembers res when there are none.
+func (c *resultChecker) check(res *schema.Result, line int64) []fieldErr {
+	var ferrs []fieldErr
+	if prev, ok := c.ids[res.ResultID]; ok {
+		ferrs = append(ferrs, fieldErr{"result_id", schema.Reason(schema.ErrDuplicate, "%q already at line %d", res.ResultID, prev)})
+	}
+	k := [2]string{res.Benchmark, res.TaskID}
+	if res.Instruction != nil {
+		if seen, ok := c.instr[k]; ok && seen.text != *res.Instruction {
+			ferrs = append(ferrs, fieldErr{"instruction", schema.Reason(schema.ErrValue,
+				"task %s has a different instruction at line %d: trials disagree on task identity", res.TaskID, seen.line)})
+		}
+	}
+	if len(ferrs) > 0 {
+		return ferrs
+	}
+	c.ids[res.ResultID] = line
+	if _, ok := c.instr[k]; !ok && res.Instruction != nil {
+		c.instr[k] = instrSeen{*res.Instruction, line}
+	}
+	return nil
 }
 
 // readLine returns the next line without its newline. When the line is

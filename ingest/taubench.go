@@ -30,6 +30,10 @@ type TauBenchOptions struct {
 	Scale float64
 	// MaxErrors caps the record errors collected; 0 means 100.
 	MaxErrors int
+	// SkipBad makes TauBench commit the good records of a batch and report
+	// the bad ones in a *Skipped error, instead of committing nothing.
+	// DecodeTauBench ignores it (it always emits the good records).
+	SkipBad bool
 }
 
 func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {

@@ -2,8 +2,11 @@ package trust
 
 import (
 	"encoding/json"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -56,6 +59,9 @@ type Options struct {
 	// tools are writes for the τ-bench actions gate. nil means
 	// DefaultReadOnlyTools().
 	ReadOnlyTools []string
+	// Workers audits D1–D3 of that many records in parallel; 0 means
+	// GOMAXPROCS. The result does not depend on it.
+	Workers int
 }
 
 // DefaultReadOnlyTools returns the name prefixes of τ-bench's read-only
@@ -77,6 +83,9 @@ func (o Options) withDefaults() Options {
 	if o.Alpha <= 0 || o.Alpha >= 1 {
 		o.Alpha = 0.05
 	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
 	if o.ReadOnlyTools == nil {
 		o.ReadOnlyTools = DefaultReadOnlyTools()
 	}
@@ -84,8 +93,10 @@ func (o Options) withDefaults() Options {
 }
 
 // verdict is the audit of one record, before it becomes a schema.Trust row.
+// It keeps a stripped copy of the result (no texts, no grader): what D4,
+// the conjunction and the report need.
 type verdict struct {
-	rec     *Record
+	res     schema.Result
 	d1      d1Result
 	d2      d2Result
 	d3      d3Result
@@ -97,28 +108,94 @@ type verdict struct {
 // Audit runs D1–D4 and the conjunction over every record. It returns the
 // report (per-agent tables) and one schema.Trust row per record, in input
 // order. Audit is a pure function: it does no I/O and never changes a
-// recorded score.
+// recorded score. It is NewAuditor, Add for each record, then Finish.
 func Audit(in Input, opts Options) (Report, []schema.Trust) {
-	opts = opts.withDefaults()
-	vs := make([]verdict, len(in.Records))
+	a := NewAuditor(opts, in.Votes)
 	for i := range in.Records {
-		r := &in.Records[i]
-		v := &vs[i]
-		v.rec = r
-		v.d1 = auditD1(r, opts)
-		v.d2 = auditD2(r, in.Votes, opts.ReadOnlyTools)
-		v.d3 = auditD3(r, v.d1)
-		if v.d1.outcome == schema.D1Upgrade && v.d3.lie {
-			// An upgrade needs no confirmed lie; D3 never changes D1 otherwise.
-			v.d1.outcome = schema.D1Confirm
-			v.d1.reason += "; upgrade refused: the agent claimed success"
-		}
+		a.Add(in.Records[i])
 	}
+	return a.Finish()
+}
+
+// Auditor runs the audit on a stream of records. Add audits D1–D3 of one
+// record (on Options.Workers goroutines) and keeps only the few result
+// fields D4 and the report need, never the trajectory, so memory grows
+// with the number of results, not with their trajectories. An Auditor is
+// not safe for concurrent use: call Add from one goroutine, then Finish
+// once.
+type Auditor struct {
+	opts  Options
+	votes map[VoteKey][]bool
+	vs    []*verdict
+	jobs  chan job
+	wg    sync.WaitGroup
+}
+
+type job struct {
+	v   *verdict
+	rec Record
+}
+
+// NewAuditor starts an audit; votes are the model-judge votes on D2
+// suspects (nil when no judge is configured).
+func NewAuditor(opts Options, votes map[VoteKey][]bool) *Auditor {
+	opts = opts.withDefaults()
+	a := &Auditor{opts: opts, votes: votes, jobs: make(chan job, 4*opts.Workers)}
+	for range opts.Workers {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			for j := range a.jobs {
+				a.auditRecord(j.v, &j.rec)
+			}
+		}()
+	}
+	return a
+}
+
+// Add audits one record's D1–D3. The record (and its actions) must not be
+// changed by the caller afterwards until Finish returns.
+func (a *Auditor) Add(r Record) {
+	v := &verdict{}
+	a.vs = append(a.vs, v)
+	a.jobs <- job{v, r}
+}
+
+// Len returns the number of records added.
+func (a *Auditor) Len() int { return len(a.vs) }
+
+func (a *Auditor) auditRecord(v *verdict, r *Record) {
+	v.d1 = auditD1(r, a.opts)
+	v.d2 = auditD2(r, a.votes, a.opts.ReadOnlyTools)
+	v.d3 = auditD3(r, v.d1)
+	if v.d1.outcome == schema.D1Upgrade && v.d3.lie {
+		// An upgrade needs no confirmed lie; D3 never changes D1 otherwise.
+		v.d1.outcome = schema.D1Confirm
+		v.d1.reason += "; upgrade refused: the agent claimed success"
+	}
+	v.d2.suspects = slices.Clip(v.d2.suspects)
+	v.res = r.Result
+	v.res.FinalMessage, v.res.Instruction, v.res.EpisodeID = nil, nil, nil
+	v.res.Grader, v.res.Extra = "", ""
+}
+
+// Finish waits for the pending records, runs D4 and the conjunction, and
+// returns the report and one schema.Trust row per record in the order they
+// were added. The Auditor cannot be used afterwards.
+func (a *Auditor) Finish() (Report, []schema.Trust) {
+	close(a.jobs)
+	a.wg.Wait()
+	opts := a.opts
+	vs := make([]verdict, len(a.vs))
+	for i, v := range a.vs {
+		vs[i] = *v
+	}
+	a.vs = nil
 	auditD4(vs, opts)
 	rows := make([]schema.Trust, len(vs))
 	for i := range vs {
 		v := &vs[i]
-		res := v.rec.Result
+		res := v.res
 		v.ok = [4]bool{
 			res.RecordedPass && v.d1.outcome == schema.D1Confirm && v.d1.regraded != nil && *v.d1.regraded,
 			v.d2.status == schema.D2Clean || (v.d2.status == schema.D2Unconfirmed && opts.D2Policy == PolicyLenient),
@@ -132,7 +209,7 @@ func Audit(in Input, opts Options) (Report, []schema.Trust) {
 }
 
 func (v *verdict) row() schema.Trust {
-	res := v.rec.Result
+	res := v.res
 	t := schema.Trust{
 		ResultID: res.ResultID, Benchmark: res.Benchmark, TaskID: res.TaskID, Agent: res.Agent,
 		Trial: res.Trial, RecordedScore: res.RecordedScore, RecordedPass: res.RecordedPass,

@@ -41,12 +41,12 @@ type taskKey struct{ benchmark, agent, task string }
 func auditD4(vs []verdict, opts Options) {
 	groups := map[taskKey][]int{}
 	for i := range vs {
-		r := &vs[i].rec.Result
+		r := &vs[i].res
 		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
 		groups[k] = append(groups[k], i)
 	}
 	for _, idx := range groups {
-		sort.Slice(idx, func(a, b int) bool { return vs[idx[a]].rec.Result.Trial < vs[idx[b]].rec.Result.Trial })
+		sort.Slice(idx, func(a, b int) bool { return vs[idx[a]].res.Trial < vs[idx[b]].res.Trial })
 		for _, i := range idx {
 			vs[i].d4 = d4For(vs, i, idx, opts)
 		}
@@ -54,7 +54,7 @@ func auditD4(vs []verdict, opts Options) {
 }
 
 func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
-	me := &vs[self].rec.Result
+	me := &vs[self].res
 	d := d4Result{tier: Tier(me.RecordedScore)}
 	var scores []float64
 	tiers := map[string]bool{}
@@ -62,7 +62,7 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 		if j == self {
 			continue
 		}
-		r := &vs[j].rec.Result
+		r := &vs[j].res
 		if r.Infra != nil {
 			d.infra++
 			continue

@@ -141,7 +141,7 @@ func buildReport(vs []verdict, opts Options) Report {
 	byAgent := map[ak][]int{}
 	all := make([]int, len(vs))
 	for i := range vs {
-		r := &vs[i].rec.Result
+		r := &vs[i].res
 		byAgent[ak{r.Benchmark, r.Agent}] = append(byAgent[ak{r.Benchmark, r.Agent}], i)
 		all[i] = i
 		switch vs[i].d1.outcome {
@@ -178,7 +178,7 @@ func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
 	var gapN, gapVariedN int
 	for _, i := range idx {
 		v := &vs[i]
-		res := &v.rec.Result
+		res := &v.res
 		row.Results++
 		switch v.d1.outcome {
 		case schema.D1Confirm:
@@ -291,7 +291,7 @@ func mean(sum float64, n int) Num {
 func taskStats(d *D4Stats, vs []verdict, idx []int) {
 	byTask := map[taskKey][]float64{}
 	for _, i := range idx {
-		r := &vs[i].rec.Result
+		r := &vs[i].res
 		if r.Infra != nil {
 			continue
 		}

@@ -1,0 +1,6 @@
+-- name: TrustBenchmarks
+-- Every benchmark of the results table with its number of recorded results.
+SELECT benchmark, count(*) AS results
+FROM results
+GROUP BY benchmark
+ORDER BY benchmark

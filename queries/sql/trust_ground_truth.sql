@@ -1,0 +1,14 @@
+-- name: TrustGroundTruth
+-- Ground truth (the task verifier re-run on the saved final state) of the
+-- lake episodes that results in trust_scope point at, one row per verifier
+-- version.
+SELECT g.episode_id, g.verifier_sha256, g.pass, g.score, g.gates,
+    g.deterministic
+FROM ground_truth AS g
+WHERE g.episode_id IN (
+    SELECT r.episode_id
+    FROM results AS r
+    JOIN trust_scope AS s ON s.benchmark = r.benchmark
+    WHERE r.episode_id IS NOT NULL
+)
+ORDER BY g.episode_id, g.verifier_sha256

@@ -1,0 +1,179 @@
+package queries
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// BenchmarkCount is one benchmark of the results table.
+type BenchmarkCount struct {
+	Benchmark string
+	Results   int64
+}
+
+// TrustBenchmarks returns every benchmark of the results table with its
+// number of results (sql/trust_benchmarks.sql), by name.
+func (s *Session) TrustBenchmarks(ctx context.Context) ([]BenchmarkCount, error) {
+	rows, err := s.Query(ctx, sqlFile("trust_benchmarks"))
+	if err != nil {
+		return nil, fmt.Errorf("list benchmarks: %w", err)
+	}
+	defer rows.Close()
+	var out []BenchmarkCount
+	for rows.Next() {
+		var b BenchmarkCount
+		if err := rows.Scan(&b.Benchmark, &b.Results); err != nil {
+			return nil, fmt.Errorf("scan benchmark: %w", err)
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list benchmarks: %w", err)
+	}
+	return out, nil
+}
+
+// TrustScope chooses the benchmarks that TrustResults, TrustActions and
+// TrustGroundTruth read: the given ones, or every benchmark when none is
+// given. A benchmark without results is silently empty; check names with
+// TrustBenchmarks first.
+func (s *Session) TrustScope(ctx context.Context, benchmarks []string) error {
+	if err := s.Exec(ctx, sqlFile("trust_scope")); err != nil {
+		return fmt.Errorf("create trust scope: %w", err)
+	}
+	args := []any{nil}
+	if len(benchmarks) > 0 {
+		args = args[:0]
+		for _, b := range benchmarks {
+			args = append(args, b)
+		}
+	}
+	for _, a := range args {
+		if err := s.Exec(ctx, sqlFile("trust_scope_add"), a); err != nil {
+			return fmt.Errorf("fill trust scope: %w", err)
+		}
+	}
+	return nil
+}
+
+// TrustResults calls fn with every result in scope (sql/trust_results.sql),
+// ordered by benchmark and result id. Extra is not read (the audit does
+// not use it). An error from fn stops the scan and is returned.
+func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error) error {
+	rows, err := s.Query(ctx, sqlFile("trust_results"))
+	if err != nil {
+		return fmt.Errorf("query results: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			r                            schema.Result
+			episode, final, instr, infra sql.NullString
+			srcFile                      sql.NullString
+			srcLine                      sql.NullInt64
+		)
+		if err := rows.Scan(&r.ResultID, &r.Benchmark, &r.TaskID, &r.Agent, &r.Trial,
+			&r.RecordedScore, &r.RecordedPass, &episode, &final, &instr, &r.Grader, &infra,
+			&srcFile, &srcLine); err != nil {
+			return fmt.Errorf("scan result: %w", err)
+		}
+		r.EpisodeID, r.FinalMessage, r.Instruction, r.Infra = nullStr(episode), nullStr(final), nullStr(instr), nullStr(infra)
+		r.SrcFile, r.SrcLine = srcFile.String, srcLine.Int64
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("query results: %w", err)
+	}
+	return nil
+}
+
+// TrustActions calls fn once per episode of the results in scope with its
+// actions in step order (sql/trust_actions.sql); episodes come in
+// episode_id order. Only the columns the audit reads are filled (episode
+// id, step, role, text, keys, tool name, arguments, observation). fn may
+// keep the slice. An error from fn stops the scan and is returned.
+func (s *Session) TrustActions(ctx context.Context, fn func(episodeID string, acts []schema.Action) error) error {
+	rows, err := s.Query(ctx, sqlFile("trust_actions"))
+	if err != nil {
+		return fmt.Errorf("query actions: %w", err)
+	}
+	defer rows.Close()
+	var (
+		cur  string
+		acts []schema.Action
+	)
+	for rows.Next() {
+		var (
+			a                                         schema.Action
+			role, text, keys, tool, args, observation sql.NullString
+		)
+		if err := rows.Scan(&a.EpisodeID, &a.Step, &role, &text, &keys, &tool, &args, &observation); err != nil {
+			return fmt.Errorf("scan action: %w", err)
+		}
+		a.Role, a.Text, a.Keys, a.ToolName = nullStr(role), nullStr(text), nullStr(keys), nullStr(tool)
+		a.Arguments, a.Observation = nullStr(args), nullStr(observation)
+		if a.EpisodeID != cur && len(acts) > 0 {
+			if err := fn(cur, acts); err != nil {
+				return err
+			}
+			acts = nil
+		}
+		cur = a.EpisodeID
+		acts = append(acts, a)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("query actions: %w", err)
+	}
+	if len(acts) > 0 {
+		return fn(cur, acts)
+	}
+	return nil
+}
+
+// TrustGroundTruth returns the ground truth of the lake episodes that
+// results in scope point at (sql/trust_ground_truth.sql), by episode id,
+// ordered by verifier hash.
+func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error) {
+	rows, err := s.Query(ctx, sqlFile("trust_ground_truth"))
+	if err != nil {
+		return nil, fmt.Errorf("query ground truth: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]schema.GroundTruth{}
+	for rows.Next() {
+		var (
+			g     schema.GroundTruth
+			score sql.NullFloat64
+			det   sql.NullBool
+			gates sql.NullString
+		)
+		if err := rows.Scan(&g.EpisodeID, &g.VerifierSHA256, &g.Pass, &score, &gates, &det); err != nil {
+			return nil, fmt.Errorf("scan ground truth: %w", err)
+		}
+		if score.Valid {
+			g.Score = &score.Float64
+		}
+		if det.Valid {
+			g.Deterministic = &det.Bool
+		}
+		g.Gates = gates.String
+		out[g.EpisodeID] = append(out[g.EpisodeID], g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query ground truth: %w", err)
+	}
+	return out, nil
+}
+
+func nullStr(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	v := s.String
+	return &v
+}
