@@ -44,6 +44,7 @@ func ingestCommand() *cli.Command {
 			ingestVerdictsCommand(),
 			ingestLabelsCommand(),
 			ingestResultsCommand(),
+			ingestTauBenchCommand(),
 			ingestSQLCommand(),
 		},
 	}

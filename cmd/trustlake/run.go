@@ -35,6 +35,7 @@ func commands() []*cli.Command {
 		checklistCommand(),
 		tasksCommand(),
 		perturbCommand(),
+		trustCommand(),
 	}
 }
 
