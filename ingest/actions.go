@@ -30,6 +30,10 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 		if err == io.EOF {
 			return screens, nil
 		}
+		if err != nil && n == 0 {
+			b.reject(name, 0, err)
+			return screens, nil
+		}
 		if err != nil {
 			b.reject(name, n, err)
 			continue

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -166,4 +169,24 @@ func (b *batch) finish() (Stats, error) {
 		return b.stats, err
 	}
 	return b.stats, b.tx.Commit()
+}
+
+// expandDirs replaces each folder argument by the files in it that end in
+// ext (sorted); a folder without such files is rejected.
+func (b *batch) expandDirs(args []string, ext string) []string {
+	var out []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil || !fi.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(a, "*"+ext))
+		sort.Strings(matches)
+		if len(matches) == 0 {
+			b.reject(a, 0, schema.Reason(schema.ErrMissing, "a folder with no *%s files", ext))
+		}
+		out = append(out, matches...)
+	}
+	return out
 }

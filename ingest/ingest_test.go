@@ -275,3 +275,21 @@ func FuzzDecodeMeta(f *testing.F) {
 		}
 	})
 }
+
+// TestFolderArgument: a folder of JSONL files is read file by file, and a
+// folder without any is refused (it once looped forever on EISDIR).
+func TestFolderArgument(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(`{"episode_id":"a","judge":"j","condition":"c","run":1,"verdict":"success"}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.jsonl"), []byte(`{"episode_id":"b","judge":"j","condition":"c","run":1,"verdict":"success"}`+"\n"), 0o644)
+	l := seedLake(t)
+	st, err := ingest.Verdicts(t.Context(), l, []string{dir}, ingest.Options{})
+	if err != nil || st.Tables[lake.Verdicts].Added != 2 || st.Inputs != 2 {
+		t.Fatalf("folder: %+v %v", st, err)
+	}
+	_, err = ingest.Verdicts(t.Context(), l, []string{t.TempDir()}, ingest.Options{})
+	var rej *ingest.Rejected
+	if !errors.As(err, &rej) || !strings.Contains(rej.Error(), "1 input record") || !strings.Contains(rej.Errors[0].Error(), "no *.jsonl files") {
+		t.Fatalf("empty folder: %v", err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 // in a *Rejected error and nothing is committed.
 func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
+		files := b.expandDirs(files, ".jsonl")
 		for _, name := range files {
 			if fi, err := os.Stat(name); err == nil {
 				b.sizeHint += int(fi.Size() / 160) // a typical verdict line
@@ -62,7 +63,11 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 	before := len(b.errs)
 	for c := range chunks {
 		if c.err != nil {
-			return c.err
+			b.reject(src, 0, c.err)
+			return nil
+		}
+		if err := b.ctx.Err(); err != nil {
+			return err
 		}
 		if b.opts.Progress != nil {
 			b.opts.Progress(c.last)

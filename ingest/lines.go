@@ -26,12 +26,16 @@ func newLineReader(r io.Reader, maxLine int) *lineReader {
 }
 
 // next returns the next line (without the newline), its 1-based number,
-// and a per-line error (too long). It returns io.EOF at the end. The slice
-// is valid until the next call.
+// and a per-line error (too long). It returns io.EOF at the end, and a
+// read error with line 0: the stream cannot go on. The slice is valid until
+// the next call.
 func (lr *lineReader) next() ([]byte, int64, error) {
 	b, err := lr.r.ReadSlice('\n')
 	if len(b) == 0 && err == io.EOF {
 		return nil, 0, io.EOF
+	}
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, 0, err
 	}
 	lr.line++
 	if errors.Is(err, bufio.ErrBufferFull) {
@@ -41,12 +45,9 @@ func (lr *lineReader) next() ([]byte, int64, error) {
 			n += int64(len(b))
 		}
 		if err != nil && err != io.EOF {
-			return nil, lr.line, err
+			return nil, 0, err
 		}
 		return nil, lr.line, schema.Reason(schema.ErrTooLong, "%d bytes or more, limit %d", n, lr.maxLine)
-	}
-	if err != nil && err != io.EOF {
-		return nil, lr.line, err
 	}
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
