@@ -55,6 +55,9 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	// Sum in a canonical order so that float sums (Fleiss) do not depend
+	// on the order of the input.
+	slices.SortFunc(cells, compareCells)
 	// Tasks of the kept cells are the bootstrap clusters.
 	var ids []string
 	for _, c := range cells {
@@ -311,4 +314,19 @@ func compareKeys(a, b rowKey, by []string) int {
 	ra, sa := valueRank(a.dim, a.value)
 	rb, sb := valueRank(b.dim, b.value)
 	return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(sa, sb))
+}
+
+func compareCells(a, b queries.MetricCell) int {
+	return cmp.Or(cmp.Compare(a.Judge, b.Judge), cmp.Compare(a.Condition, b.Condition), cmp.Compare(a.TaskID, b.TaskID),
+		cmp.Compare(a.Source, b.Source), compareBool(a.GTPass, b.GTPass), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.Category, b.Category))
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

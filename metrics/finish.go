@@ -3,6 +3,8 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/trustlake/trustlake/stats"
 )
@@ -38,6 +40,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 	var (
 		batch   []stats.RatioStat
 		targets []*Metric
+		kjobs   []*kappaJob
 		few     int
 	)
 	for i, a := range accs {
@@ -62,7 +65,9 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 			}
 		}
 		r.Kappa = undefined(false)
-		r.Kappa.Value = stats.CohenKappa(t.tp, t.fp, t.fn, t.tn)
+		if r.NPos > 0 && r.NNeg > 0 { // κ is 0 by construction when the GT is constant
+			r.Kappa.Value = stats.CohenKappa(t.tp, t.fp, t.fn, t.tn)
+		}
 		r.FleissKappa = undefined(false)
 		r.FleissKappa.Value = fleiss(t.eligible, t.fleissP, float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc))
 
@@ -81,9 +86,12 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 			batch = append(batch, stats.RatioStat{A: stats.Ratio{Num: num, Den: den}})
 			targets = append(targets, d.field(r))
 		}
-		if err := bootKappas(r, a, ids, bopts); err != nil {
-			return nil, err
+		if !math.IsNaN(r.Kappa.Value) || !math.IsNaN(r.FleissKappa.Value) {
+			kjobs = append(kjobs, newKappaJob(r, a, len(ids)))
 		}
+	}
+	if err := bootKappas(kjobs, ids, bopts); err != nil {
+		return nil, err
 	}
 	ivs, err := stats.BootstrapRatios(ids, batch, bopts)
 	if err != nil {
@@ -103,70 +111,142 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 	return rows, nil
 }
 
-// bootKappas sets the bootstrap intervals of Cohen's and Fleiss' κ, which
-// are not ratios of sums: each resample sums the row's per-task tallies
-// over the drawn tasks. The draws are those of BootstrapRatios for the same
-// ids and options.
-func bootKappas(r *Row, a *rowAcc, ids []string, bopts stats.BootstrapOptions) error {
-	n := len(ids)
-	type cols struct{ tp, fp, fn, tn, elig, succ, fail, unc, p []float64 }
-	c := cols{}
-	for _, p := range []*[]float64{&c.tp, &c.fp, &c.fn, &c.tn, &c.elig, &c.succ, &c.fail, &c.unc, &c.p} {
+// kappaJob holds one row's per-task columns for the κ bootstraps.
+type kappaJob struct {
+	row                                      *Row
+	tasks                                    []int // tasks with data, ascending
+	tp, fp, fn, tn, elig, succ, fail, unc, p []float64
+}
+
+func newKappaJob(r *Row, a *rowAcc, n int) *kappaJob {
+	j := &kappaJob{row: r}
+	for task := range a.byTask {
+		j.tasks = append(j.tasks, task)
+	}
+	slices.Sort(j.tasks)
+	for _, p := range []*[]float64{&j.tp, &j.fp, &j.fn, &j.tn, &j.elig, &j.succ, &j.fail, &j.unc, &j.p} {
 		*p = make([]float64, n)
 	}
 	for task, t := range a.byTask {
-		c.tp[task], c.fp[task], c.fn[task], c.tn[task] = float64(t.tp), float64(t.fp), float64(t.fn), float64(t.tn)
-		c.elig[task], c.succ[task], c.fail[task], c.unc[task] = float64(t.eligible), float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc)
-		c.p[task] = t.fleissP
+		j.tp[task], j.fp[task], j.fn[task], j.tn[task] = float64(t.tp), float64(t.fp), float64(t.fn), float64(t.tn)
+		j.elig[task], j.succ[task], j.fail[task], j.unc[task] = float64(t.eligible), float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc)
+		j.p[task] = t.fleissP
 	}
-	if !math.IsNaN(r.Kappa.Value) {
-		iv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
-			var tp, fp, fn, tn float64
-			for _, i := range idx {
-				tp += c.tp[i]
-				fp += c.fp[i]
-				fn += c.fn[i]
-				tn += c.tn[i]
-			}
-			return kappaOf(tp, fp, fn, tn)
-		}, bopts)
-		if err != nil {
-			return fmt.Errorf("bootstrap kappa: %w", err)
+	return j
+}
+
+// eval returns Cohen's and Fleiss' κ of the job's row on a resample given
+// by cluster multiplicities w.
+func (j *kappaJob) eval(w []float64) (kappa, fk float64) {
+	var tp, fp, fn, tn, elig, succ, fail, unc, p float64
+	for _, i := range j.tasks {
+		wi := w[i]
+		if wi == 0 {
+			continue
 		}
-		if iv.OK {
-			r.Kappa.Boot = [2]float64{iv.Lo, iv.Hi}
-		}
+		tp += wi * j.tp[i]
+		fp += wi * j.fp[i]
+		fn += wi * j.fn[i]
+		tn += wi * j.tn[i]
+		elig += wi * j.elig[i]
+		succ += wi * j.succ[i]
+		fail += wi * j.fail[i]
+		unc += wi * j.unc[i]
+		p += wi * j.p[i]
 	}
-	if !math.IsNaN(r.FleissKappa.Value) {
-		iv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
-			var elig, succ, fail, unc, p float64
-			for _, i := range idx {
-				elig += c.elig[i]
-				succ += c.succ[i]
-				fail += c.fail[i]
-				unc += c.unc[i]
-				p += c.p[i]
-			}
-			if elig == 0 {
-				return math.NaN()
-			}
-			return fleiss(1, p/elig, succ, fail, unc)
-		}, bopts)
-		if err != nil {
-			return fmt.Errorf("bootstrap fleiss kappa: %w", err)
+	kappa, fk = kappaOf(tp, fp, fn, tn), math.NaN()
+	if elig > 0 {
+		fk = fleiss(1, p/elig, succ, fail, unc)
+	}
+	return kappa, fk
+}
+
+// bootKappas sets the bootstrap intervals of Cohen's and Fleiss' κ, which
+// are not ratios of sums, for all jobs in one pass: a single
+// stats.ClusterBootstrap draws the resamples (the draws of BootstrapRatios
+// for the same ids and options) and every job is evaluated on each.
+// Percentiles are taken as stats does (type 7), NaN resamples skipped.
+func bootKappas(jobs []*kappaJob, ids []string, bopts stats.BootstrapOptions) error {
+	if len(jobs) == 0 || len(ids) < 2 {
+		return nil
+	}
+	var (
+		mu    sync.Mutex
+		calls int
+		vals  = make([][]float64, 2*len(jobs)) // per job: κ, then Fleiss' κ
+	)
+	_, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
+		mu.Lock()
+		first := calls == 0
+		calls++
+		mu.Unlock()
+		if first {
+			return 0 // the estimate on the original sample: already known
 		}
-		if iv.OK {
-			r.FleissKappa.Boot = [2]float64{iv.Lo, iv.Hi}
+		w := make([]float64, len(ids))
+		for _, i := range idx {
+			w[i]++
+		}
+		out := make([]float64, 2*len(jobs))
+		for k, j := range jobs {
+			out[2*k], out[2*k+1] = j.eval(w)
+		}
+		mu.Lock()
+		for k, v := range out {
+			vals[k] = append(vals[k], v)
+		}
+		mu.Unlock()
+		return 0
+	}, bopts)
+	if err != nil {
+		return fmt.Errorf("bootstrap kappa: %w", err)
+	}
+	alpha := bopts.Alpha
+	if alpha == 0 {
+		alpha = stats.DefaultAlpha
+	}
+	for k, j := range jobs {
+		if !math.IsNaN(j.row.Kappa.Value) {
+			j.row.Kappa.Boot = percentiles(vals[2*k], alpha)
+		}
+		if !math.IsNaN(j.row.FleissKappa.Value) {
+			j.row.FleissKappa.Boot = percentiles(vals[2*k+1], alpha)
 		}
 	}
 	return nil
 }
 
+// percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN
+// values by linear interpolation between order statistics (type 7, as
+// stats' bootstrap intervals), or NaNs when none is left.
+func percentiles(vals []float64, alpha float64) [2]float64 {
+	kept := make([]float64, 0, len(vals))
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) == 0 {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	slices.Sort(kept)
+	q := func(p float64) float64 {
+		h := p * float64(len(kept)-1)
+		i := int(math.Floor(h))
+		if i >= len(kept)-1 {
+			return kept[len(kept)-1]
+		}
+		return kept[i] + (h-float64(i))*(kept[i+1]-kept[i])
+	}
+	return [2]float64{q(alpha / 2), q(1 - alpha/2)}
+}
+
 // kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same
-// formula as stats.CohenKappa.
+// formula as stats.CohenKappa; NaN when the GT is constant, as for the
+// point estimate.
 func kappaOf(tp, fp, fn, tn float64) float64 {
 	n := tp + fp + fn + tn
-	if n == 0 {
+	if tp+fn == 0 || fp+tn == 0 {
 		return math.NaN()
 	}
 	po := (tp + tn) / n

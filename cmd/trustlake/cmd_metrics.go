@@ -157,6 +157,9 @@ func num(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "-"
 	}
+	if math.Abs(x) < 0.0005 {
+		x = 0 // no "-0.000"
+	}
 	return fmt.Sprintf("%.3f", x)
 }
 

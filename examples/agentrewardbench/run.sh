@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# AgentRewardBench × WebJudge: how often do three WebJudge models accept a
+# failed web-agent trajectory? Loads the real verdicts with `ingest sql` into
+# two lakes that differ only in their ground truth:
+#   lake-reward  ground truth = the benchmark's programmatic reward (cum_reward = 1)
+#   lake-expert  ground truth = the expert annotation (Successful / Unsuccessful;
+#                trajectories whose annotators disagree or say Unsure get none)
+# and prints the per-judge metrics against each.
+#
+# Usage: examples/agentrewardbench/run.sh [OUT_DIR]
+#   TRUSTLAKE  the binary (default bin/trustlake; make build)
+#   ARB_DATA   the data folder (default ../shared/data/webjudge-agentrewardbench)
+#   BOOTSTRAP  bootstrap resamples (default 2000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+T=${TRUSTLAKE:-bin/trustlake}
+DATA=$(cd "${ARB_DATA:-../shared/data/webjudge-agentrewardbench}" && pwd)
+OUT=${1:-examples/agentrewardbench/out}
+B=${BOOTSTRAP:-2000}
+J="$DATA/webjudge_on_agentrewardbench.slim.jsonl"
+A="$DATA/annotations.csv"
+rm -rf "$OUT/lake-reward" "$OUT/lake-expert"
+mkdir -p "$OUT"
+
+# One record per (judge, trajectory); an episode is a trajectory: agent/task.
+# The 16 records from upstream files named "... (1).json" duplicate others
+# and are set aside.
+SRC="(SELECT * FROM read_json('$J') WHERE _source_path NOT LIKE '%(1)%')"
+EPISODES="SELECT DISTINCT agent || '/' || _task_id AS episode_id, _task_id AS task_id,
+  'natural' AS source, agent AS agent FROM $SRC"
+# WebJudge's evidence (task, action history, key screenshots it selects) is
+# its own: condition 'webjudge'. One run per judge; the verdict is the last
+# 'Status: success|failure' of the reply, else parse_error.
+VERDICTS="SELECT agent || '/' || _task_id AS episode_id, judge_model_name AS judge,
+  'webjudge' AS condition, 1 AS run, judge_model_name AS model,
+  coalesce(regexp_extract_all(response.choices[1].message.content,
+    'Status:\\s*\"?(success|failure)', 1)[-1], 'parse_error') AS verdict FROM $SRC"
+# Programmatic reward: pass when cum_reward = 1 (AssistantBench's partial
+# scores count as failures; the score is kept).
+REWARD_GT="SELECT DISTINCT agent || '/' || _task_id AS episode_id,
+  'agentrewardbench:cum_reward' AS verifier_sha256,
+  trajectory_info.summary_info.cum_reward >= 1 AS pass,
+  trajectory_info.summary_info.cum_reward AS score FROM $SRC"
+# Expert labels: pass when every annotation says Successful, fail when every
+# one says Unsuccessful; otherwise no ground truth.
+EXPERT_GT="SELECT model_name || '/' || task_id AS episode_id,
+  'agentrewardbench:expert' AS verifier_sha256,
+  bool_and(trajectory_success = 'Successful') AS pass
+FROM read_csv('$A')
+WHERE model_name || '/' || task_id IN (SELECT agent || '/' || _task_id FROM $SRC)
+GROUP BY ALL
+HAVING bool_and(trajectory_success = 'Successful') OR bool_and(trajectory_success = 'Unsuccessful')"
+
+for L in reward expert; do
+  export TRUSTLAKE_LAKE="$OUT/lake-$L"
+  "$T" ingest sql --name "$(basename "$J")" episodes "$EPISODES" >/dev/null
+  "$T" ingest sql --name "$(basename "$J")" verdicts "$VERDICTS" >/dev/null
+done
+TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" ingest sql --name "$(basename "$J")" ground_truth "$REWARD_GT" >/dev/null
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" ingest sql --name "$(basename "$A")" ground_truth "$EXPERT_GT" >/dev/null
+
+echo "== against the programmatic reward (cum_reward = 1)"
+TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" metrics --bootstrap "$B"
+TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" metrics --bootstrap "$B" --json > "$OUT/metrics-reward.json"
+echo
+echo "== against the expert labels"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --bootstrap "$B"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --bootstrap "$B" --json > "$OUT/metrics-expert.json"
+echo
+echo "== o4-mini vs webjudge-7B on the trajectories both judged (expert labels)"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" compare --bootstrap "$B" o4-mini@webjudge webjudge-7B@webjudge
+echo
+echo "== the programmatic reward itself against the expert labels"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" sql --attach "arb=$J" "
+WITH reward AS (
+  SELECT DISTINCT agent || '/' || _task_id AS episode_id,
+         trajectory_info.summary_info.cum_reward >= 1 AS reward_pass
+  FROM arb WHERE _source_path NOT LIKE '%(1)%')
+SELECT count(*) AS episodes,
+       count_if(reward_pass AND pass)         AS both_pass,
+       count_if(reward_pass AND NOT pass)     AS reward_only,
+       count_if(NOT reward_pass AND pass)     AS expert_only,
+       count_if(NOT reward_pass AND NOT pass) AS both_fail,
+       round(cohen_kappa(count_if(reward_pass AND pass)::BIGINT, count_if(reward_pass AND NOT pass)::BIGINT,
+                         count_if(NOT reward_pass AND pass)::BIGINT, count_if(NOT reward_pass AND NOT pass)::BIGINT), 3) AS kappa
+FROM reward JOIN ground_truth USING (episode_id)"
