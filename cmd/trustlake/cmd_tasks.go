@@ -106,7 +106,7 @@ func tasksCommand() *cli.Command {
 			Action: func(c *cli.Context) error {
 				return runTasksCheck(c.Context, globals(c), taskRunFlags(c), c.Args().Slice(), c.App.Writer)
 			},
-		}},
+		}, tasksEpisodesCommand()},
 	}
 }
 

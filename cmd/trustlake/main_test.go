@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -30,6 +31,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TRUSTLAKE_LAKE", env.WorkDir+"/lake")
 			env.Setenv("SHARED_DATA", sharedData())
+			lib, _ := filepath.Abs("../../tasks/library")
+			env.Setenv("TASKLIB", lib)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

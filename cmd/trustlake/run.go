@@ -34,6 +34,7 @@ func commands() []*cli.Command {
 		planCommand(),
 		checklistCommand(),
 		tasksCommand(),
+		verifyCommand(),
 		perturbCommand(),
 		trustCommand(),
 	}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/tasks"
+)
+
+type verifyOptions struct {
+	taskRunOptions
+	force    bool
+	noIngest bool
+}
+
+func verifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "verify",
+		Usage:     "label episodes with ground truth: run each task's verifier on the final state in the sandbox, twice",
+		ArgsUsage: "EPISODES...",
+		Description: "EPISODES are episode folders or folders of them. For each episode the final\n" +
+			"state (final_state.tar.zst) is extracted safely and the task's verifier runs twice,\n" +
+			"each time in a fresh sandbox. When both runs agree, gt.json is written once, with\n" +
+			"verifier_sha256 and deterministic=true (an identical gt.json is left alone; a\n" +
+			"different one is kept unless --force), and the episodes are ingested into the lake\n" +
+			"(episodes, actions, ground_truth; --no-ingest skips that). A verifier that crashes,\n" +
+			"times out or disagrees with itself gives no label: the episode is reported as\n" +
+			"verifier_error or nondeterministic, never counted as a failure.\n" +
+			exitCodesHelp + " Exit 4 means some episodes got no label.",
+		Flags: append(taskFlags(),
+			&cli.BoolFlag{Name: "force", Usage: "overwrite a gt.json with different content (and replace it in the lake)"},
+			&cli.BoolFlag{Name: "no-ingest", Usage: "write gt.json files only"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usageHint("trustlake verify --tasks tasks/library episodes/", "verify: no EPISODES given")
+			}
+			opts := verifyOptions{taskRunOptions: taskRunFlags(c), force: c.Bool("force"), noIngest: c.Bool("no-ingest")}
+			return runVerify(c.Context, globals(c), opts, c.Args().Slice(), c.App.Writer)
+		},
+	}
+}
+
+// episodeFolders expands arguments into episode folders (those holding
+// meta.json), in a stable order.
+func episodeFolders(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if _, err := os.Stat(filepath.Join(a, "meta.json")); err == nil {
+			out = append(out, a)
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, usageErrorf("verify: %v", err)
+		}
+		n := 0
+		for _, e := range entries {
+			d := filepath.Join(a, e.Name())
+			if _, err := os.Stat(filepath.Join(d, "meta.json")); e.IsDir() && err == nil {
+				out = append(out, d)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, usageErrorf("verify: %s holds no episode folders (folders with meta.json)", a)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []string, stdout io.Writer) error {
+	dirs, err := episodeFolders(args)
+	if err != nil {
+		return err
+	}
+	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
+	if err != nil {
+		return err
+	}
+	r, release, err := openRunner(ctx, g, o.taskRunOptions)
+	if err != nil {
+		return err
+	}
+	defer release()
+	res, err := tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Logger: g.logger()})
+	if err != nil {
+		return err
+	}
+	var labeled []string
+	counts := map[string]int{}
+	for _, x := range res {
+		counts[x.Status]++
+		if x.Labeled() {
+			labeled = append(labeled, x.Dir)
+		}
+	}
+	var st ingest.Stats
+	if !o.noIngest && len(labeled) > 0 {
+		dst, err := g.openLake()
+		if err != nil {
+			return err
+		}
+		st, err = ingest.Episodes(ctx, dst, labeled, ingest.Options{Replace: o.force, Logger: g.logger()})
+		if err != nil {
+			return printRejected(g.stderr, err)
+		}
+	}
+	if o.json {
+		if err := writeJSON(stdout, struct {
+			Results []tasks.VerifyResult `json:"results"`
+			Counts  map[string]int       `json:"counts"`
+			Ingest  *ingest.Stats        `json:"ingest,omitempty"`
+		}{res, counts, ingestStatsOrNil(o.noIngest, st)}); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EPISODE\tTASK\tSTATUS\tVERDICT\tERROR")
+		for _, x := range res {
+			verdict := "-"
+			if x.Pass != nil {
+				verdict = verdictText(*x.Pass, x.Category)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.EpisodeID, x.TaskID, x.Status, verdict, clip(x.Err, 120))
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d episode(s): %d labelled, %d without a label\n", len(res), len(labeled), len(res)-len(labeled))
+		if !o.noIngest && len(labeled) > 0 {
+			printIngestSummary(stdout, st)
+		}
+	}
+	if len(labeled) < len(res) {
+		return &checkFailedError{summary: fmt.Sprintf("verify: %d of %d episode(s) got no label", len(res)-len(labeled), len(res))}
+	}
+	return nil
+}
+
+func ingestStatsOrNil(skip bool, st ingest.Stats) *ingest.Stats {
+	if skip {
+		return nil
+	}
+	return &st
+}

@@ -1,0 +1,50 @@
+package tasks_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/trustlake/trustlake/tasks"
+)
+
+// TestFixtureEpisodesVerify: episodes made from fixtures verify (in
+// process) to their fixtures' expected verdicts, and gt.json appears once.
+func TestFixtureEpisodesVerify(t *testing.T) {
+	lib, err := tasks.LoadLibrary("library")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"sheet_set_cell_d14", "app_todo_complete"}
+	out := t.TempDir()
+	eps, err := tasks.FixtureEpisodes(lib, ids, out, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eps) < 8 {
+		t.Fatalf("only %d episodes", len(eps))
+	}
+	dirs := make([]string, len(eps))
+	for i, e := range eps {
+		dirs[i] = e.Dir
+	}
+	res, err := tasks.Verify(t.Context(), lib, tasks.InProcess{}, dirs, tasks.VerifyOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		got := "pass"
+		if r.Pass == nil {
+			t.Fatalf("%s: no verdict: %+v", eps[i].Dir, r)
+		}
+		if !*r.Pass {
+			got = r.Category
+		}
+		if got != eps[i].Expected || r.Status != tasks.StatusWritten {
+			t.Errorf("%s: got %s (%s), want %s", filepath.Base(eps[i].Dir), got, r.Status, eps[i].Expected)
+		}
+		if _, err := os.Stat(filepath.Join(eps[i].Dir, "gt.json")); err != nil {
+			t.Errorf("no gt.json: %v", err)
+		}
+	}
+}
