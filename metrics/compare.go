@@ -84,13 +84,13 @@ func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comp
 	if err != nil {
 		return Comparison{}, err
 	}
-	if _, err := prepare(ctx, s, opts.Threshold); err != nil {
+	if _, err := prepare(ctx, s); err != nil {
 		return Comparison{}, err
 	}
 	if err := checkJudgeConditions(ctx, s, opts.Threshold, opts.A, opts.B); err != nil {
 		return Comparison{}, err
 	}
-	pairs, err := s.MetricsPairs(ctx, opts.A, opts.B, mo.Source)
+	pairs, err := s.MetricsPairs(ctx, opts.A, opts.B, mo.Source, opts.Threshold)
 	if err != nil {
 		return Comparison{}, err
 	}
@@ -206,7 +206,7 @@ func paired(pairs []queries.MetricPair, positive bool, policy string, bopts stat
 // when a judge × condition has no verdicts, and with ErrScoreOnly when it is
 // score-only and no threshold is given.
 func checkJudgeConditions(ctx context.Context, s *queries.Session, threshold *float64, jcs ...queries.JudgeCondition) error {
-	have, err := s.MetricsJudgeConditions(ctx)
+	have, err := s.MetricsJudgeConditions(ctx, threshold)
 	if err != nil {
 		return err
 	}

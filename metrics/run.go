@@ -9,9 +9,8 @@ import (
 	"github.com/trustlake/trustlake/queries"
 )
 
-// prepare computes the session's per-episode majority verdicts
-// (queries.MetricsEpisodes) after checking that the lake has verdicts.
-func prepare(ctx context.Context, s *queries.Session, threshold *float64) (queries.LakeCounts, error) {
+// prepare checks that the lake has verdicts and returns its row counts.
+func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error) {
 	counts, err := s.MetricsLakeCounts(ctx)
 	if err != nil {
 		return counts, err
@@ -19,14 +18,14 @@ func prepare(ctx context.Context, s *queries.Session, threshold *float64) (queri
 	if counts.Verdicts == 0 {
 		return counts, fmt.Errorf("%w: the lake holds no verdicts (trustlake ingest verdicts FILE.jsonl)", ErrNoVerdicts)
 	}
-	return counts, s.MetricsEpisodes(ctx, threshold)
+	return counts, nil
 }
 
 // Run computes the judge metrics of the lake behind s: it reduces runs to
 // majority verdicts and per-task cells in SQL, then calls Compute. A lake
 // without ground truth fails with ErrNoGroundTruth and says so.
 func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) {
-	counts, err := prepare(ctx, s, opts.Threshold)
+	counts, err := prepare(ctx, s)
 	if err != nil {
 		return Report{}, err
 	}
@@ -37,6 +36,7 @@ func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) 
 	cells, err := s.MetricsCells(ctx, queries.MetricCellOptions{
 		ByAgent:    slices.Contains(opts.By, ByAgent),
 		ByCategory: slices.Contains(opts.By, ByCategory) || slices.Contains(opts.By, ByHardness),
+		Threshold:  opts.Threshold,
 	})
 	if err != nil {
 		return Report{}, err

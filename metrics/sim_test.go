@@ -144,10 +144,7 @@ func TestMajorityMatchesReference(t *testing.T) {
 	const thr = 0.5
 	want := refMajority(lines, thr)
 	v := thr
-	if err := d.s.MetricsEpisodes(t.Context(), &v); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := d.s.MetricEpisodeRows(t.Context())
+	rows, err := d.s.MetricEpisodeRows(t.Context(), &v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,10 +202,7 @@ func TestMajorityMatchesReference(t *testing.T) {
 
 func TestFleissMatchesStats(t *testing.T) {
 	d := simLake(t)
-	if err := d.s.MetricsEpisodes(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := d.s.MetricEpisodeRows(t.Context())
+	rows, err := d.s.MetricEpisodeRows(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +292,7 @@ func TestReportProperties(t *testing.T) {
 		}
 	})
 	t.Run("cell order does not matter", func(t *testing.T) {
-		cells, err := d.s.MetricsCells(t.Context(), queries.MetricCellOptions{ByAgent: true, ByCategory: true})
+		cells, err := d.s.MetricsCells(t.Context(), queries.MetricCellOptions{ByAgent: true, ByCategory: true, Threshold: &v})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (
 		return ThresholdReport{}, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
 	}
 	zero := 0.0
-	if _, err := prepare(ctx, s, &zero); err != nil {
+	if _, err := prepare(ctx, s); err != nil {
 		return ThresholdReport{}, err
 	}
 	if err := checkJudgeConditions(ctx, s, &zero, opts.Judge); err != nil {

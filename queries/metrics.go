@@ -28,32 +28,42 @@ type MetricCell struct {
 	FleissSuccess, FleissFailure, FleissUncertain int // valid runs of eligible episodes per verdict
 }
 
-// MetricCellOptions choose the optional key columns of MetricsCells.
+// MetricCellOptions choose the optional key columns of MetricsCells and
+// the threshold of score-only runs.
 type MetricCellOptions struct {
 	ByAgent    bool
 	ByCategory bool
+	// Threshold: a score-only run (reward model) is success when its score
+	// is >= *Threshold; nil leaves it unscored (MetricCell.Unscored).
+	Threshold *float64
 }
 
-// MetricsEpisodes (re)creates the session's temporary table metric_episodes
-// (sql/metrics_episodes.sql): one row per (judge, condition, episode) with
-// the majority verdict. A score-only run counts as success when its score
-// is >= threshold; with threshold nil it is counted as unscored. The other
-// Metrics* methods read this table, so call it first.
-func (s *Session) MetricsEpisodes(ctx context.Context, threshold *float64) error {
-	var arg any
-	if threshold != nil {
-		arg = *threshold
-	}
-	if err := s.Exec(ctx, sqlFile("metrics_episodes"), arg); err != nil {
-		return fmt.Errorf("compute episode verdicts: %w", err)
+// defineMetricEpisodes (re)defines the session's table macro
+// metric_episodes(thr) (sql/metrics_episodes.sql): one row per (judge,
+// condition, episode) with the majority verdict. Every Metrics* query
+// inlines it.
+func (s *Session) defineMetricEpisodes(ctx context.Context) error {
+	if err := s.Exec(ctx, sqlFile("metrics_episodes")); err != nil {
+		return fmt.Errorf("define metric_episodes: %w", err)
 	}
 	return nil
 }
 
-// MetricsCells returns the per-task cells of metric_episodes
-// (sql/metrics_cells.sql), ordered by their key.
+// nullable turns a *float64 into a query argument (nil is NULL).
+func nullable(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// MetricsCells returns the per-task cells of the judge metrics
+// (sql/metrics_cells.sql over metric_episodes), ordered by their key.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory)
+	if err := s.defineMetricEpisodes(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)
 	}
@@ -92,13 +102,16 @@ type MetricEpisode struct {
 	Category                                       string // "" when none
 }
 
-// MetricEpisodeRows returns all of metric_episodes ordered by judge,
-// condition and episode. It reads every row: meant for tests and small
-// lakes; the metrics use MetricsCells.
-func (s *Session) MetricEpisodeRows(ctx context.Context) ([]MetricEpisode, error) {
+// MetricEpisodeRows returns all of metric_episodes(threshold) ordered by
+// judge, condition and episode. It reads every row: meant for tests and
+// small lakes; the metrics use MetricsCells.
+func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]MetricEpisode, error) {
+	if err := s.defineMetricEpisodes(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
 		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
-		FROM metric_episodes ORDER BY judge, condition, episode_id`)
+		FROM metric_episodes(CAST(? AS DOUBLE)) ORDER BY judge, condition, episode_id`, nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query metric episodes: %w", err)
 	}

@@ -25,9 +25,13 @@ type MetricPair struct {
 
 // MetricsPairs returns the paired majority verdicts of a and b on the
 // episodes of source that both judged and that have a task and ground truth
-// (sql/metrics_pairs.sql). It needs metric_episodes (MetricsEpisodes).
-func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string) ([]MetricPair, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source)
+// (sql/metrics_pairs.sql); score-only runs count as success when their
+// score is >= threshold, and a pair with unscored runs is left out.
+func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64) ([]MetricPair, error) {
+	if err := s.defineMetricEpisodes(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
 	}
@@ -85,8 +89,7 @@ type GroundTruthSummary struct {
 }
 
 // MetricsGroundTruthSummary summarises the ground-truth rows of the episodes
-// of source judged by jc (sql/metrics_ground_truth_summary.sql). It needs
-// metric_episodes (MetricsEpisodes).
+// of source judged by jc (sql/metrics_ground_truth_summary.sql).
 func (s *Session) MetricsGroundTruthSummary(ctx context.Context, jc JudgeCondition, source string) (GroundTruthSummary, error) {
 	rows, err := s.Query(ctx, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
 	if err != nil {
@@ -125,10 +128,14 @@ type JudgeConditionCount struct {
 	Episodes, Unscored int
 }
 
-// MetricsJudgeConditions lists the judge × condition pairs of
-// metric_episodes (sql/metrics_judge_conditions.sql).
-func (s *Session) MetricsJudgeConditions(ctx context.Context) ([]JudgeConditionCount, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"))
+// MetricsJudgeConditions lists the judge × condition pairs that have
+// verdicts, counting episodes left unscored without a threshold
+// (sql/metrics_judge_conditions.sql).
+func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]JudgeConditionCount, error) {
+	if err := s.defineMetricEpisodes(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"), nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query judge conditions: %w", err)
 	}

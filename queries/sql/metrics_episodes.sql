@@ -1,20 +1,24 @@
 -- name: MetricsEpisodes
--- metric_episodes holds one row per (judge, condition, episode): the judge's
+-- metric_episodes(thr) is a table macro with one row per (judge, condition,
+-- episode): the judge's
 -- runs counted by verdict, the majority verdict, and the episode's task,
 -- agent, source, ground truth and effective failure category (NULL when the
 -- lake has no episode row or no ground truth for it).
 -- A score-only run (verdict NULL, a reward model) is 'success' when
--- score >= $1 and 'failure' below it; with $1 NULL it is 'unscored'.
+-- score >= thr and 'failure' below it; with thr NULL it is 'unscored'.
+-- A macro rather than a table: each query inlines it, so DuckDB pipelines
+-- the per-episode aggregation into the per-task one and pushes judge and
+-- condition filters down to the partitions.
 -- The majority is the verdict with strictly more valid runs (success,
 -- failure, uncertain) than each other one; parse_error runs are dropped; a
 -- tie or no valid run gives 'uncertain'.
-CREATE OR REPLACE TEMP TABLE metric_episodes AS
+CREATE OR REPLACE TEMP MACRO metric_episodes(thr) AS TABLE
 WITH runs AS (
     SELECT judge, condition, episode_id,
         CASE
             WHEN verdict IS NOT NULL THEN verdict
-            WHEN CAST($1 AS DOUBLE) IS NULL THEN 'unscored'
-            WHEN score >= CAST($1 AS DOUBLE) THEN 'success'
+            WHEN thr IS NULL THEN 'unscored'
+            WHEN score >= thr THEN 'success'
             ELSE 'failure'
         END AS v
     FROM verdicts

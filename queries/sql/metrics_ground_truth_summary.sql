@@ -11,6 +11,6 @@ SELECT
     count(DISTINCT g.episode_id)            AS n_episodes
 FROM ground_truth g
 WHERE g.episode_id IN (
-    SELECT episode_id FROM metric_episodes
-    WHERE judge = $1 AND condition = $2 AND source = $3
+    SELECT v.episode_id FROM verdicts v JOIN episodes e USING (episode_id)
+    WHERE v.judge = $1 AND v.condition = $2 AND e.source = $3
 )

@@ -1,0 +1,209 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/trustlake/trustlake/stats"
+)
+
+// Columns of a bootJob: the tally fields every metric is computed from.
+const (
+	colTP = iota
+	colFP
+	colTN
+	colFN
+	colEps
+	colUnc
+	colRuns
+	colParse
+	colElig
+	colAgree
+	colFleissP
+	colFSucc
+	colFFail
+	colFUnc
+	nCols
+)
+
+// bootMetrics is the number of bootstrapped metrics per row, in the order
+// of rowMetrics.
+const bootMetrics = 11
+
+// rowMetrics returns a row's metrics in the order of fromSums.
+func rowMetrics(r *Row) [bootMetrics]*Metric {
+	return [bootMetrics]*Metric{&r.FPR, &r.FDR, &r.TPR, &r.JudgeSuccessRate, &r.GTSuccessRate, &r.Inflation,
+		&r.SelfConsistency, &r.UncertainRate, &r.ParseErrorRate, &r.Kappa, &r.FleissKappa}
+}
+
+// fromSums computes every metric from (resample-weighted) column sums, NaN
+// where undefined: the same formulas as the point estimates.
+func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
+	div := func(a, b float64) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return a / b
+	}
+	tp, fp, tn, fn := s[colTP], s[colFP], s[colTN], s[colFN]
+	n := tp + fp + tn + fn
+	out[0] = div(fp, fp+tn)
+	out[1] = div(fp, fp+tp)
+	out[2] = div(tp, tp+fn)
+	out[3] = div(tp+fp, n)
+	out[4] = div(tp+fn, n)
+	out[5] = div(fp-fn, n)
+	out[6] = div(s[colAgree], s[colElig])
+	out[7] = div(s[colUnc], s[colEps])
+	out[8] = div(s[colParse], s[colRuns])
+	out[9] = kappaOf(tp, fp, fn, tn)
+	out[10] = math.NaN()
+	if s[colElig] > 0 {
+		out[10] = fleiss(1, s[colFleissP]/s[colElig], s[colFSucc], s[colFFail], s[colFUnc])
+	}
+}
+
+// tallyCols returns a tally as columns.
+func tallyCols(t *tally) [nCols]float64 {
+	return [nCols]float64{float64(t.tp), float64(t.fp), float64(t.tn), float64(t.fn), float64(t.eps), float64(t.unc),
+		float64(t.runs), float64(t.parse), float64(t.eligible), float64(t.agree), t.fleissP,
+		float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc)}
+}
+
+// bootJob is one row to bootstrap: its per-task columns.
+type bootJob struct {
+	row   *Row
+	tasks []int            // task indices with data, ascending
+	cols  [][nCols]float64 // per entry of tasks
+}
+
+func newBootJob(r *Row, a *rowAcc) *bootJob {
+	j := &bootJob{row: r}
+	for task := range a.byTask {
+		j.tasks = append(j.tasks, task)
+	}
+	slices.Sort(j.tasks)
+	j.cols = make([][nCols]float64, len(j.tasks))
+	for k, task := range j.tasks {
+		j.cols[k] = tallyCols(a.byTask[task])
+	}
+	return j
+}
+
+// eval sums the job's columns with cluster multiplicities w, in task order.
+func (j *bootJob) eval(w []float64, out *[bootMetrics]float64) {
+	var s [nCols]float64
+	for k, task := range j.tasks {
+		wi := w[task]
+		if wi == 0 {
+			continue
+		}
+		c := &j.cols[k]
+		for i := range s {
+			s[i] += wi * c[i]
+		}
+	}
+	fromSums(&s, out)
+}
+
+// bootstrapRows sets the bootstrap intervals of every metric of every job's
+// row in one pass: a single stats.ClusterBootstrap draws the resamples
+// (tasks with replacement; the same draws stats.BootstrapRatios makes for
+// these ids and options) and every job is evaluated on each, so the cost is
+// resamples × Σ tasks per row, whatever the number of metrics. Resamples
+// where a metric is undefined are skipped; the bounds are the type-7
+// percentiles stats uses. A metric undefined on the full sample keeps a
+// null interval.
+func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) error {
+	if len(jobs) == 0 || len(ids) < 2 {
+		return nil
+	}
+	resamples := opts.Resamples
+	if resamples == 0 {
+		resamples = stats.DefaultResamples
+	}
+	width := len(jobs) * bootMetrics
+	vals := make([]float64, resamples*width)
+	var started, next atomic.Int64
+	_, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
+		if started.Add(1) == 1 {
+			return 0 // the first call is the estimate on the original sample: known already
+		}
+		w := make([]float64, len(ids))
+		for _, i := range idx {
+			w[i]++
+		}
+		slot := next.Add(1) - 1
+		row := vals[int(slot)*width : int(slot+1)*width]
+		var out [bootMetrics]float64
+		for k, j := range jobs {
+			j.eval(w, &out)
+			copy(row[k*bootMetrics:], out[:])
+		}
+		return 0
+	}, opts)
+	if err != nil {
+		return fmt.Errorf("bootstrap: %w", err)
+	}
+	alpha := opts.Alpha
+	if alpha == 0 {
+		alpha = stats.DefaultAlpha
+	}
+	col := make([]float64, resamples)
+	for k, j := range jobs {
+		for m, target := range rowMetrics(j.row) {
+			if math.IsNaN(target.Value) {
+				continue
+			}
+			for r := range resamples {
+				col[r] = vals[r*width+k*bootMetrics+m]
+			}
+			target.Boot = percentiles(col, alpha)
+		}
+	}
+	return nil
+}
+
+// percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN
+// values by linear interpolation between order statistics (type 7, as
+// stats' bootstrap intervals), or NaNs when none is left.
+func percentiles(vals []float64, alpha float64) [2]float64 {
+	kept := make([]float64, 0, len(vals))
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) == 0 {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	slices.Sort(kept)
+	q := func(p float64) float64 {
+		h := p * float64(len(kept)-1)
+		i := int(math.Floor(h))
+		if i >= len(kept)-1 {
+			return kept[len(kept)-1]
+		}
+		return kept[i] + (h-float64(i))*(kept[i+1]-kept[i])
+	}
+	return [2]float64{q(alpha / 2), q(1 - alpha/2)}
+}
+
+// kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same
+// formula as stats.CohenKappa; NaN when the GT is constant, as for the
+// point estimate.
+func kappaOf(tp, fp, fn, tn float64) float64 {
+	n := tp + fp + fn + tn
+	if tp+fn == 0 || fp+tn == 0 {
+		return math.NaN()
+	}
+	po := (tp + tn) / n
+	jy, gy := (tp+fp)/n, (tp+fn)/n
+	pe := jy*gy + (1-jy)*(1-gy)
+	if pe >= 1 {
+		return math.NaN()
+	}
+	return (po - pe) / (1 - pe)
+}

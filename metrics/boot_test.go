@@ -1,0 +1,101 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
+)
+
+// TestBootstrapMatchesStats checks the one-pass bootstrap against
+// stats.BootstrapRatios (ratio metrics) and stats.ClusterBootstrap with
+// stats.CohenKappa (κ) on the same per-task counts: same draws, same
+// percentiles.
+func TestBootstrapMatchesStats(t *testing.T) {
+	d := simLake(t)
+	cells, err := d.s.MetricsCells(t.Context(), queries.MetricCellOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Judges: []string{"sim:vlm-a"}, Conditions: []string{"E2-lastk"}, Resamples: 500, Seed: 99}
+	rep, err := Compute(cells, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rep.Rows[0]
+	// Per-task FP, TN, TP, FN of natural episodes, by hand from the cells.
+	var ids []string
+	per := map[string]*[4]int{}
+	for _, c := range cells {
+		if c.Judge != "sim:vlm-a" || c.Condition != "E2-lastk" || c.Source != "natural" || !c.HasGT {
+			continue
+		}
+		if per[c.TaskID] == nil {
+			per[c.TaskID] = &[4]int{}
+			ids = append(ids, c.TaskID)
+		}
+		acc, rej := c.MajSuccess, c.MajFailure+c.MajUncertain
+		if c.GTPass {
+			per[c.TaskID][2] += acc
+			per[c.TaskID][3] += rej
+		} else {
+			per[c.TaskID][0] += acc
+			per[c.TaskID][1] += rej
+		}
+	}
+	// rep.Params.Tasks counts tasks over all sources; use the same ids.
+	if len(ids) != rep.Params.Tasks {
+		t.Skipf("natural episodes cover %d of %d tasks", len(ids), rep.Params.Tasks)
+	}
+	num, den := make([]float64, len(ids)), make([]float64, len(ids))
+	for i, id := range ids {
+		num[i], den[i] = float64(per[id][0]), float64(per[id][0]+per[id][1])
+	}
+	bopts := stats.BootstrapOptions{Resamples: 500, Seed: 99, Alpha: 0.05}
+	ivs, err := stats.BootstrapRatios(ids, []stats.RatioStat{{A: stats.Ratio{Num: num, Den: den}}}, bopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := row.FPR.Boot, [2]float64{ivs[0].Lo, ivs[0].Hi}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+		t.Errorf("fpr boot = %v, stats.BootstrapRatios %v", got, want)
+	}
+	kv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
+		var fp, tn, tp, fn int
+		for _, i := range idx {
+			c := per[ids[i]]
+			fp, tn, tp, fn = fp+c[0], tn+c[1], tp+c[2], fn+c[3]
+		}
+		if tp+fn == 0 || fp+tn == 0 {
+			return math.NaN()
+		}
+		return stats.CohenKappa(tp, fp, fn, tn)
+	}, bopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := row.Kappa.Boot; math.Abs(got[0]-kv.Lo) > 1e-12 || math.Abs(got[1]-kv.Hi) > 1e-12 {
+		t.Errorf("kappa boot = %v, stats.ClusterBootstrap [%v, %v]", got, kv.Lo, kv.Hi)
+	}
+}
+
+// TestFromSumsMatchesPointEstimates: the bootstrap's formulas applied to
+// the totals give the point estimates.
+func TestFromSumsMatchesPointEstimates(t *testing.T) {
+	s := testLake(t, handLake())
+	rep, err := Run(t.Context(), s, Options{Judges: []string{"j"}, Resamples: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Rows[0]
+	tt := tally{tp: r.TP, fp: r.FP, tn: r.TN, fn: r.FN, eps: r.NEpisodes, unc: r.NUncertain, runs: r.NRuns, parse: r.NParseError,
+		eligible: 6, agree: 2, fleissP: 3, fvSucc: 7, fvFail: 6, fvUnc: 4} // consistency sums of the hand lake
+	cols := tallyCols(&tt)
+	var out [bootMetrics]float64
+	fromSums(&cols, &out)
+	for m, target := range rowMetrics(&r) {
+		if !near(out[m], target.Value) {
+			t.Errorf("metric %d: from sums %v, point estimate %v", m, out[m], target.Value)
+		}
+	}
+}
