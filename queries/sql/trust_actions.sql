@@ -1,8 +1,6 @@
 -- name: TrustActions
 -- The saved trajectories of the results in trust_scope: the columns the
--- audit reads. No ORDER BY: a sort would hold every trajectory at once;
--- rows come in storage order, where an episode's steps are normally
--- together, and TrustActions regroups them with TrustActionCounts.
+-- audit reads, grouped by episode and in step order.
 SELECT a.episode_id, a.step, a.role, a.text, a.keys, a.tool_name,
     a.arguments, a.observation
 FROM actions AS a
@@ -12,3 +10,4 @@ WHERE a.episode_id IN (
     JOIN trust_scope AS s ON s.benchmark = r.benchmark
     WHERE r.episode_id IS NOT NULL
 )
+ORDER BY a.episode_id, a.step
