@@ -35,7 +35,13 @@ type BwrapOptions struct {
 // memory is RLIMIT_DATA per process (not a cgroup total, so OOMKilled is never
 // set: allocations just fail); PIDs is RLIMIT_NPROC for uid 65534 on the host (it
 // counts that uid's other processes too, and is not applied without root);
-// NanoCPUs is not enforced. It is safe for concurrent use.
+// NanoCPUs is not enforced. Because RLIMIT_NPROC is per user, the limit set is
+// PIDs × bwrapConcurrency, shared by the sandboxes running at once. It is safe
+// for concurrent use.
+// bwrapConcurrency is how many concurrent bwrap sandboxes share uid 65534's
+// RLIMIT_NPROC (see Bwrap).
+const bwrapConcurrency = 8
+
 type Bwrap struct {
 	opts BwrapOptions
 	log  *slog.Logger
@@ -94,7 +100,10 @@ func (b *Bwrap) Run(ctx context.Context, spec Spec) (Result, error) {
 	if _, err := os.Stat(b.opts.PrlimitPath); err == nil {
 		pre := []string{b.opts.PrlimitPath, "--data=" + strconv.FormatInt(lim.MemoryBytes, 10), "--core=0"}
 		if asRoot {
-			pre = append(pre, "--nproc="+strconv.FormatInt(lim.PIDs, 10))
+			// RLIMIT_NPROC counts every process and thread of uid 65534 on
+			// the host, so concurrent sandboxes share it: give room for
+			// bwrapConcurrency of them (Go verifiers run several threads).
+			pre = append(pre, "--nproc="+strconv.FormatInt(lim.PIDs*bwrapConcurrency, 10))
 		}
 		argv = append(append(pre, "--"), argv...)
 	} else {

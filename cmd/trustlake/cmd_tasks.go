@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -34,7 +35,13 @@ type taskRunOptions struct {
 }
 
 func taskRunFlags(c *cli.Context) taskRunOptions {
-	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: c.String("check-binary"), jobs: c.Int("jobs"), json: c.Bool("json")}
+	bin := c.String("check-binary")
+	if bin != "" {
+		if abs, err := filepath.Abs(bin); err == nil {
+			bin = abs // sandboxes mount host paths, which must be absolute
+		}
+	}
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, jobs: c.Int("jobs"), json: c.Bool("json")}
 }
 
 // verifierRunner is what the tasks flows take.
