@@ -72,11 +72,13 @@ func tallyCols(t *tally) [nCols]float64 {
 		float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc)}
 }
 
-// bootJob is one row to bootstrap: its per-task columns.
+// bootJob is one row to bootstrap: its per-task columns, stored column by
+// column, with the all-zero columns left out.
 type bootJob struct {
 	row   *Row
-	tasks []int            // task indices with data, ascending
-	cols  [][nCols]float64 // per entry of tasks
+	tasks []int       // task indices with data, ascending
+	use   []int       // columns that are not all zero
+	cols  [][]float64 // cols[c][k]: column use[c] of task tasks[k]
 }
 
 func newBootJob(r *Row, a *rowAcc) *bootJob {
@@ -85,27 +87,55 @@ func newBootJob(r *Row, a *rowAcc) *bootJob {
 		j.tasks = append(j.tasks, task)
 	}
 	slices.Sort(j.tasks)
-	j.cols = make([][nCols]float64, len(j.tasks))
+	all := make([][nCols]float64, len(j.tasks))
 	for k, task := range j.tasks {
-		j.cols[k] = tallyCols(a.byTask[task])
+		all[k] = tallyCols(a.byTask[task])
+	}
+	for c := range nCols {
+		col := make([]float64, len(j.tasks))
+		nonzero := false
+		for k := range all {
+			col[k] = all[k][c]
+			nonzero = nonzero || col[k] != 0
+		}
+		if nonzero {
+			j.use = append(j.use, c)
+			j.cols = append(j.cols, col)
+		}
 	}
 	return j
 }
 
-// eval sums the job's columns with cluster multiplicities w, in task order.
-func (j *bootJob) eval(w []float64, out *[bootMetrics]float64) {
-	var s [nCols]float64
+// eval sums the job's columns with cluster multiplicities w, in task
+// order; wk is scratch space of len(j.tasks).
+func (j *bootJob) eval(w, wk []float64, out *[bootMetrics]float64) {
+	wk = wk[:len(j.tasks)]
 	for k, task := range j.tasks {
-		wi := w[task]
-		if wi == 0 {
-			continue
-		}
-		c := &j.cols[k]
-		for i := range s {
-			s[i] += wi * c[i]
-		}
+		wk[k] = w[task]
+	}
+	var s [nCols]float64
+	for c, col := range j.cols {
+		s[j.use[c]] = dot(wk, col)
 	}
 	fromSums(&s, out)
+}
+
+// dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
+// order, so the result is reproducible; exact for the integer counts).
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // bootstrapRows sets the bootstrap intervals of every metric of every job's
@@ -131,7 +161,7 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 		if started.Add(1) == 1 {
 			return 0 // the first call is the estimate on the original sample: known already
 		}
-		w := make([]float64, len(ids))
+		w, wk := make([]float64, len(ids)), make([]float64, len(ids))
 		for _, i := range idx {
 			w[i]++
 		}
@@ -139,7 +169,7 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 		row := vals[int(slot)*width : int(slot+1)*width]
 		var out [bootMetrics]float64
 		for k, j := range jobs {
-			j.eval(w, &out)
+			j.eval(w, wk, &out)
 			copy(row[k*bootMetrics:], out[:])
 		}
 		return 0
@@ -168,9 +198,9 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 
 // percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN
 // values by linear interpolation between order statistics (type 7, as
-// stats' bootstrap intervals), or NaNs when none is left.
+// stats' bootstrap intervals), or NaNs when none is left. It reorders vals.
 func percentiles(vals []float64, alpha float64) [2]float64 {
-	kept := make([]float64, 0, len(vals))
+	kept := vals[:0]
 	for _, v := range vals {
 		if !math.IsNaN(v) {
 			kept = append(kept, v)
@@ -179,16 +209,60 @@ func percentiles(vals []float64, alpha float64) [2]float64 {
 	if len(kept) == 0 {
 		return [2]float64{math.NaN(), math.NaN()}
 	}
-	slices.Sort(kept)
 	q := func(p float64) float64 {
 		h := p * float64(len(kept)-1)
 		i := int(math.Floor(h))
-		if i >= len(kept)-1 {
-			return kept[len(kept)-1]
+		lo := selectNth(kept, i)
+		if i >= len(kept)-1 || h == float64(i) {
+			return lo
 		}
-		return kept[i] + (h-float64(i))*(kept[i+1]-kept[i])
+		hi := slices.Min(kept[i+1:]) // after selectNth, the (i+1)-th smallest
+		return lo + (h-float64(i))*(hi-lo)
 	}
 	return [2]float64{q(alpha / 2), q(1 - alpha/2)}
+}
+
+// selectNth reorders xs so that xs[n] is the n-th smallest (0-based), with
+// no larger value before it and no smaller one after it, and returns it
+// (Hoare's quickselect with a median-of-three pivot).
+func selectNth(xs []float64, n int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n <= j:
+			hi = j
+		case n >= i:
+			lo = i
+		default:
+			return xs[n]
+		}
+	}
+	return xs[n]
 }
 
 // kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same

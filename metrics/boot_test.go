@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/trustlake/trustlake/queries"
@@ -96,6 +98,41 @@ func TestFromSumsMatchesPointEstimates(t *testing.T) {
 	for m, target := range rowMetrics(&r) {
 		if !near(out[m], target.Value) {
 			t.Errorf("metric %d: from sums %v, point estimate %v", m, out[m], target.Value)
+		}
+	}
+}
+
+func TestPercentilesMatchSorting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 7, 40, 2000} {
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = math.Round(rng.Float64()*20) / 20 // many ties
+			if i%17 == 5 {
+				vals[i] = math.NaN()
+			}
+		}
+		var sorted []float64
+		for _, v := range vals {
+			if !math.IsNaN(v) {
+				sorted = append(sorted, v)
+			}
+		}
+		slices.Sort(sorted)
+		type7 := func(p float64) float64 {
+			h := p * float64(len(sorted)-1)
+			i := int(math.Floor(h))
+			if i >= len(sorted)-1 {
+				return sorted[len(sorted)-1]
+			}
+			return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+		}
+		for _, alpha := range []float64{0.05, 0.1, 0.5} {
+			got := percentiles(slices.Clone(vals), alpha)
+			want := [2]float64{type7(alpha / 2), type7(1 - alpha/2)}
+			if math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+				t.Errorf("n=%d alpha=%v: %v, sorting gives %v", n, alpha, got, want)
+			}
 		}
 	}
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Metrics benchmark (issue: judge metrics). A lake with 1,000,000 verdict
+# rows from `trustlake gen` (150 tasks, 3 judges × 4 conditions × 3 runs,
+# the reward model scored with --threshold 0.5 so every row counts), timed
+# as whole processes side by side in the same run:
+#   trustlake metrics --json --by category --by source --threshold 0.5 (2000 resamples)
+#   trustlake sql "SELECT judge, condition, count(*), count_if(verdict='success') FROM verdicts GROUP BY ALL"
+# Reports the median times, their ratio (goal: within 3x) and peak RSS (GNU
+# time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${TRUSTLAKE:-bin/trustlake}
+ROWS=${ROWS:-1000000}
+REPS=${REPS:-5}
+W=$(mktemp -d "${TMPDIR:-/tmp}/trustlake-bench-metrics.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench needs GNU time (apt-get install time)" >&2; exit 2; }
+
+"$T" gen --out "$W/gen" --no-episodes --single-verdicts-file --verdict-rows "$ROWS" >/dev/null
+export TRUSTLAKE_LAKE="$W/lake"
+"$T" ingest episodes "$W/gen/episodes" >/dev/null
+"$T" ingest verdicts "$W/gen/verdicts/verdicts.jsonl" >/dev/null
+"$T" sql -f csv "SELECT count(*) AS verdict_rows, count(DISTINCT episode_id) AS episodes,
+  (SELECT count(DISTINCT task_id) FROM episodes) AS tasks, count(DISTINCT judge) AS judges,
+  count(DISTINCT condition) AS conditions, max(run) AS runs FROM verdicts"
+
+measure() { # label, then the command; prints "seconds maxrss_kb"
+  local out="$W/time.$1"; shift
+  "$TIME" -f "%e %M" -o "$out" "$@" >/dev/null
+  cat "$out"
+}
+SCAN="SELECT judge, condition, count(*), count_if(verdict='success') FROM verdicts GROUP BY ALL"
+ours=(); scan=(); ours_kb=0; scan_kb=0
+for i in $(seq "$REPS"); do
+  read -r s kb < <(measure ours "$T" metrics --json --by category --by source --threshold 0.5 --bootstrap 2000)
+  ours+=("$s"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
+  read -r s kb < <(measure scan "$T" sql "$SCAN")
+  scan+=("$s"); [ "$kb" -gt "$scan_kb" ] && scan_kb=$kb
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+mo=$(median "${ours[@]}"); ms=$(median "${scan[@]}")
+awk -v mo="$mo" -v ms="$ms" -v ko="$ours_kb" -v ks="$scan_kb" 'BEGIN {
+  printf "trustlake metrics (2000 resamples): %.2f s  peak %4.0f MiB\n", mo, ko/1024
+  printf "bare scan (sql GROUP BY):          %.2f s  peak %4.0f MiB\n", ms, ks/1024
+  printf "ratio metrics / scan: %.1fx  (goal 3x; median of runs)\n", mo/ms
+}'
+echo "runs (s): metrics ${ours[*]} | scan ${scan[*]}"
