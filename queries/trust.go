@@ -92,13 +92,41 @@ func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error
 	return nil
 }
 
+// DefaultActionsPerBucket is about how many actions TrustActions fetches
+// per query by default.
+const DefaultActionsPerBucket = 1 << 18
+
 // TrustActions calls fn once per episode of the results in scope with its
 // actions in step order (sql/trust_actions.sql); episodes come in
 // episode_id order. Only the columns the audit reads are filled (episode
 // id, step, role, text, keys, tool name, arguments, observation). fn may
-// keep the slice. An error from fn stops the scan and is returned.
-func (s *Session) TrustActions(ctx context.Context, fn func(episodeID string, acts []schema.Action) error) error {
-	rows, err := s.Query(ctx, sqlFile("trust_actions"))
+// keep the slice; an error from fn stops the scan and is returned.
+//
+// The DuckDB driver materializes a query's whole result, so the episodes
+// are fetched in buckets of about perBucket actions (0 means
+// DefaultActionsPerBucket; sql/trust_episodes.sql): memory holds one
+// bucket, not every trajectory.
+func (s *Session) TrustActions(ctx context.Context, perBucket int, fn func(episodeID string, acts []schema.Action) error) error {
+	if perBucket <= 0 {
+		perBucket = DefaultActionsPerBucket
+	}
+	if err := s.Exec(ctx, sqlFile("trust_episodes"), int64(perBucket)); err != nil {
+		return fmt.Errorf("bucket episodes: %w", err)
+	}
+	var buckets int64
+	if err := s.conn.QueryRowContext(ctx, sqlFile("trust_buckets")).Scan(&buckets); err != nil {
+		return fmt.Errorf("count buckets: %w", err)
+	}
+	for b := range buckets {
+		if err := s.trustBucket(ctx, b, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string, []schema.Action) error) error {
+	rows, err := s.Query(ctx, sqlFile("trust_actions"), bucket)
 	if err != nil {
 		return fmt.Errorf("query actions: %w", err)
 	}

@@ -157,7 +157,7 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 		return rec
 	}
 	show := progress(opts.stderr, "results audited")
-	err = sess.TrustActions(ctx, func(episode string, acts []schema.Action) error {
+	err = sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
 		for _, i := range byEpisode[episode] {
 			aud.Add(record(i, acts))
 		}
