@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-short bench fuzz golden lint demo sandbox-images check-binary clean
+.PHONY: build test test-short bench bench-trust fuzz golden lint demo sandbox-images check-binary clean
 
 build: bin/trustlake check-binary
 
@@ -30,6 +30,10 @@ test-short:
 
 bench: build
 	bash bench/run.sh
+
+# Trust Layer: ingest vs audit of 100k generated τ-bench results (time, peak RSS).
+bench-trust: build
+	bash bench/trust.sh
 
 fuzz:
 	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
