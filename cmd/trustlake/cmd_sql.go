@@ -27,7 +27,8 @@ func sqlCommand() *cli.Command {
 		ArgsUsage: "[QUERY]",
 		Description: "Views: episodes, actions, ground_truth, labels, verdicts, results, trust,\n" +
 			"categories (effective failure category: label, else verifier).\n" +
-			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c).\n" +
+			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c),\n" +
+			"cohen_kappa(tp, fp, fn, tn), fpr_needed_negatives(p, half_width [, alpha]).\n" +
 			"The session time zone is UTC.\n" + exitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, csv, json or jsonl"},
