@@ -107,6 +107,9 @@ func openWriter[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table 
 	*w = nw
 	b.closers = append(b.closers, func() (string, lake.Stats, error) {
 		st, err := nw.Close()
+		for _, d := range nw.Duplicates() {
+			b.reject(d.File, d.Line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrDuplicate, d)})
+		}
 		return table, st, err
 	})
 	return nw, nil
@@ -122,11 +125,7 @@ func add[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string,
 	_, err = wr.Add(row)
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {
-		sentinel := schema.ErrConflict
-		if ce.InBatch {
-			sentinel = schema.ErrDuplicate
-		}
-		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", sentinel, ce)})
+		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
 		return nil
 	}
 	return err
@@ -162,7 +161,7 @@ func (b *batch) finish() (Stats, error) {
 		b.stats.Tables[table] = st
 	}
 	if len(b.errs) > 0 {
-
+		sortInputOrder(b.errs)
 		return b.stats, &Rejected{Errors: b.errs}
 	}
 	if err := b.ctx.Err(); err != nil {
@@ -189,4 +188,21 @@ func (b *batch) expandDirs(args []string, ext string) []string {
 		out = append(out, matches...)
 	}
 	return out
+}
+
+// sortInputOrder orders record errors by file (in the order files first
+// appear) and line, so duplicates found at the end sit where they occur.
+func sortInputOrder(errs RecordErrors) {
+	rank := map[string]int{}
+	for _, e := range errs {
+		if _, ok := rank[e.File]; !ok {
+			rank[e.File] = len(rank)
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		if ri, rj := rank[errs[i].File], rank[errs[j].File]; ri != rj {
+			return ri < rj
+		}
+		return errs[i].Line < errs[j].Line
+	})
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"sync"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
@@ -41,27 +43,65 @@ func (b *batch) verdictFile(name string) error {
 	return b.verdictStream(f, name)
 }
 
-// decodedChunk is a run of consecutive input lines, decoded.
+// rawChunk is a run of consecutive input lines, copied out of the reader,
+// with the per-line errors found while reading; res receives it decoded.
+type rawChunk struct {
+	lines *lineBuf // the lines back to back, their end offsets and numbers
+	errs  []*schema.RecordError
+	err   error // a read error that ends the stream
+	last  int64 // last line number read
+	res   chan *decodedChunk
+}
+
+// decodedChunk is a rawChunk, decoded.
 type decodedChunk struct {
 	rows []schema.Verdict
-	errs []*schema.RecordError // in line order, interleaved by line number with rows
-	err  error                 // a read error that ends the stream
-	last int64                 // last line number read
+	errs []*schema.RecordError // sorted by line
+	err  error
+	last int64
 }
 
 const chunkLines = 2048
 
+// Buffers of chunks are recycled: a million-line file would otherwise
+// allocate (and page-fault) hundreds of megabytes for nothing.
+var (
+	lineBufs = sync.Pool{New: func() any { return &lineBuf{buf: make([]byte, 0, 256*chunkLines)} }}
+	rowBufs  = sync.Pool{New: func() any { s := make([]schema.Verdict, 0, chunkLines); return &s }}
+)
+
+// lineBuf holds the raw lines of one chunk.
+type lineBuf struct {
+	buf  []byte
+	ends []int
+	nums []int64
+}
+
+// decodeWorkers decode chunks in parallel; the consumer takes them in order.
+const decodeWorkers = 2
+
 // verdictStream decodes one JSONL stream; src names it in messages.
-// Reading and decoding run in one goroutine, dedupe and Parquet encoding
-// in this one, so the two halves overlap on two cores.
+// One goroutine reads lines, decodeWorkers goroutines decode chunks of
+// them, and this one takes the chunks in input order for dedupe; Parquet
+// encoding runs in the writers' goroutines.
 func (b *batch) verdictStream(r io.Reader, src string) error {
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
-	chunks := make(chan *decodedChunk, 4)
-	go decodeVerdicts(ctx, r, src, b.opts.MaxLineBytes, chunks)
+	work := make(chan *rawChunk, decodeWorkers*2)
+	order := make(chan *rawChunk, decodeWorkers*4)
+	go readChunks(ctx, r, src, b.opts.MaxLineBytes, work, order)
+	for i := 0; i < decodeWorkers; i++ {
+		go decodeChunks(src, work)
+	}
 	var rows int64
 	before := len(b.errs)
-	for c := range chunks {
+	for rc := range order {
+		var c *decodedChunk
+		select {
+		case c = <-rc.res:
+		case <-ctx.Done(): // the reader may stop between order and work
+			return ctx.Err()
+		}
 		if c.err != nil {
 			b.reject(src, 0, c.err)
 			return nil
@@ -85,6 +125,8 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 			}
 		}
 		b.errs = append(b.errs, c.errs[ei:]...)
+		clear(c.rows) // the writer copied them; keep no strings alive
+		rowBufs.Put(&c.rows)
 	}
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -95,28 +137,32 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 	return nil
 }
 
-// decodeVerdicts reads and decodes lines into chunks until EOF, an error
-// or cancellation; it closes out.
-func decodeVerdicts(ctx context.Context, r io.Reader, src string, maxLine int, out chan<- *decodedChunk) {
-	defer close(out)
+// readChunks splits the input into chunks of lines until EOF, an error or
+// cancellation; every chunk goes to work (for a decoder) and to order (for
+// the consumer), in input order. It closes both.
+func readChunks(ctx context.Context, r io.Reader, src string, maxLine int, work, order chan<- *rawChunk) {
+	defer close(order)
+	defer close(work)
 	lr := newLineReader(r, maxLine)
-	dec := newVerdictDecoder()
-	c := &decodedChunk{rows: make([]schema.Verdict, 0, chunkLines)}
+	newChunk := func() *rawChunk {
+		lb := lineBufs.Get().(*lineBuf)
+		lb.buf, lb.ends, lb.nums = lb.buf[:0], lb.ends[:0], lb.nums[:0]
+		return &rawChunk{lines: lb, res: make(chan *decodedChunk, 1)}
+	}
+	c := newChunk()
 	send := func() bool {
 		select {
-		case out <- c:
-			c = &decodedChunk{rows: make([]schema.Verdict, 0, chunkLines)}
-			return true
+		case order <- c:
 		case <-ctx.Done():
 			return false
 		}
-	}
-	reject := func(n int64, err error) {
-		re := &schema.RecordError{File: src, Line: n, Err: err}
-		if fe, ok := err.(*schema.FieldError); ok {
-			re.Field, re.Err = fe.Field, fe.Err
+		select {
+		case work <- c:
+		case <-ctx.Done():
+			return false
 		}
-		c.errs = append(c.errs, re)
+		c = newChunk()
+		return true
 	}
 	for {
 		line, n, err := lr.next()
@@ -131,24 +177,55 @@ func decodeVerdicts(ctx context.Context, r io.Reader, src string, maxLine int, o
 			send()
 			return
 		case err != nil:
-			reject(n, err)
+			c.errs = append(c.errs, &schema.RecordError{File: src, Line: n, Err: err})
 		case isBlank(line):
 		default:
+			lb := c.lines
+			lb.buf = append(lb.buf, line...)
+			lb.ends = append(lb.ends, len(lb.buf))
+			lb.nums = append(lb.nums, n)
+		}
+		if len(c.lines.ends)+len(c.errs) >= chunkLines && !send() {
+			return
+		}
+	}
+}
+
+// decodeChunks decodes the chunks of work until it is closed.
+func decodeChunks(src string, work <-chan *rawChunk) {
+	dec := newVerdictDecoder()
+	for rc := range work {
+		rows := rowBufs.Get().(*[]schema.Verdict)
+		c := &decodedChunk{rows: (*rows)[:0], errs: rc.errs, err: rc.err, last: rc.last}
+		reject := func(n int64, err error) {
+			re := &schema.RecordError{File: src, Line: n, Err: err}
+			if fe, ok := err.(*schema.FieldError); ok {
+				re.Field, re.Err = fe.Field, fe.Err
+			}
+			c.errs = append(c.errs, re)
+		}
+		start, lb := 0, rc.lines
+		for i, end := range lb.ends {
+			line, n := lb.buf[start:end], lb.nums[i]
+			start = end
 			if err := checkLine(line); err != nil {
 				reject(n, err)
-				break
+				continue
 			}
 			c.rows = append(c.rows, schema.Verdict{})
 			v := &c.rows[len(c.rows)-1]
 			if err := dec.decode(line, v); err != nil {
 				c.rows = c.rows[:len(c.rows)-1]
 				reject(n, err)
-				break
+				continue
 			}
 			v.SrcFile, v.SrcLine = src, n
 		}
-		if len(c.rows)+len(c.errs) >= chunkLines && !send() {
-			return
+		lineBufs.Put(lb) // decoded strings are copies: the bytes can go
+		rc.lines = nil
+		if len(rc.errs) > 0 {
+			sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
 		}
+		rc.res <- c
 	}
 }

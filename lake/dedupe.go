@@ -1,11 +1,13 @@
 package lake
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -45,22 +47,17 @@ const (
 	Unchanged                // same key and content already in the lake
 	Replaced                 // same key, new content, --replace given
 	Conflict                 // same key, different content; see ConflictError
-	Duplicate                // key already given earlier in this batch
 )
 
-// ConflictError says that a row's natural key is taken by a different row;
-// Existing names where that row came from ("file:line").
+// ConflictError says that a row's natural key is taken by a different row
+// in the lake; Existing names where that row came from ("file:line").
 type ConflictError struct {
 	Key      string
 	Existing string
-	InBatch  bool // the other row is earlier in the same batch
 }
 
 func (e *ConflictError) Error() string {
 	key := strings.ReplaceAll(e.Key, "\x00", "/")
-	if e.InBatch {
-		return fmt.Sprintf("%s was already given at %s", key, e.Existing)
-	}
 	return fmt.Sprintf("key %s already in the lake with different content (from %s); use --replace to overwrite", key, e.Existing)
 }
 
@@ -85,7 +82,8 @@ type Writer[T any, P RowPtr[T]] struct {
 	table Table
 	opts  WriterOptions
 	parts []*partState[T]
-	batch map[[2]uint64]batchEntry
+	seen  []seenKey // every key added, for in-batch duplicates (sorted in Close)
+	files []string  // source files by index, for seen
 	stats Stats
 	buf   int
 }
@@ -97,9 +95,23 @@ type existingRow struct {
 	file    string // lake file holding the row
 }
 
-type batchEntry struct {
-	srcFile string
-	srcLine int64
+// seenKey is one added row's key and source; a sorted slice of them finds
+// in-batch duplicates far cheaper than a map of a million keys.
+type seenKey struct {
+	key  [2]uint64
+	line int64
+	file int32
+}
+
+// DuplicateError is a row whose natural key an earlier row of the same
+// batch already had.
+type DuplicateError struct {
+	File, FirstFile string
+	Line, FirstLine int64
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("same natural key as %s", origin(e.FirstFile, e.FirstLine))
 }
 
 type partState[T any] struct {
@@ -116,7 +128,7 @@ func NewWriter[T any, P RowPtr[T]](tx *Tx, table string, opts WriterOptions) (*W
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T, P]{tx: tx, table: t, opts: opts, batch: make(map[[2]uint64]batchEntry, opts.SizeHint), buf: 4096}, nil
+	return &Writer[T, P]{tx: tx, table: t, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: 4096}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict and
@@ -124,16 +136,15 @@ func NewWriter[T any, P RowPtr[T]](tx *Tx, table string, opts WriterOptions) (*W
 func (w *Writer[T, P]) Add(row *T) (Outcome, error) {
 	p := P(row)
 	key := p.KeyHash()
-	if prev, ok := w.batch[key]; ok {
-		w.stats.Rejected++
-		return Duplicate, &ConflictError{Key: p.Key(), Existing: origin(prev.srcFile, prev.srcLine), InBatch: true}
-	}
 	ps, err := w.part(p.Partition())
 	if err != nil {
 		return Conflict, err
 	}
 	file, line := p.Where()
-	w.batch[key] = batchEntry{srcFile: file, srcLine: line}
+	if n := len(w.files); n == 0 || w.files[n-1] != file {
+		w.files = append(w.files, file)
+	}
+	w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
 	if len(ps.existing) == 0 {
 		w.stats.Added++
 		return Added, w.push(ps, row)
@@ -186,7 +197,7 @@ func (w *Writer[T, P]) flush(ps *partState[T]) error {
 	if err := ps.fw.write(ps.pending); err != nil {
 		return err
 	}
-	ps.pending = make([]T, 0, w.buf)
+	ps.pending = ps.fw.batch(w.buf)
 	return nil
 }
 
@@ -231,8 +242,53 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
+// Duplicates returns the rows whose natural key an earlier row of the batch
+// already had, in the order they were added. Call it after Close.
+func (w *Writer[T, P]) Duplicates() []*DuplicateError {
+	s := w.seen
+	slices.SortFunc(s, func(a, b seenKey) int {
+		if c := cmp.Compare(a.key[0], b.key[0]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.key[1], b.key[1]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.file, b.file); c != 0 { // input order within a key
+			return c
+		}
+		return cmp.Compare(a.line, b.line)
+	})
+	type dup struct {
+		first, again seenKey
+		order        int
+	}
+	var dups []dup
+	for i := 1; i < len(s); i++ {
+		if s[i].key == s[i-1].key {
+			j := i - 1
+			for j > 0 && s[j-1].key == s[i].key {
+				j--
+			}
+			dups = append(dups, dup{first: s[j], again: s[i]})
+		}
+	}
+	slices.SortFunc(dups, func(a, b dup) int {
+		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.again.line, b.again.line)
+	})
+	out := make([]*DuplicateError, len(dups))
+	for i, d := range dups {
+		out[i] = &DuplicateError{File: w.files[d.again.file], Line: d.again.line, FirstFile: w.files[d.first.file], FirstLine: d.first.line}
+	}
+	w.stats.Rejected += int64(len(out))
+	return out
+}
+
 // Close flushes every partition, rewrites files that lost replaced rows,
-// and returns the counts. The transaction still has to be committed.
+// and returns the counts. The transaction still has to be committed, after
+// checking Duplicates.
 func (w *Writer[T, P]) Close() (Stats, error) {
 	for _, ps := range w.parts {
 		if err := w.flush(ps); err != nil {

@@ -39,6 +39,9 @@ func write(t *testing.T, l *lake.Lake, opts lake.WriterOptions, rows ...schema.V
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, d := range w.Duplicates() {
+		errs = append(errs, d)
+	}
 	if len(errs) == 0 {
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
@@ -111,11 +114,16 @@ func TestWriteDedupeReplace(t *testing.T) {
 func TestDuplicateInBatch(t *testing.T) {
 	l, _ := lake.Open(t.TempDir(), lake.Options{})
 	a := verdict("ep1", "j", "E1-final", 1, "success", 1)
+	b := verdict("ep2", "j", "E1-final", 1, "success", 3)
 	a2 := verdict("ep1", "j", "E1-final", 1, "success", 7)
-	_, errs := write(t, l, lake.WriterOptions{}, a, a2)
-	var ce *lake.ConflictError
-	if len(errs) != 1 || !errors.As(errs[0], &ce) || !ce.InBatch || ce.Existing != "v.jsonl:1" {
+	a3 := verdict("ep1", "j", "E1-final", 1, "failure", 9)
+	_, errs := write(t, l, lake.WriterOptions{}, a, b, a2, a3)
+	var d1, d2 *lake.DuplicateError
+	if len(errs) != 2 || !errors.As(errs[0], &d1) || !errors.As(errs[1], &d2) {
 		t.Fatalf("got %v", errs)
+	}
+	if d1.Line != 7 || d1.FirstLine != 1 || d2.Line != 9 || d2.FirstLine != 1 || d1.Error() != "same natural key as v.jsonl:1" {
+		t.Fatalf("duplicates %+v %+v", d1, d2)
 	}
 	if got := readAll(t, l); len(got) != 0 {
 		t.Fatalf("rejected batch left rows: %v", got)

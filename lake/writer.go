@@ -189,6 +189,7 @@ type fileWriter[T any] struct {
 	w      *parquet.GenericWriter[T]
 	rows   int64
 	ch     chan []T   // row batches for the encoding goroutine
+	free   chan []T   // batches the encoder is done with, for reuse
 	done   chan error // the encoding goroutine's result
 	closed bool
 }
@@ -232,7 +233,7 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
 		parquet.CreatedBy("trustlake", "1", ""),
 	)
-	fw.ch, fw.done = make(chan []T, 2), make(chan error, 1)
+	fw.ch, fw.free, fw.done = make(chan []T, 2), make(chan []T, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
 		if !fw.closed {
@@ -255,6 +256,13 @@ func (fw *fileWriter[T]) encode() {
 				err = fmt.Errorf("write %s: %w", fw.rel, werr)
 			}
 		}
+		// The writer has copied the values: hand the batch back for reuse
+		// (cleared, so it pins no strings), or drop it when enough wait.
+		clear(rows)
+		select {
+		case fw.free <- rows[:0]:
+		default:
+		}
 	}
 	if err == nil {
 		if cerr := fw.w.Close(); cerr != nil {
@@ -264,8 +272,8 @@ func (fw *fileWriter[T]) encode() {
 	fw.done <- err
 }
 
-// write hands rows to the encoding goroutine; the caller must not reuse
-// the slice.
+// write hands rows to the encoding goroutine; the caller must not touch
+// the slice again (it may come back from batch).
 func (fw *fileWriter[T]) write(rows []T) error {
 	fw.ch <- rows
 	fw.rows += int64(len(rows))
@@ -309,4 +317,15 @@ func (tx *Tx) partitionFiles(t Table, values []string) []FileEntry {
 		}
 	}
 	return out
+}
+
+// batch returns an empty slice for the next rows, reusing one the encoder
+// is done with when there is one.
+func (fw *fileWriter[T]) batch(capacity int) []T {
+	select {
+	case b := <-fw.free:
+		return b
+	default:
+		return make([]T, 0, capacity)
+	}
 }
