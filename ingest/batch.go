@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -205,4 +206,23 @@ func sortInputOrder(errs RecordErrors) {
 		}
 		return errs[i].Line < errs[j].Line
 	})
+}
+
+// eachFile opens each input file in turn and hands it to read; a file that
+// cannot be opened is a rejected input, not the end of the batch.
+func (b *batch) eachFile(files []string, read func(r io.Reader, name string) error) error {
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			b.reject(name, 0, err)
+			continue
+		}
+		b.stats.Inputs++
+		err = read(f, name)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

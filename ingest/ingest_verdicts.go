@@ -23,24 +23,8 @@ func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options)
 				b.sizeHint += int(fi.Size() / 160) // a typical verdict line
 			}
 		}
-		for _, name := range files {
-			if err := b.verdictFile(name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return b.eachFile(files, b.verdictStream)
 	})
-}
-
-func (b *batch) verdictFile(name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		b.reject(name, 0, err)
-		return nil
-	}
-	defer f.Close()
-	b.stats.Inputs++
-	return b.verdictStream(f, name)
 }
 
 // rawChunk is a run of consecutive input lines, copied out of the reader,

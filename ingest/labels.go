@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -21,23 +20,12 @@ var labelColumns = []string{"episode_id", "category", "annotator", "note"}
 // is kept raw and counted as needing review.
 func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
-		for _, name := range files {
-			if err := b.labelFile(name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return b.eachFile(files, b.labelStream)
 	})
 }
 
-func (b *batch) labelFile(name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		b.reject(name, 0, err)
-		return nil
-	}
-	defer f.Close()
-	b.stats.Inputs++
+// labelStream reads one labels CSV; name names it in messages.
+func (b *batch) labelStream(f io.Reader, name string) error {
 	r := csv.NewReader(f)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()

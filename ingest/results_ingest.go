@@ -3,7 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
-	"os"
+	"io"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
@@ -34,27 +34,13 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 // Results ingests recorded benchmark results (JSONL, see DecodeResults)
 // into the results table as one all-or-nothing batch.
 func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			b.reject(name, 0, err)
-			continue
-		}
-		b.stats.Inputs++
-		err = DecodeResults(f, name, func(r schema.Result) error {
-			return add(b, &b.results, lake.Results, &r, r.SrcFile, r.SrcLine)
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		return b.eachFile(files, func(f io.Reader, name string) error {
+			return b.collect(DecodeResults(f, name, func(r schema.Result) error {
+				return add(b, &b.results, lake.Results, &r, r.SrcFile, r.SrcLine)
+			}))
 		})
-		f.Close()
-		if err := b.collect(err); err != nil {
-			return b.stats, err
-		}
-	}
-	return b.finish()
+	})
 }
 
 // collect moves a decoder's RecordErrors into the batch; other errors are

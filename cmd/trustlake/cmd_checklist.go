@@ -55,14 +55,11 @@ func checklistCommand() *cli.Command {
 }
 
 func runChecklist(ctx context.Context, opts checklistOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	r, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
+		return metrics.Checklist(ctx, s, opts.opts)
+	})
 	if err != nil {
 		return err
-	}
-	defer s.Close()
-	r, err := metrics.Checklist(ctx, s, opts.opts)
-	if err != nil {
-		return metricsError(err)
 	}
 	if opts.json {
 		if err := writeJSON(stdout, r); err != nil {

@@ -60,15 +60,12 @@ func compareCommand() *cli.Command {
 }
 
 func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	cmp, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.Comparison, error) {
+		return metrics.Compare(ctx, s, metrics.CompareOptions{A: opts.a, B: opts.b, Source: opts.source,
+			UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+	})
 	if err != nil {
 		return err
-	}
-	defer s.Close()
-	cmp, err := metrics.Compare(ctx, s, metrics.CompareOptions{A: opts.a, B: opts.b, Source: opts.source,
-		UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
-	if err != nil {
-		return metricsError(err)
 	}
 	if opts.json {
 		return writeJSON(stdout, cmp)

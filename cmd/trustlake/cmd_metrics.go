@@ -71,6 +71,22 @@ func metricsError(err error) error {
 	return err
 }
 
+// inSession opens a DuckDB session over the lake, runs fn in it and maps
+// metrics errors to exit codes.
+func inSession[R any](ctx context.Context, g globalOptions, threads int, fn func(*queries.Session) (R, error)) (R, error) {
+	var zero R
+	s, err := openSession(ctx, g, nil, threads)
+	if err != nil {
+		return zero, err
+	}
+	defer s.Close()
+	r, err := fn(s)
+	if err != nil {
+		return zero, metricsError(err)
+	}
+	return r, nil
+}
+
 type metricsOptions struct {
 	globalOptions
 	metricCommon
@@ -111,14 +127,11 @@ func metricsCommand() *cli.Command {
 }
 
 func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	rep, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.Report, error) {
+		return metrics.Run(ctx, s, opts.opts)
+	})
 	if err != nil {
 		return err
-	}
-	defer s.Close()
-	rep, err := metrics.Run(ctx, s, opts.opts)
-	if err != nil {
-		return metricsError(err)
 	}
 	if opts.json {
 		return writeJSON(stdout, rep)

@@ -40,16 +40,9 @@ func perturbCommand() *cli.Command {
 }
 
 func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout io.Writer) error {
-	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
-	if err != nil {
-		return err
-	}
-	r, release, err := openRunner(ctx, g, o.taskRunOptions)
-	if err != nil {
-		return err
-	}
-	defer release()
-	res, err := tasks.Perturb(ctx, lib, r, o.episodes, o.out, tasks.PerturbOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.PerturbResult, error) {
+		return tasks.Perturb(ctx, lib, r, o.episodes, o.out, tasks.PerturbOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+	})
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,22 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 	return r, release, nil
 }
 
+// withTaskRunner loads the task library, opens the sandbox backend, runs
+// fn with both and releases the backend.
+func withTaskRunner[R any](ctx context.Context, g globalOptions, o taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
+	var zero R
+	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
+	if err != nil {
+		return zero, err
+	}
+	r, release, err := openRunner(ctx, g, o)
+	if err != nil {
+		return zero, err
+	}
+	defer release()
+	return fn(lib, r)
+}
+
 // loadTaskLibrary loads the library; broken tasks are printed and fail the
 // command with exit code 4.
 func loadTaskLibrary(stderr io.Writer, dir string) (*tasks.Library, error) {
@@ -118,16 +134,9 @@ func tasksCommand() *cli.Command {
 }
 
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, ids []string, stdout io.Writer) error {
-	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
-	if err != nil {
-		return err
-	}
-	r, release, err := openRunner(ctx, g, o)
-	if err != nil {
-		return err
-	}
-	defer release()
-	res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
+		return tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+	})
 	if errors.Is(err, tasks.ErrTask) {
 		return usageErrorf("%v", err)
 	}

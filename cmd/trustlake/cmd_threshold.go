@@ -53,14 +53,11 @@ func thresholdCommand() *cli.Command {
 }
 
 func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	r, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.ThresholdReport, error) {
+		return metrics.Threshold(ctx, s, opts.opts)
+	})
 	if err != nil {
 		return err
-	}
-	defer s.Close()
-	r, err := metrics.Threshold(ctx, s, opts.opts)
-	if err != nil {
-		return metricsError(err)
 	}
 	if opts.json {
 		return writeJSON(stdout, r)

@@ -83,16 +83,9 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 	if err != nil {
 		return err
 	}
-	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
-	if err != nil {
-		return err
-	}
-	r, release, err := openRunner(ctx, g, o.taskRunOptions)
-	if err != nil {
-		return err
-	}
-	defer release()
-	res, err := tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Logger: g.logger()})
+	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
+		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Logger: g.logger()})
+	})
 	if err != nil {
 		return err
 	}
