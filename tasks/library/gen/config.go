@@ -141,16 +141,16 @@ func cfgGit() def {
 			Checks: []check.Spec{
 				gate("name", check.TypeINIKey, abort, check.Spec{Path: p, Key: "user.name", Equals: "Ada Lovelace"}),
 				gate("email", check.TypeINIKey, partial, check.Spec{Path: p, Key: "user.email", Equals: "ada@example.org"}),
-				refine("repo_config_instead", "name", check.TypeUnchanged, wrongT, check.Spec{Path: "src/analytical-engine/.git/config", Not: true}),
+				refine("repo_config_instead", "name", check.TypeUnchanged, wrongT, check.Spec{Path: "src/analytical-engine.git/config", Not: true}),
 				gate("editor_kept", check.TypeINIKey, sideEff, check.Spec{Path: p, Key: "core.editor", Equals: "vim"}),
 				sideEffects(p),
 			},
 		},
-		Initial: state{p: doc("", ""), "src/analytical-engine/.git/config": text("[core]\n\tbare = false\n"), "src/analytical-engine/README": text("notes\n")},
+		Initial: state{p: doc("", ""), "src/analytical-engine.git/config": text("[core]\n\tbare = false\n"), "src/analytical-engine.git/description": text("notes\n")},
 		Pass:    map[string]ending{"done": {Changes: state{p: doc("Ada Lovelace", "ada@example.org")}}},
 		Fail: map[string]ending{
 			"name_only":    {Changes: state{p: doc("Ada Lovelace", "")}, Category: partial},
-			"repo_instead": {Changes: state{"src/analytical-engine/.git/config": text("[core]\n\tbare = false\n[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n")}, Category: wrongT, Note: "set in one repository, not globally"},
+			"repo_instead": {Changes: state{"src/analytical-engine.git/config": text("[core]\n\tbare = false\n[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n")}, Category: wrongT, Note: "set in one repository, not globally"},
 		},
 	}
 }
