@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -14,7 +15,15 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// TRUSTLAKE_CPUPROFILE=FILE writes a Go CPU profile (for benchmarks).
+	if name := os.Getenv("TRUSTLAKE_CPUPROFILE"); name != "" {
+		if f, err := os.Create(name); err == nil {
+			pprof.StartCPUProfile(f)
+			defer f.Close()
+		}
+	}
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	pprof.StopCPUProfile()
 	stop()
 	os.Exit(code)
 }
