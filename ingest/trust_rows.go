@@ -13,27 +13,43 @@ import (
 // opts.Replace says; an unchanged row is a no-op. Rows of other results
 // are kept. The rows must have unique result ids (trust.Audit gives them).
 func TrustRows(ctx context.Context, dst *lake.Lake, rows []schema.Trust, opts Options) (Stats, error) {
-	opts.Replace = true
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
-	b.sizeHint = len(rows)
-	var w *lake.Writer[schema.Trust, *schema.Trust]
+	return derivedRows[schema.Trust](ctx, dst, lake.Trust, rows, opts)
+}
+
+// SelfTests writes verifier self-test results (`trustlake tasks check
+// --record`) into the selftests table as one atomic batch; like audit rows
+// they are derived data: a changed result for the same verifier and fixture
+// replaces the old one, an unchanged one is a no-op.
+func SelfTests(ctx context.Context, dst *lake.Lake, rows []schema.SelfTest, opts Options) (Stats, error) {
 	for i := range rows {
-		r := &rows[i]
-		if err := add(b, &w, lake.Trust, r, r.SrcFile, r.SrcLine); err != nil {
-			return b.stats, err
+		if err := rows[i].Validate(); err != nil {
+			return Stats{}, err
 		}
-		if i%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return b.stats, err
+	}
+	return derivedRows[schema.SelfTest](ctx, dst, lake.SelfTests, rows, opts)
+}
+
+// derivedRows writes rows computed by trustlake itself (not read from
+// input files) with replace semantics.
+func derivedRows[T any, P lake.RowPtr[T]](ctx context.Context, dst *lake.Lake, table string, rows []T, opts Options) (Stats, error) {
+	if len(rows) == 0 {
+		return Stats{Tables: map[string]lake.Stats{}}, nil
+	}
+	opts.Replace = true
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		b.sizeHint = len(rows)
+		var w *lake.Writer[T, P]
+		for i := range rows {
+			file, line := P(&rows[i]).Where()
+			if err := add(b, &w, table, &rows[i], file, line); err != nil {
+				return err
+			}
+			if i%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	if len(rows) == 0 {
-		return b.stats, nil
-	}
-	return b.finish()
+		return nil
+	})
 }

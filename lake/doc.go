@@ -14,6 +14,7 @@
 //	verdicts/judge=<j>/condition=<c>/part-<uuid>.parquet
 //	results/benchmark=<b>/part-<uuid>.parquet
 //	trust/benchmark=<b>/part-<uuid>.parquet
+//	selftests/part-<uuid>.parquet
 //
 // Partition values are percent-encoded the way DuckDB writes them (every
 // byte outside [A-Za-z0-9._-] becomes %XX), so DuckDB, Spark or Trino read

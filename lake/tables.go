@@ -18,6 +18,7 @@ const (
 	Verdicts    = "verdicts"
 	Results     = "results"
 	Trust       = "trust"
+	SelfTests   = "selftests"
 )
 
 // Tables returns every table of the lake in a stable order.
@@ -30,6 +31,7 @@ func Tables() []Table {
 		{Name: Verdicts, Partitions: []string{"judge", "condition"}, Key: []string{"episode_id", "judge", "condition", "run"}},
 		{Name: Results, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
 		{Name: Trust, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
+		{Name: SelfTests, Key: []string{"verifier_sha256", "fixture"}},
 	}
 }
 

@@ -152,9 +152,19 @@ func verifierItems(gt queries.GroundTruthSummary) []Item {
 	default:
 		det.Status = StatusPass
 	}
-	fix := Item{ID: "verifier_fixtures", Title: "verifiers tested on pass and fail fixtures", Status: StatusNotChecked,
-		Figure: fmt.Sprintf("%d verifiers", gt.Verifiers),
-		Reason: "the lake records no fixture self-test results; run the task library's self-test (pass and fail fixtures) and keep its report"}
+	fix := Item{ID: "verifier_fixtures", Title: "verifiers tested on pass and fail fixtures",
+		Figure: fmt.Sprintf("%d of %d verifiers passed a recorded self-test", gt.Tested, gt.Verifiers)}
+	switch {
+	case gt.SelfTests == 0:
+		fix.Status = StatusNotChecked
+		fix.Reason = "the lake records no self-test results: run `trustlake tasks check --record` on the task library"
+	case gt.Verifiers == 0 || gt.Tested < gt.Verifiers:
+		fix.Status = StatusFail
+		fix.Reason = "some verifiers have no passing self-test with both pass and fail fixtures " +
+			"(a changed verifier has a new verifier_sha256 and needs a new `tasks check --record`)"
+	default:
+		fix.Status = StatusPass
+	}
 	return []Item{det, fix}
 }
 

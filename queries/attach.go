@@ -17,7 +17,7 @@ func (s *Session) Attach(ctx context.Context, name, path string) error {
 	if !viewName.MatchString(name) {
 		return fmt.Errorf("%w: view name %q: use letters, digits and _", ErrBadAttach, name)
 	}
-	for _, t := range []string{"episodes", "actions", "ground_truth", "labels", "verdicts", "results", "trust", "categories"} {
+	for _, t := range []string{"episodes", "actions", "ground_truth", "labels", "verdicts", "results", "trust", "selftests", "categories"} {
 		if strings.EqualFold(name, t) {
 			return fmt.Errorf("%w: %q is a lake view; pick another name", ErrBadAttach, name)
 		}

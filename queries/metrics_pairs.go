@@ -86,6 +86,8 @@ func (s *Session) MetricsScores(ctx context.Context, jc JudgeCondition, source s
 type GroundTruthSummary struct {
 	Rows, Verifiers, Episodes                int
 	Deterministic, Nondeterministic, Unknown int // rows by their deterministic flag
+	Tested                                   int // verifiers with a passing recorded self-test
+	SelfTests                                int // rows of the selftests table
 }
 
 // MetricsGroundTruthSummary summarises the ground-truth rows of the episodes
@@ -98,7 +100,7 @@ func (s *Session) MetricsGroundTruthSummary(ctx context.Context, jc JudgeConditi
 	defer rows.Close()
 	var g GroundTruthSummary
 	if rows.Next() {
-		if err := rows.Scan(&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes); err != nil {
+		if err := rows.Scan(&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes, &g.Tested, &g.SelfTests); err != nil {
 			return GroundTruthSummary{}, fmt.Errorf("scan ground-truth summary: %w", err)
 		}
 	}

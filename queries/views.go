@@ -44,6 +44,8 @@ func emptyRow(table string) any {
 		return schema.Result{}
 	case lake.Trust:
 		return schema.Trust{}
+	case lake.SelfTests:
+		return schema.SelfTest{}
 	}
 	return nil
 }

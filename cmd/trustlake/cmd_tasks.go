@@ -7,10 +7,13 @@ import (
 	"io"
 	"path/filepath"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -125,23 +128,42 @@ func tasksCommand() *cli.Command {
 			Description: "Loads the task library (reporting every malformed task.json), then runs each\n" +
 				"task's verifier on each fixture twice in a fresh sandbox. A fixture fails when the\n" +
 				"verdict or category differs from its expectation, or the two runs disagree.\n" + exitCodesHelp,
-			Flags: taskFlags(),
+			Flags: append(taskFlags(), &cli.BoolFlag{Name: "record",
+				Usage: "store the results in the lake table selftests (checklist then knows which verifiers were tested)"}),
 			Action: func(c *cli.Context) error {
-				return runTasksCheck(c.Context, globals(c), taskRunFlags(c), c.Args().Slice(), c.App.Writer)
+				return runTasksCheck(c.Context, globals(c), taskRunFlags(c), c.Bool("record"), c.Args().Slice(), c.App.Writer)
 			},
 		}, tasksEpisodesCommand()},
 	}
 }
 
-func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, ids []string, stdout io.Writer) error {
+func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
+	var rows []schema.SelfTest
 	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
-		return tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+		if err == nil && record {
+			rows, err = selfTestRows(lib, res, runnerName(r))
+		}
+		return res, err
 	})
 	if errors.Is(err, tasks.ErrTask) {
 		return usageErrorf("%v", err)
 	}
 	if err != nil {
 		return err
+	}
+	if record {
+		dst, err := g.openLake()
+		if err != nil {
+			return err
+		}
+		st, err := ingest.SelfTests(ctx, dst, rows, ingest.Options{Logger: g.logger()})
+		if err != nil {
+			return printRejected(g.stderr, err)
+		}
+		if !o.json {
+			printIngestSummary(stdout, st)
+		}
 	}
 	bad := 0
 	for _, x := range res {
@@ -180,4 +202,49 @@ func verdictText(pass bool, category string) string {
 		return "fail"
 	}
 	return "fail " + category
+}
+
+// runnerName names the sandbox a runner stands for ("none" in process).
+func runnerName(r verifierRunner) string {
+	if n, ok := r.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return "none"
+}
+
+// selfTestRows turns self-test results into selftests rows, keyed by the
+// verifier's sha256 (the same one verify writes into gt.json).
+func selfTestRows(lib *tasks.Library, res []tasks.FixtureResult, sandbox string) ([]schema.SelfTest, error) {
+	sums := map[string]string{}
+	now := time.Now().UTC()
+	rows := make([]schema.SelfTest, 0, len(res))
+	for _, x := range res {
+		sum, ok := sums[x.TaskID]
+		if !ok {
+			t, err := lib.Task(x.TaskID)
+			if err != nil {
+				return nil, err
+			}
+			if sum, err = tasks.VerifierSHA256(t); err != nil {
+				return nil, err
+			}
+			sums[x.TaskID] = sum
+		}
+		rows = append(rows, schema.SelfTest{
+			TaskID: x.TaskID, VerifierSHA256: sum, Fixture: x.Fixture,
+			WantPass: x.WantPass, WantCategory: nonEmpty(x.WantCategory),
+			GotPass: x.GotPass, GotCategory: nonEmpty(x.GotCategory),
+			Deterministic: x.Deterministic, OK: x.OK, Error: nonEmpty(x.Err),
+			Sandbox: sandbox, RanAt: &now,
+			Provenance: schema.Provenance{SrcFile: "tasks check " + lib.Dir},
+		})
+	}
+	return rows, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
