@@ -25,7 +25,7 @@ func sqlCommand() *cli.Command {
 		Name:      "sql",
 		Usage:     "run DuckDB SQL over the lake (QUERY from stdin when absent)",
 		ArgsUsage: "[QUERY]",
-		Description: "Views: episodes, actions, ground_truth, labels, verdicts, results, trust,\n" +
+		Description: "Views: episodes, actions, ground_truth, labels, verdicts, results, trust, selftests,\n" +
 			"categories (effective failure category: label, else verifier).\n" +
 			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c),\n" +
 			"cohen_kappa(tp, fp, fn, tn), fpr_needed_negatives(p, half_width [, alpha]).\n" +
