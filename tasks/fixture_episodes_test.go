@@ -28,9 +28,14 @@ func TestFixtureEpisodesVerify(t *testing.T) {
 	for i, e := range eps {
 		dirs[i] = e.Dir
 	}
-	res, err := tasks.Verify(t.Context(), lib, tasks.InProcess{}, dirs, tasks.VerifyOptions{Jobs: 2})
+	calls, last := 0, 0
+	res, err := tasks.Verify(t.Context(), lib, tasks.InProcess{}, dirs, tasks.VerifyOptions{Jobs: 2,
+		Progress: func(done, total int) { calls++; last = done; _ = total }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if calls != len(dirs) || last != len(dirs) {
+		t.Errorf("progress: %d calls, last %d, want %d", calls, last, len(dirs))
 	}
 	for i, r := range res {
 		got := "pass"

@@ -36,6 +36,10 @@ type VerifyOptions struct {
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
 	Logger      *slog.Logger // nil discards
+	// Progress, when set, is called after each episode with the number
+	// done so far and the total; calls may come from several goroutines
+	// but never at the same time.
+	Progress func(done, total int)
 }
 
 // VerifyResult is the outcome for one episode folder.
@@ -82,9 +86,17 @@ func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts Ver
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	out := make([]VerifyResult, len(dirs))
+	var mu sync.Mutex
+	done := 0
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
 		out[i] = v.one(ctx, dirs[i])
 		v.opts.Logger.Debug("verified", logKeyEpisode, out[i].EpisodeID, "status", out[i].Status)
+		if opts.Progress != nil {
+			mu.Lock()
+			done++
+			opts.Progress(done, len(dirs))
+			mu.Unlock()
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
