@@ -46,7 +46,7 @@ func (l *Lake) Check(ctx context.Context) (CheckReport, error) {
 	if err != nil {
 		return CheckReport{}, err
 	}
-	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}}
+	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}, Problems: []Problem{}}
 	live := map[string]bool{}
 	for _, t := range m.Tombstones {
 		live[t.Path] = true

@@ -65,7 +65,10 @@ func (e *ConflictError) Unwrap() error { return ErrConflict }
 
 // Stats counts the outcomes of a Writer.
 type Stats struct {
-	Added, Unchanged, Replaced, Rejected int64
+	Added     int64 `json:"added"`
+	Unchanged int64 `json:"unchanged"`
+	Replaced  int64 `json:"replaced"`
+	Rejected  int64 `json:"rejected"`
 }
 
 // WriterOptions configure a Writer.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -22,7 +23,7 @@ func globalFlags() []cli.Flag {
 
 // commands lists every command; one file each (cmd_*.go).
 func commands() []*cli.Command {
-	return []*cli.Command{
+	return guardArgs([]*cli.Command{
 		ingestCommand(),
 		sqlCommand(),
 		exportCommand(),
@@ -37,7 +38,34 @@ func commands() []*cli.Command {
 		verifyCommand(),
 		perturbCommand(),
 		trustCommand(),
+	})
+}
+
+// rawArgCommands take arguments that may start with "-" (SQL text).
+var rawArgCommands = map[string]bool{"sql": true}
+
+// guardArgs makes every command (and subcommand) refuse a flag given after
+// its arguments: urfave/cli stops reading flags at the first argument, so
+// `ingest verdicts v.jsonl --replace` would otherwise treat "--replace" as
+// a file name and silently not replace.
+func guardArgs(cmds []*cli.Command) []*cli.Command {
+	for _, c := range cmds {
+		guardArgs(c.Subcommands)
+		if c.Action == nil || rawArgCommands[c.Name] {
+			continue
+		}
+		action, name := c.Action, c.Name
+		c.Action = func(ctx *cli.Context) error {
+			for _, a := range ctx.Args().Slice() {
+				if len(a) > 1 && a[0] == '-' {
+					return usageHint(fmt.Sprintf("%s %s ARGS...", ctx.Command.HelpName, a),
+						"%s: flag %s after the arguments: flags go before them", name, a)
+				}
+			}
+			return action(ctx)
+		}
 	}
+	return cmds
 }
 
 // run is the whole program; it returns the process exit code.
