@@ -18,13 +18,14 @@ import (
 
 // globalOptions are the flags every command shares.
 type globalOptions struct {
-	lakeDir string
-	verbose bool
-	stderr  io.Writer
+	lakeDir     string
+	verbose     bool
+	lockTimeout time.Duration
+	stderr      io.Writer
 }
 
 func globals(c *cli.Context) globalOptions {
-	return globalOptions{lakeDir: c.String("lake"), verbose: c.Bool("verbose"), stderr: c.App.ErrWriter}
+	return globalOptions{lakeDir: c.String("lake"), verbose: c.Bool("verbose"), lockTimeout: c.Duration("lock-timeout"), stderr: c.App.ErrWriter}
 }
 
 func (g globalOptions) logger() *slog.Logger {
@@ -37,7 +38,7 @@ func (g globalOptions) logger() *slog.Logger {
 
 // openLake opens (or creates) the lake for writing.
 func (g globalOptions) openLake() (*lake.Lake, error) {
-	return lake.Open(g.lakeDir, lake.Options{Logger: g.logger()})
+	return lake.Open(g.lakeDir, lake.Options{Logger: g.logger(), LockTimeout: g.lockTimeout})
 }
 
 // openLakeRead opens an existing lake for reading.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -17,10 +18,11 @@ const (
 	exitUsage       = 2
 	exitRejected    = 3   // input rejected; nothing from the batch committed
 	exitCheckFailed = 4   // a check (lake check, tasks check, checklist) found a problem
+	exitLocked      = 5   // another writer held the lake past --lock-timeout: retry later
 	exitInterrupted = 130 // SIGINT or SIGTERM
 )
 
-const exitCodesHelp = "Exit codes: 0 ok, 1 internal error, 2 usage, 3 input rejected, 4 check failed, 130 interrupted."
+const exitCodesHelp = "Exit codes: 0 ok, 1 internal error, 2 usage, 3 input rejected, 4 check failed, 5 lake locked, 130 interrupted."
 
 // usageError is a mistake in the command line; hint says what to try.
 type usageError struct {
@@ -87,6 +89,9 @@ func report(ctx context.Context, stderr io.Writer, err error) int {
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "trustlake: %s\n", ce.summary)
 		return exitCheckFailed
+	case errors.Is(err, lake.ErrLocked):
+		fmt.Fprintf(stderr, "trustlake: %v (raise --lock-timeout, or retry)\n", err)
+		return exitLocked
 	default:
 		fmt.Fprintf(stderr, "trustlake: %v\n", err)
 		return exitInternal

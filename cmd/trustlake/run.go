@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -18,6 +19,7 @@ func globalFlags() []cli.Flag {
 			Value:   "./lake",
 		},
 		&cli.BoolFlag{Name: "verbose", Usage: "log debug messages on stderr"},
+		&cli.DurationFlag{Name: "lock-timeout", Value: 30 * time.Second, Usage: "how long a writer waits for another writer's lock"},
 	}
 }
 
