@@ -29,3 +29,21 @@ func forEach(ctx context.Context, n, jobs int, fn func(i int)) {
 	close(next)
 	wg.Wait()
 }
+
+// progress counts finished items for an optional callback; safe for
+// concurrent use, and the callback is never called concurrently.
+type progress struct {
+	mu          sync.Mutex
+	done, total int
+	fn          func(done, total int)
+}
+
+func (p *progress) step() {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	p.done++
+	p.fn(p.done, p.total)
+	p.mu.Unlock()
+}

@@ -17,6 +17,9 @@ type SelfTestOptions struct {
 	// The bwrap backend needs it.
 	CheckBinary string
 	Logger      *slog.Logger // nil discards
+	// Progress, when set, is called after each fixture with the number
+	// done so far and the total (never concurrently).
+	Progress func(done, total int)
 }
 
 // FixtureResult is one fixture of one task, run twice.
@@ -63,7 +66,9 @@ func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions)
 		}
 	}
 	out := make([]FixtureResult, len(jobs))
+	prog := progress{total: len(jobs), fn: opts.Progress}
 	forEach(ctx, len(jobs), opts.Jobs, func(i int) {
+		defer prog.step()
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}

@@ -86,17 +86,11 @@ func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts Ver
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	out := make([]VerifyResult, len(dirs))
-	var mu sync.Mutex
-	done := 0
+	prog := progress{total: len(dirs), fn: opts.Progress}
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
 		out[i] = v.one(ctx, dirs[i])
 		v.opts.Logger.Debug("verified", logKeyEpisode, out[i].EpisodeID, "status", out[i].Status)
-		if opts.Progress != nil {
-			mu.Lock()
-			done++
-			opts.Progress(done, len(dirs))
-			mu.Unlock()
-		}
+		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -132,9 +132,7 @@ func runIngest(ctx context.Context, opts ingestOptions, stdout io.Writer, fn ing
 		Logger:   opts.logger(),
 		Progress: progress(opts.stderr, "rows"),
 	})
-	if isTerminal(opts.stderr) {
-		fmt.Fprint(opts.stderr, "\r\033[K")
-	}
+	clearProgress(opts.stderr)
 	if err != nil {
 		return printRejected(opts.stderr, err)
 	}

@@ -140,7 +140,9 @@ func tasksCommand() *cli.Command {
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
 	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
-		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary,
+			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
+		clearProgress(g.stderr)
 		if err == nil && record {
 			rows, err = selfTestRows(lib, res, runnerName(r))
 		}

@@ -84,18 +84,13 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		return err
 	}
 	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
-		var show func(done, total int)
-		if p := progress(g.stderr, "verified"); p != nil {
-			show = func(done, total int) { p(int64(done)) }
-		}
-		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Logger: g.logger(), Progress: show})
+		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary,
+			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
 	})
 	if err != nil {
 		return err
 	}
-	if isTerminal(g.stderr) {
-		fmt.Fprint(g.stderr, "\r\033[K")
-	}
+	clearProgress(g.stderr)
 	var labeled []string
 	counts := map[string]int{}
 	for _, x := range res {

@@ -72,6 +72,29 @@ func progress(w io.Writer, what string) func(int64) {
 	}
 }
 
+// countProgress returns a "what: done/total" progress callback for stderr,
+// or nil when stderr is not a terminal.
+func countProgress(w io.Writer, what string) func(done, total int) {
+	if !isTerminal(w) {
+		return nil
+	}
+	last := time.Time{}
+	return func(done, total int) {
+		if done < total && time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "\r%s: %d/%d", what, done, total)
+	}
+}
+
+// clearProgress erases a progress line from a terminal.
+func clearProgress(w io.Writer) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\033[K")
+	}
+}
+
 // maxPrintedErrors caps the record errors printed for one command.
 const maxPrintedErrors = 100
 
