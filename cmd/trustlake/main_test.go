@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -34,6 +36,14 @@ func TestScripts(t *testing.T) {
 			lib, _ := filepath.Abs("../../tasks/library")
 			env.Setenv("TASKLIB", lib)
 			return nil
+		},
+		// [image:NAME] holds when the local Docker Engine has image NAME.
+		Condition: func(cond string) (bool, error) {
+			name, ok := strings.CutPrefix(cond, "image:")
+			if !ok {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return exec.Command("docker", "image", "inspect", name).Run() == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exitcode N CMD ARGS...: run CMD and require exit status N.
