@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,16 +13,16 @@ func fieldError(name string, sentinel error, err error) *schema.FieldError {
 	return &schema.FieldError{Field: name, Err: fmt.Errorf("%w: %v", sentinel, err)}
 }
 
-// typeOrValue classifies an accessor error: a wrong JSON kind is ErrType,
+// typeError is an accessor error for a value of the wrong JSON type.
+type typeError struct{ want, got string }
+
+func (e *typeError) Error() string { return "want " + e.want + ", got " + e.got }
+
+// typeOrValue classifies an accessor error: a wrong type is ErrType,
 // anything else (NaN, overflow, bad escape) is ErrValue.
-func typeOrValue(f *field, err error) error {
-	if f.kind == kNonFinite || f.kind == kNumber || f.kind == kString {
-		switch f.kind {
-		case kNonFinite:
-			return schema.ErrValue
-		}
-	}
-	if len(err.Error()) > 5 && err.Error()[:5] == "want " {
+func typeOrValue(_ *field, err error) error {
+	var te *typeError
+	if errors.As(err, &te) {
 		return schema.ErrType
 	}
 	return schema.ErrValue

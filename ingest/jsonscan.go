@@ -318,7 +318,7 @@ func hex4(raw []byte, i int) (rune, int, error) {
 // Typed accessors. Each returns schema-style errors naming what was wanted.
 
 func (f *field) typeErr(want string) error {
-	return fmt.Errorf("want %s, got %s", want, f.kind)
+	return &typeError{want: want, got: f.kind.String()}
 }
 
 func (f *field) str() (string, error) {
@@ -378,7 +378,7 @@ func (f *field) int() (int64, error) {
 		if ferr == nil && fv == math.Trunc(fv) && math.Abs(fv) < 1<<53 {
 			return int64(fv), nil
 		}
-		return 0, fmt.Errorf("want integer, got %s", f.val)
+		return 0, &typeError{want: "integer", got: string(f.val)}
 	}
 	return v, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -89,5 +88,3 @@ func ingestSQL(ctx context.Context, g globalOptions, dst *lake.Lake, table, quer
 	}
 	return ingest.Records(ctx, dst, table, name, next, o)
 }
-
-var _ io.Writer

@@ -13,7 +13,6 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
-	"github.com/trustlake/trustlake/schema"
 )
 
 // globalOptions are the flags every command shares.
@@ -114,5 +113,3 @@ func printRejected(w io.Writer, err error) error {
 	}
 	return &rejectedError{summary: rej.Error()}
 }
-
-var _ = schema.ErrMissing
