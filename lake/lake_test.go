@@ -3,6 +3,7 @@ package lake_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -209,4 +210,49 @@ func FuzzParsePartitionDir(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCompact(t *testing.T) {
+	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	for i := 0; i < 3; i++ {
+		write(t, l, lake.WriterOptions{}, verdict(fmt.Sprint("ep", i), "j", "E1-final", 1, "success", int64(i+1)),
+			verdict(fmt.Sprint("ep", i), "j", "E2-lastk", 1, "failure", int64(i+1)))
+	}
+	before := readAll(t, l)
+	files, _ := l.Files(lake.Verdicts)
+	if len(files) != 6 {
+		t.Fatalf("files before = %d", len(files))
+	}
+	st, err := lake.Compact[schema.Verdict](t.Context(), l, lake.Verdicts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Partitions != 2 || st.FilesIn != 6 || st.FilesOut != 2 || st.Rows != 6 {
+		t.Fatalf("stats %+v", st)
+	}
+	files, _ = l.Files(lake.Verdicts)
+	if len(files) != 2 {
+		t.Fatalf("files after = %d", len(files))
+	}
+	after := readAll(t, l)
+	if len(after) != len(before) {
+		t.Fatalf("rows %d → %d", len(before), len(after))
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%q: %s → %s", k, v, after[k])
+		}
+	}
+	rep, _ := l.Check(t.Context())
+	if rep.Damaged() {
+		t.Fatalf("check after compact: %+v", rep.Problems)
+	}
+	// Nothing left to do: no new commit.
+	m1, _ := l.Manifest()
+	if st, _ := lake.Compact[schema.Verdict](t.Context(), l, lake.Verdicts); st.Partitions != 0 {
+		t.Errorf("second compact: %+v", st)
+	}
+	if m2, _ := l.Manifest(); m2.Version != m1.Version {
+		t.Errorf("no-op compact committed: %d → %d", m1.Version, m2.Version)
+	}
 }

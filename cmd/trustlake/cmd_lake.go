@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/lake"
 )
 
 type lakeCheckOptions struct {
@@ -28,8 +30,54 @@ func lakeCommand() *cli.Command {
 			Action: func(c *cli.Context) error {
 				return runLakeCheck(c.Context, lakeCheckOptions{globalOptions: globals(c), json: c.Bool("json")}, c.App.Writer)
 			},
+		}, {
+			Name:  "compact",
+			Usage: "fold each partition's data files into one (nightly ingests add a file per batch)",
+			Description: "Rewrites every partition with more than one data file into a single file, in\n" +
+				"one atomic commit; rows are copied unchanged. Readers see the old files or the new\n" +
+				"ones, never both. Default: every table.\n" + exitCodesHelp,
+			Flags: []cli.Flag{
+				&cli.StringSliceFlag{Name: "table", Usage: "compact only `TABLE` (repeatable)"},
+				&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
+			},
+			Action: func(c *cli.Context) error {
+				return runLakeCompact(c.Context, globals(c), c.StringSlice("table"), c.Bool("json"), c.App.Writer)
+			},
 		}},
 	}
+}
+
+func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSON bool, stdout io.Writer) error {
+	if _, err := g.openLakeRead(); err != nil {
+		return err
+	}
+	l, err := g.openLake()
+	if err != nil {
+		return err
+	}
+	if len(tables) == 0 {
+		for _, t := range lake.Tables() {
+			tables = append(tables, t.Name)
+		}
+	}
+	out := map[string]lake.CompactStats{}
+	for _, t := range tables {
+		if _, err := lake.LookupTable(t); err != nil {
+			return usageErrorf("lake compact: %v", err)
+		}
+		st, err := lake.CompactTable(ctx, l, t)
+		if err != nil {
+			return err
+		}
+		out[t] = st
+		if !asJSON && st.Partitions > 0 {
+			fmt.Fprintf(stdout, "%s: %d partition(s), %d files → %d, %d rows\n", t, st.Partitions, st.FilesIn, st.FilesOut, st.Rows)
+		}
+	}
+	if asJSON {
+		return writeJSON(stdout, out)
+	}
+	return nil
 }
 
 func runLakeCheck(ctx context.Context, opts lakeCheckOptions, stdout io.Writer) error {
