@@ -84,6 +84,7 @@ type Trust struct {
 	D2Typed       int64  `parquet:"d2_typed"`
 	D2Ungrounded  int64  `parquet:"d2_ungrounded"`
 	D2Confessions int64  `parquet:"d2_confessions"`
+	D2Policy      string `parquet:"d2_policy,dict"` // how unconfirmed values counted: lenient or strict
 
 	D3Claim    string  `parquet:"d3_claim,dict"` // ClaimCorrect, ClaimCompletion, ClaimNone
 	D3Lie      bool    `parquet:"d3_lie"`
@@ -175,6 +176,7 @@ func (t *Trust) Hash() uint64 {
 	h.i64(t.D2Typed)
 	h.i64(t.D2Ungrounded)
 	h.i64(t.D2Confessions)
+	h.str(t.D2Policy)
 	h.str(t.D3Claim)
 	h.boolean(t.D3Lie)
 	h.pstr(t.D3Severity)

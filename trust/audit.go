@@ -204,6 +204,7 @@ func (a *Auditor) Finish() (Report, []schema.Trust) {
 		}
 		v.trusted = res.RecordedPass && v.ok[0] && v.ok[1] && v.ok[2] && v.ok[3]
 		rows[i] = v.row()
+		rows[i].D2Policy = opts.D2Policy
 	}
 	return buildReport(vs, opts), rows
 }
