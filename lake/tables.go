@@ -1,6 +1,10 @@
 package lake
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/trustlake/trustlake/schema"
+)
 
 // Table describes one lake table.
 type Table struct {
@@ -43,4 +47,28 @@ func LookupTable(name string) (Table, error) {
 		}
 	}
 	return Table{}, fmt.Errorf("%w: %q", ErrNoTable, name)
+}
+
+// ZeroRow returns a zero value of the table's row type (its Parquet schema
+// gives an empty table typed columns), or nil for an unknown table.
+func ZeroRow(table string) any {
+	switch table {
+	case Episodes:
+		return schema.Episode{}
+	case Actions:
+		return schema.Action{}
+	case GroundTruth:
+		return schema.GroundTruth{}
+	case Labels:
+		return schema.Label{}
+	case Verdicts:
+		return schema.Verdict{}
+	case Results:
+		return schema.Result{}
+	case Trust:
+		return schema.Trust{}
+	case SelfTests:
+		return schema.SelfTest{}
+	}
+	return nil
 }

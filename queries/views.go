@@ -11,7 +11,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake"
-	"github.com/trustlake/trustlake/schema"
 )
 
 //go:embed sql/*.sql
@@ -24,30 +23,6 @@ func sqlFile(name string) string {
 		panic(fmt.Sprintf("missing embedded sql/%s.sql", name))
 	}
 	return string(b)
-}
-
-// emptyRow returns a zero value of each table's row type, used to give an
-// empty table its typed columns.
-func emptyRow(table string) any {
-	switch table {
-	case lake.Episodes:
-		return schema.Episode{}
-	case lake.Actions:
-		return schema.Action{}
-	case lake.GroundTruth:
-		return schema.GroundTruth{}
-	case lake.Labels:
-		return schema.Label{}
-	case lake.Verdicts:
-		return schema.Verdict{}
-	case lake.Results:
-		return schema.Result{}
-	case lake.Trust:
-		return schema.Trust{}
-	case lake.SelfTests:
-		return schema.SelfTest{}
-	}
-	return nil
 }
 
 // createViews defines one view per lake table over exactly the files of
@@ -114,7 +89,7 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	w := parquet.NewWriter(f, parquet.SchemaOf(emptyRow(t.Name)))
+	w := parquet.NewWriter(f, parquet.SchemaOf(lake.ZeroRow(t.Name)))
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}
