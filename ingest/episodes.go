@@ -25,73 +25,89 @@ import (
 // final state are stored as paths and sha256, not bytes.
 func Episodes(ctx context.Context, dst *lake.Lake, paths []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
-		for _, p := range paths {
-			dirs, err := b.episodeDirs(p)
-			if err != nil {
+		dirs, bad, err := EpisodeDirs(paths)
+		b.errs = append(b.errs, bad...)
+		if err != nil {
+			return err
+		}
+		for i, d := range dirs {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
-			for i, d := range dirs {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if b.opts.Progress != nil && i%1000 == 0 {
-					b.opts.Progress(int64(i))
-				}
-				if err := b.episode(d); err != nil {
-					return err
-				}
+			if b.opts.Progress != nil && i%1000 == 0 {
+				b.opts.Progress(int64(i))
+			}
+			if err := b.episode(d); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
 }
 
-// episodeDirs expands one argument into episode folders, rejecting
-// symlinks and folders without meta.json.
-func (b *batch) episodeDirs(p string) ([]string, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		b.reject(p, 0, err)
-		return nil, nil
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		target, _ := os.Readlink(p)
-		b.reject(p, 0, schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target))
-		return nil, nil
-	}
-	if !fi.IsDir() {
-		b.reject(p, 0, schema.Reason(schema.ErrValue, "not a folder"))
-		return nil, nil
-	}
-	if _, err := os.Lstat(filepath.Join(p, "meta.json")); err == nil {
-		return []string{p}, nil
-	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
+// EpisodeDirs expands arguments into episode folders, the way ingest
+// episodes reads them: an argument holding meta.json is one episode, any
+// other folder is a folder of episodes. Symlinked episode folders, folders
+// without meta.json and arguments that are not folders are returned as
+// record errors, never followed; the good folders are still returned, in a
+// stable order. A non-nil error means a folder could not be read.
+func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 	var out []string
-	for _, e := range entries {
-		child := filepath.Join(p, e.Name())
-		switch {
-		case e.Type()&os.ModeSymlink != 0:
-			target, _ := os.Readlink(child)
-			b.reject(child, 0, schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target))
-		case !e.IsDir():
-			continue
-		default:
-			if _, err := os.Lstat(filepath.Join(child, "meta.json")); err != nil {
-				b.reject(child, 0, &schema.FieldError{Field: "meta.json", Err: schema.Reason(schema.ErrMissing, "episode folder without meta.json")})
-				continue
-			}
-			out = append(out, child)
+	var bad RecordErrors
+	reject := func(p string, err error) {
+		re := &schema.RecordError{File: p, Err: err}
+		if fe, ok := err.(*schema.FieldError); ok {
+			re.Field, re.Err = fe.Field, fe.Err
 		}
+		bad = append(bad, re)
 	}
-	if len(out) == 0 && len(entries) == 0 {
-		b.reject(p, 0, schema.Reason(schema.ErrMissing, "no meta.json and no episode folders"))
+	symlink := func(p string) error {
+		target, _ := os.Readlink(p)
+		return schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target)
 	}
-	sort.Strings(out)
-	return out, nil
+	for _, p := range args {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			reject(p, err)
+			continue
+		case fi.Mode()&os.ModeSymlink != 0:
+			reject(p, symlink(p))
+			continue
+		case !fi.IsDir():
+			reject(p, schema.Reason(schema.ErrValue, "not a folder"))
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(p, "meta.json")); err == nil {
+			out = append(out, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return out, bad, fmt.Errorf("read %s: %w", p, err)
+		}
+		var found []string
+		for _, e := range entries {
+			child := filepath.Join(p, e.Name())
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				reject(child, symlink(child))
+			case !e.IsDir():
+			default:
+				if _, err := os.Lstat(filepath.Join(child, "meta.json")); err != nil {
+					reject(child, &schema.FieldError{Field: "meta.json", Err: schema.Reason(schema.ErrMissing, "episode folder without meta.json")})
+					continue
+				}
+				found = append(found, child)
+			}
+		}
+		if len(found) == 0 && len(entries) == 0 {
+			reject(p, schema.Reason(schema.ErrMissing, "no meta.json and no episode folders"))
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, bad, nil
 }
 
 // readObject reads a whole JSON object file; errors carry the line.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -49,39 +46,16 @@ func verifyCommand() *cli.Command {
 	}
 }
 
-// episodeFolders expands arguments into episode folders (those holding
-// meta.json), in a stable order.
-func episodeFolders(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if _, err := os.Stat(filepath.Join(a, "meta.json")); err == nil {
-			out = append(out, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, usageErrorf("verify: %v", err)
-		}
-		n := 0
-		for _, e := range entries {
-			d := filepath.Join(a, e.Name())
-			if _, err := os.Stat(filepath.Join(d, "meta.json")); e.IsDir() && err == nil {
-				out = append(out, d)
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, usageErrorf("verify: %s holds no episode folders (folders with meta.json)", a)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
 func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []string, stdout io.Writer) error {
-	dirs, err := episodeFolders(args)
+	// The same expansion as ingest episodes: a symlinked or incomplete
+	// episode folder is refused here rather than labelled and then
+	// rejected by the ingest.
+	dirs, bad, err := ingest.EpisodeDirs(args)
 	if err != nil {
 		return err
+	}
+	if len(bad) > 0 {
+		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
 	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
 		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary,
