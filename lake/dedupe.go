@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,9 +85,10 @@ type Writer[T any, P RowPtr[T]] struct {
 	tx    *Tx
 	table Table
 	opts  WriterOptions
-	parts []*partState[T]
-	seen  []seenKey // every key added, for in-batch duplicates (sorted in Close)
-	files []string  // source files by index, for seen
+	parts map[string]*partState[T] // by partition values joined with NUL
+	last  *partState[T]            // the partition of the previous row
+	seen  []seenKey                // every key added, for in-batch duplicates (sorted in Close)
+	files []string                 // source files by index, for seen
 	stats Stats
 	buf   int
 }
@@ -206,11 +208,16 @@ func (w *Writer[T, P]) flush(ps *partState[T]) error {
 
 // part returns the state of one partition, loading its existing keys on
 // first use.
+// Rows of one partition usually come in runs, so the previous row's
+// partition is tried first; the map costs one joined key otherwise.
 func (w *Writer[T, P]) part(values []string) (*partState[T], error) {
-	for _, ps := range w.parts {
-		if equalStrings(ps.values, values) {
-			return ps, nil
-		}
+	if w.last != nil && equalStrings(w.last.values, values) {
+		return w.last, nil
+	}
+	id := strings.Join(values, "\x00")
+	if ps, ok := w.parts[id]; ok {
+		w.last = ps
+		return ps, nil
 	}
 	if _, err := PartitionDir(w.table, values); err != nil {
 		return nil, err
@@ -229,7 +236,10 @@ func (w *Writer[T, P]) part(values []string) (*partState[T], error) {
 			return nil, err
 		}
 	}
-	w.parts = append(w.parts, ps)
+	if w.parts == nil {
+		w.parts = map[string]*partState[T]{}
+	}
+	w.parts[id], w.last = ps, ps
 	return ps, nil
 }
 
@@ -293,7 +303,8 @@ func (w *Writer[T, P]) Duplicates() []*DuplicateError {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T, P]) Close() (Stats, error) {
-	for _, ps := range w.parts {
+	for _, id := range slices.Sorted(maps.Keys(w.parts)) { // manifest order stays stable
+		ps := w.parts[id]
 		if err := w.flush(ps); err != nil {
 			return w.stats, err
 		}
