@@ -9,13 +9,10 @@
 # time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-T=${TRUSTLAKE:-bin/trustlake}
 ROWS=${ROWS:-1000000}
 REPS=${REPS:-5}
-W=$(mktemp -d "${TMPDIR:-/tmp}/trustlake-bench-metrics.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench needs GNU time (apt-get install time)" >&2; exit 2; }
+source bench/lib.sh
+bench_init metrics
 
 "$T" gen --out "$W/gen" --no-episodes --single-verdicts-file --verdict-rows "$ROWS" >/dev/null
 export TRUSTLAKE_LAKE="$W/lake"
@@ -25,11 +22,6 @@ export TRUSTLAKE_LAKE="$W/lake"
   (SELECT count(DISTINCT task_id) FROM episodes) AS tasks, count(DISTINCT judge) AS judges,
   count(DISTINCT condition) AS conditions, max(run) AS runs FROM verdicts"
 
-measure() { # label, then the command; prints "seconds maxrss_kb"
-  local out="$W/time.$1"; shift
-  "$TIME" -f "%e %M" -o "$out" "$@" >/dev/null
-  cat "$out"
-}
 SCAN="SELECT judge, condition, count(*), count_if(verdict='success') FROM verdicts GROUP BY ALL"
 ours=(); scan=(); ours_kb=0; scan_kb=0
 for i in $(seq "$REPS"); do
@@ -38,7 +30,6 @@ for i in $(seq "$REPS"); do
   read -r s kb < <(measure scan "$T" sql "$SCAN")
   scan+=("$s"); [ "$kb" -gt "$scan_kb" ] && scan_kb=$kb
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 mo=$(median "${ours[@]}"); ms=$(median "${scan[@]}")
 awk -v mo="$mo" -v ms="$ms" -v ko="$ours_kb" -v ks="$scan_kb" 'BEGIN {
   printf "trustlake metrics (2000 resamples): %.2f s  peak %4.0f MiB\n", mo, ko/1024

@@ -1,0 +1,20 @@
+# Shared by the bench scripts (source it after `cd` to the repository):
+# a work folder removed on exit, GNU time, and the median of runs.
+# bench_init NAME sets T (the binary), W (the work folder) and TIME.
+bench_init() {
+  T=${TRUSTLAKE:-bin/trustlake}
+  W=$(mktemp -d "${TMPDIR:-/tmp}/trustlake-bench-$1.XXXXXX")
+  trap 'rm -rf "$W"' EXIT
+  TIME=/usr/bin/time
+  [ -x "$TIME" ] || { echo "bench needs GNU time (apt-get install time)" >&2; exit 2; }
+}
+
+# measure LABEL CMD...: run CMD (stdout discarded); print "seconds maxrss_kb".
+measure() {
+  local out="$W/time.$1"; shift
+  "$TIME" -f "%e %M" -o "$out" "$@" >/dev/null
+  cat "$out"
+}
+
+# median X...: the middle value (the lower middle for an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
