@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/trustlake/trustlake/lake"
 )
 
 var viewName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -17,7 +19,11 @@ func (s *Session) Attach(ctx context.Context, name, path string) error {
 	if !viewName.MatchString(name) {
 		return fmt.Errorf("%w: view name %q: use letters, digits and _", ErrBadAttach, name)
 	}
-	for _, t := range []string{"episodes", "actions", "ground_truth", "labels", "verdicts", "results", "trust", "selftests", "categories"} {
+	taken := []string{"categories"}
+	for _, t := range lake.Tables() {
+		taken = append(taken, t.Name)
+	}
+	for _, t := range taken {
 		if strings.EqualFold(name, t) {
 			return fmt.Errorf("%w: %q is a lake view; pick another name", ErrBadAttach, name)
 		}
