@@ -6,7 +6,16 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-short bench bench-trust fuzz golden lint demo sandbox-images check-binary clean
+.PHONY: build test test-short bench bench-trust fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+
+# Python is for interoperability tests only (pyarrow/polars, inspect-ai,
+# pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
+# .venv by `make venv` (which `make test` runs). Tests find it at .venv/bin/python.
+VENV    := .venv
+PYTHON  ?= python3
+# gotestsum prints every skipped test with its reason in the summary.
+GOTEST  := go tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --
+
 
 build: bin/trustlake check-binary
 
@@ -22,8 +31,27 @@ check-binary:
 sandbox-images: check-binary
 	bash images/build.sh
 
-test: sandbox-images
-	go test $(GOTAGS) -timeout 60m ./...
+# -count=1: never report a cached pass (an installed part changes nothing
+# go test can see). TRUSTLAKE_REQUIRE=all (set by .ci/run) turns a skip for
+# a missing part into a failure.
+test: sandbox-images venv
+	$(GOTEST) $(GOTAGS) -count=1 -timeout 60m ./...
+
+# System packages the tests need, from Debian's packages (root). make test
+# never installs anything system-wide; run this once on a new machine.
+deps:
+	bash .ci/deps
+
+# Start the Docker Engine when none answers (root), and wait for it.
+docker-start:
+	bash .ci/docker-start
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: $(wildcard python/requirements-*.txt)
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check $(foreach f,$(wildcard python/requirements-*.txt),-r $(f))
+	touch $@
 
 test-short:
 	go test $(GOTAGS) -short ./...
@@ -45,7 +73,9 @@ golden:
 	go test $(GOTAGS) ./ingest ./cmd/trustlake -update
 
 lint:
-	test -z "$$(gofmt -l .)" && go vet $(GOTAGS) ./...
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+	go vet $(GOTAGS) ./...
+	go mod tidy -diff
 
 # The main job on an embedded example: generate → ingest → SQL answers.
 demo: bin/trustlake
