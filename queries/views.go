@@ -89,7 +89,7 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	w := parquet.NewWriter(f, parquet.SchemaOf(lake.ZeroRow(t.Name)))
+	w := parquet.NewWriter(f, parquet.SchemaOf(t.Zero()))
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}
