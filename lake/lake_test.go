@@ -1,11 +1,15 @@
 package lake_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
@@ -258,5 +262,39 @@ func TestCompact(t *testing.T) {
 	}
 	if m2, _ := l.Manifest(); m2.Version != m1.Version {
 		t.Errorf("no-op compact committed: %d → %d", m1.Version, m2.Version)
+	}
+}
+
+// TestCheckVerifiesKeyIndex: a missing or altered key index is damage, and
+// an entry that disagrees with its row is found even when the manifest's
+// sha256 was updated to match.
+func TestCheckVerifiesKeyIndex(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := lake.Open(dir, lake.Options{})
+	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1), verdict("ep2", "j", "c", 1, "failure", 2))
+	m, _ := l.Manifest()
+	f := m.Files[0]
+	if f.Keys == "" || f.KeysBytes != 8+2*24 {
+		t.Fatalf("entry without key index: %+v", f)
+	}
+	keys := filepath.Join(dir, f.Keys)
+	orig, _ := os.ReadFile(keys)
+	// Altered entry (content hash of row 1), manifest sha fixed up.
+	b := append([]byte(nil), orig...)
+	b[8+24+16] ^= 1
+	os.WriteFile(keys, b, 0o644)
+	sum := sha256.Sum256(b)
+	raw, _ := os.ReadFile(filepath.Join(dir, "_manifest", "manifest.json"))
+	raw = bytes.Replace(raw, []byte(f.KeysSHA256), []byte(hex.EncodeToString(sum[:])), 1)
+	os.WriteFile(filepath.Join(dir, "_manifest", "manifest.json"), raw, 0o644)
+	rep, _ := l.Check(t.Context())
+	if !rep.Damaged() || rep.Problems[0].Kind != "keys" || !strings.Contains(rep.Problems[0].Detail, "row 1") {
+		t.Fatalf("altered entry not found: %+v", rep.Problems)
+	}
+	// Missing.
+	os.Remove(keys)
+	rep, _ = l.Check(t.Context())
+	if !rep.Damaged() || !strings.Contains(rep.Problems[0].Detail, "does not exist") {
+		t.Fatalf("missing index not found: %+v", rep.Problems)
 	}
 }
