@@ -66,6 +66,7 @@ bench-trust: build
 fuzz:
 	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
