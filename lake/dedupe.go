@@ -394,3 +394,21 @@ func ReadTable[T any, P RowPtr[T]](l *Lake, table string, fn func([]T) error) er
 	}
 	return nil
 }
+
+// ReadPartitions streams the committed rows of the partitions of a table
+// that keep accepts (given the partition values), so a reader of one
+// judge's verdicts does not scan every other judge's files.
+func ReadPartitions[T any, P RowPtr[T]](l *Lake, table string, keep func(values []string) bool, fn func([]T) error) error {
+	m, err := l.Manifest()
+	if err != nil {
+		return err
+	}
+	for _, f := range m.Files {
+		if f.Table == table && keep(f.Partition) {
+			if err := readRows[T, P](l.root, f, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

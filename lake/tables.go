@@ -23,6 +23,7 @@ const (
 	Results     = "results"
 	Trust       = "trust"
 	SelfTests   = "selftests"
+	Evidence    = "evidence"
 )
 
 // Tables returns every table of the lake in a stable order.
@@ -36,6 +37,7 @@ func Tables() []Table {
 		{Name: Results, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
 		{Name: Trust, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
 		{Name: SelfTests, Key: []string{"verifier_sha256", "fixture"}},
+		{Name: Evidence, Partitions: []string{"condition"}, Key: []string{"episode_id", "condition"}},
 	}
 }
 
@@ -69,6 +71,8 @@ func ZeroRow(table string) any {
 		return schema.Trust{}
 	case SelfTests:
 		return schema.SelfTest{}
+	case Evidence:
+		return schema.Evidence{}
 	}
 	return nil
 }

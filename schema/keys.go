@@ -251,6 +251,12 @@ func (v *Verdict) Hash() uint64 {
 	h.pstr(v.Model)
 	h.ptime(v.CalledAt)
 	h.str(v.Extra)
+	h.pstr(v.PackSHA256)
+	h.pstr(v.PromptSHA256)
+	h.pi64(v.LatencyMS)
+	h.pi64(v.InputTokens)
+	h.pi64(v.OutputTokens)
+	h.pstr(v.Raw)
 	return h.sum()
 }
 
@@ -328,4 +334,42 @@ func (r *Result) KeyHash() [2]uint64 {
 	k := newKeyHasher()
 	k.str(r.ResultID)
 	return k.sum()
+}
+
+// Key returns the natural key (episode_id, condition).
+func (e *Evidence) Key() string { return e.EpisodeID + "\x00" + e.Condition }
+
+// KeyHash returns the 128-bit hash of the natural key.
+func (e *Evidence) KeyHash() [2]uint64 {
+	k := newKeyHasher()
+	k.str(e.EpisodeID)
+	k.str(e.Condition)
+	return k.sum()
+}
+
+// Partition returns the hive partition values (condition).
+func (e *Evidence) Partition() []string { return []string{e.Condition} }
+
+// SetPartition sets the partition fields from the hive path.
+func (e *Evidence) SetPartition(v []string) { e.Condition = v[0] }
+
+// Hash returns a content hash over every stored field except provenance.
+func (e *Evidence) Hash() uint64 {
+	var h hasher
+	h.h.SetSeed(contentSeed)
+	h.str(e.EpisodeID)
+	h.str(e.Condition)
+	h.str(e.PackSHA256)
+	h.str(e.TaskID)
+	h.str(e.Inputs)
+	h.str(e.Steps)
+	h.str(e.ImageSHA256)
+	h.i64(e.NImages)
+	h.i64(e.ImageBytes)
+	h.i64(e.PackBytes)
+	h.i64(e.LastK)
+	h.i64(e.MaxImageSide)
+	h.i64(e.MaxImages)
+	h.str(e.Guard)
+	return h.sum()
 }
