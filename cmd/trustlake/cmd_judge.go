@@ -301,7 +301,7 @@ func judgeProgress(w io.Writer, name string) func(judge.Progress) {
 		rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
 		eta := "?"
 		if rate > 0 {
-			eta = time.Duration(float64(p.Total-p.Done)/rate*float64(time.Second)).Round(time.Second).String()
+			eta = time.Duration(float64(p.Total-p.Done) / rate * float64(time.Second)).Round(time.Second).String()
 		}
 		fmt.Fprintf(w, "\r\033[Kjudge %s: %d/%d verdicts, %.1f/s, ETA %s, %d failed, %d retries", name, p.Done, p.Total, rate, eta, p.Failed, p.Retries)
 	}
