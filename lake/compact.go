@@ -108,6 +108,8 @@ func CompactTable(ctx context.Context, l *Lake, table string) (CompactStats, err
 		return Compact[schema.Trust](ctx, l, table)
 	case SelfTests:
 		return Compact[schema.SelfTest](ctx, l, table)
+	case Evidence:
+		return Compact[schema.Evidence](ctx, l, table)
 	}
 	return CompactStats{}, fmt.Errorf("%w: %q", ErrNoTable, table)
 }
