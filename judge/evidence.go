@@ -190,7 +190,7 @@ func commitEvidence(ctx context.Context, l *lake.Lake, rows []schema.Evidence, r
 	var conflicts []error
 	for i := range rows {
 		if err := rows[i].Validate(); err != nil {
-			return lake.Stats{}, fmt.Errorf("evidence row %s: %w", rows[i].Key(), err)
+			return lake.Stats{}, fmt.Errorf("evidence row %s (%s): %w", rows[i].EpisodeID, rows[i].Condition, err)
 		}
 		if _, err := w.Add(&rows[i]); err != nil {
 			var ce *lake.ConflictError
