@@ -97,7 +97,7 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 			b.stats.NeedsReview++
 		}
 		l.SrcFile, l.SrcLine = name, line
-		if err := add(b, &b.labels, lake.Labels, &l, name, line); err != nil {
+		if err := add(b, lake.Labels, &l, name, line); err != nil {
 			return err
 		}
 	}
