@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -311,11 +312,15 @@ func (j *jsonLog) samples(each func(sampleEntry) error) error {
 func jsonReason(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "value"
+		want := map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
+			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number", reflect.Bool: "boolean"}[te.Type.Kind()]
+		if want == "" {
+			want = te.Type.String()
 		}
-		return schema.Reason(schema.ErrType, "%s: got JSON %s, want %v", field, te.Value, te.Type)
+		if te.Field != "" {
+			return schema.Reason(schema.ErrType, "%s: got JSON %s, want %s", te.Field, te.Value, want)
+		}
+		return schema.Reason(schema.ErrType, "got JSON %s, want %s", te.Value, want)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return schema.Reason(schema.ErrSyntax, "unexpected end of JSON (truncated file?)")

@@ -91,7 +91,21 @@ def log_ref(path: str) -> dict:
     log = read_eval_log(path, resolve_attachments=True)
     samples = [sample_ref(s, refs) for s in (log.samples or [])]
     samples.sort(key=lambda r: (r["id"], r["epoch"]))
+    # each judge scorer against the programmatic one (includes) as ground
+    # truth, over the samples without error: what `trustlake metrics` must count
+    confusion = {}
+    for name in [s.name for s in (log.eval.scorers or [])]:
+        if not name.startswith("model_graded"):
+            continue
+        c = {"tp": 0, "fp": 0, "tn": 0, "fn": 0}
+        for r in samples:
+            if r["error"] or name not in r["scores"] or "includes" not in r["scores"]:
+                continue
+            judge, gt = r["scores"][name]["value"] == "C", r["scores"]["includes"]["float"] == 1.0
+            c[("t" if judge == gt else "f") + ("p" if judge else "n")] += 1
+        confusion[name] = c
     return {
+        "confusion_vs_includes": confusion,
         "file": path.rsplit("/", 1)[-1],
         "status": log.status,
         "task": log.eval.task,

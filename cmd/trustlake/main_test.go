@@ -35,6 +35,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SHARED_DATA", sharedData())
 			lib, _ := filepath.Abs("../../tasks/library")
 			env.Setenv("TASKLIB", lib)
+			inspectLogs, _ := filepath.Abs("../../ingest/testdata/inspect")
+			env.Setenv("INSPECT_LOGS", inspectLogs)
 			return nil
 		},
 		// [image:NAME] holds when the local Docker Engine has image NAME.
