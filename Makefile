@@ -69,8 +69,11 @@ fuzz:
 	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
+# Every golden file: ingest's bad-input .stderr files, the files cmp compares
+# in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
 golden:
-	go test $(GOTAGS) ./ingest ./cmd/trustlake -update
+	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
+	go test $(GOTAGS) -count=1 ./sandbox -run '^TestWriteSeeds$$' -update
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

@@ -67,7 +67,7 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 			}
 		}
 		a.SrcFile, a.SrcLine = name, n
-		if err := add(b, &b.actions, lake.Actions, &a, name, n); err != nil {
+		if err := add(b, lake.Actions, &a, name, n); err != nil {
 			return screens, err
 		}
 	}

@@ -180,7 +180,7 @@ func (b *batch) episode(dir string) error {
 		return err
 	}
 	ep.NScreens = n
-	if err := add(b, &b.episodes, lake.Episodes, &ep, metaName, 0); err != nil {
+	if err := add(b, lake.Episodes, &ep, metaName, 0); err != nil {
 		return err
 	}
 	return b.groundTruth(dir, ep.EpisodeID)
@@ -372,7 +372,7 @@ func (b *batch) groundTruth(dir, episodeID string) error {
 		b.stats.NeedsReview++
 	}
 	g.SrcFile = name
-	return add(b, &b.truths, lake.GroundTruth, &g, name, 0)
+	return add(b, lake.GroundTruth, &g, name, 0)
 }
 
 func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int64, error) {

@@ -104,7 +104,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 				ei++
 			}
 			rows++
-			if err := add(b, &b.verdicts, lake.Verdicts, v, src, v.SrcLine); err != nil {
+			if err := add(b, lake.Verdicts, v, src, v.SrcLine); err != nil {
 				return err
 			}
 		}

@@ -80,7 +80,7 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 			b.stats.NeedsReview++
 		}
 		l.SrcFile, l.SrcLine = name, int64(line)
-		if err := add(b, &b.labels, lake.Labels, &l, name, int64(line)); err != nil {
+		if err := add(b, lake.Labels, &l, name, int64(line)); err != nil {
 			return err
 		}
 	}

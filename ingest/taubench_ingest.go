@@ -132,12 +132,12 @@ func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string
 				bad = append(bad, e)
 				continue
 			}
-			if err := add(b, &b.results, lake.Results, &it.res, it.res.SrcFile, it.res.SrcLine); err != nil {
+			if err := add(b, lake.Results, &it.res, it.res.SrcFile, it.res.SrcLine); err != nil {
 				return nil, err
 			}
 			for j := range it.acts {
 				a := &it.acts[j]
-				if err := add(b, &b.actions, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
+				if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
 					return nil, err
 				}
 			}

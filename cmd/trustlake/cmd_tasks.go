@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -23,6 +24,7 @@ func taskFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tasks", Value: "tasks/library", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR`"},
 		&cli.StringFlag{Name: "sandbox", Usage: "docker, bwrap or none (none: declarative checks in process, script verifiers refused); default: docker, else bwrap"},
 		&cli.StringFlag{Name: "check-binary", Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
+		&cli.StringSliceFlag{Name: "sandbox-label", Usage: "`KEY=VALUE` label added to every Docker sandbox container (repeatable), to find one run's containers with docker ps --filter label=KEY=VALUE"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "concurrent verifier runs"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 	}
@@ -33,6 +35,7 @@ type taskRunOptions struct {
 	tasksDir    string
 	sandbox     string
 	checkBinary string
+	labels      []string // --sandbox-label KEY=VALUE
 	jobs        int
 	json        bool
 }
@@ -44,7 +47,7 @@ func taskRunFlags(c *cli.Context) taskRunOptions {
 			bin = abs // sandboxes mount host paths, which must be absolute
 		}
 	}
-	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, jobs: c.Int("jobs"), json: c.Bool("json")}
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, labels: c.StringSlice("sandbox-label"), jobs: c.Int("jobs"), json: c.Bool("json")}
 }
 
 // verifierRunner is what the tasks flows take.
@@ -60,7 +63,15 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
 		return tasks.InProcess{}, func() {}, nil
 	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Logger: g.logger()})
+	labels := map[string]string{}
+	for _, kv := range o.labels {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, nil, usageHint("--sandbox-label run=nightly-42", "--sandbox-label %q: want KEY=VALUE", kv)
+		}
+		labels[k] = v
+	}
+	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels}, Logger: g.logger()})
 	if err != nil {
 		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
 	}
