@@ -137,30 +137,30 @@ func (b *batch) inputErr(name string, err error) {
 }
 
 func (b *batch) addInspect(out *inspectRows) error {
-	if err := add(b, &b.episodes, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
+	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
 		return err
 	}
 	for i := range out.acts {
 		a := &out.acts[i]
-		if err := add(b, &b.actions, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
+		if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
 			return err
 		}
 	}
 	for i := range out.results {
 		r := &out.results[i]
-		if err := add(b, &b.results, lake.Results, r, r.SrcFile, r.SrcLine); err != nil {
+		if err := add(b, lake.Results, r, r.SrcFile, r.SrcLine); err != nil {
 			return err
 		}
 	}
 	for i := range out.verdicts {
 		v := &out.verdicts[i]
-		if err := add(b, &b.verdicts, lake.Verdicts, v, v.SrcFile, v.SrcLine); err != nil {
+		if err := add(b, lake.Verdicts, v, v.SrcFile, v.SrcLine); err != nil {
 			return err
 		}
 	}
 	for i := range out.truths {
 		g := &out.truths[i]
-		if err := add(b, &b.truths, lake.GroundTruth, g, g.SrcFile, g.SrcLine); err != nil {
+		if err := add(b, lake.GroundTruth, g, g.SrcFile, g.SrcLine); err != nil {
 			return err
 		}
 	}
