@@ -131,3 +131,25 @@ func ReadTable[T any](l *Lake, table string, fn func([]T) error) error {
 	}
 	return nil
 }
+
+// ReadPartitions streams the committed rows of the partitions of a table
+// that keep accepts (given the partition values), so a reader of one
+// judge's verdicts does not scan every other judge's files.
+func ReadPartitions[T any](l *Lake, table string, keep func(values []string) bool, fn func([]T) error) error {
+	t, err := tableFor[T](table)
+	if err != nil {
+		return err
+	}
+	m, err := l.Manifest()
+	if err != nil {
+		return err
+	}
+	for _, f := range m.Files {
+		if f.Table == table && keep(f.Partition) {
+			if err := readRows[T](l.root, t, f, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

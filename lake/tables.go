@@ -31,6 +31,7 @@ const (
 	Results     = "results"
 	Trust       = "trust"
 	SelfTests   = "selftests"
+	Evidence    = "evidence"
 )
 
 // registry declares every table, once, in a stable order.
@@ -50,6 +51,7 @@ var registry = sync.OnceValue(func() []Table {
 		define[schema.Result](Results),
 		define[schema.Trust](Trust),
 		define[schema.SelfTest](SelfTests),
+		define[schema.Evidence](Evidence),
 	}
 })
 

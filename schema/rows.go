@@ -94,6 +94,35 @@ type Verdict struct {
 	Model      *string    `parquet:"model,optional,dict"` // exact model id
 	CalledAt   *time.Time `parquet:"called_at,optional,timestamp(microsecond)"`
 	Extra      string     `parquet:"extra"` // JSON object of unknown fields
+	// Written by the judge runner (null in verdicts ingested from files).
+	PackSHA256   *string `parquet:"pack_sha256,optional"`        // the evidence pack the judge saw
+	PromptSHA256 *string `parquet:"prompt_sha256,optional,dict"` // the prompt template it was asked with
+	LatencyMS    *int64  `parquet:"latency_ms,optional"`         // the successful call's latency
+	InputTokens  *int64  `parquet:"input_tokens,optional"`
+	OutputTokens *int64  `parquet:"output_tokens,optional"`
+	Raw          *string `parquet:"raw,optional"` // the reply text (capped) when verdict is parse_error
+	Provenance
+}
+
+// Evidence is one evidence pack: what every judge saw for an episode under
+// a condition (seed §3.5). The pack itself is stored content-addressed
+// beside the lake; this row records its hash and what went into it.
+// Partition: condition.
+type Evidence struct {
+	EpisodeID    string `parquet:"episode_id" lake:"key"`
+	Condition    string `parquet:"-" lake:"key,partition=condition"`
+	PackSHA256   string `parquet:"pack_sha256"`
+	TaskID       string `parquet:"task_id,dict"`
+	Inputs       string `parquet:"inputs,dict"`  // JSON array of the pack fields present (task_text, screenshots, actions, messages, final_message)
+	Steps        string `parquet:"steps"`        // JSON array of the steps whose screenshots or actions are included
+	ImageSHA256  string `parquet:"image_sha256"` // JSON array: sha256 of each image as sent (downsampled PNG)
+	NImages      int64  `parquet:"n_images"`
+	ImageBytes   int64  `parquet:"image_bytes"`
+	PackBytes    int64  `parquet:"pack_bytes"` // size of the canonical encoding
+	LastK        int64  `parquet:"last_k"`
+	MaxImageSide int64  `parquet:"max_image_side"`
+	MaxImages    int64  `parquet:"max_images"`
+	Guard        string `parquet:"guard,dict"` // the leakage guard version the pack passed
 	Provenance
 }
 

@@ -188,6 +188,15 @@ func (v *Verdict) Validate() error {
 	)
 }
 
+// Validate checks an evidence row; it returns a *FieldError or nil.
+func (e *Evidence) Validate() error {
+	var shaErr *FieldError
+	if len(e.PackSHA256) != 64 {
+		shaErr = fieldErr("pack_sha256", ErrValue, "%q is not a hex sha256", e.PackSHA256)
+	}
+	return first(checkID("episode_id", e.EpisodeID), checkID("condition", e.Condition), shaErr)
+}
+
 // Validate checks a result row; it returns a *FieldError or nil.
 // Scores must lie in [0, 1]; rescale other scales before ingest.
 func (r *Result) Validate() error {
