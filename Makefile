@@ -66,6 +66,11 @@ bench-trust: build
 fuzz:
 	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
 	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 

@@ -47,6 +47,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TRUSTLAKE_LAKE", env.WorkDir+"/lake")
 			lib, _ := filepath.Abs("../../tasks/library")
 			env.Setenv("TASKLIB", lib)
+			inspectLogs, _ := filepath.Abs("../../ingest/testdata/inspect")
+			env.Setenv("INSPECT_LOGS", inspectLogs)
 			// RUNID labels this script's sandbox containers, so that it
 			// counts only its own on an engine other tests share.
 			env.Setenv("RUNID", uuid.NewString())
