@@ -56,9 +56,9 @@ type checkFailedError struct{ summary string }
 
 func (e *checkFailedError) Error() string { return e.summary }
 
-// report prints err (if any) and maps it to an exit code. It is the only
+// exitCode prints err (if any) and maps it to an exit code. It is the only
 // place that chooses exit codes.
-func report(ctx context.Context, stderr io.Writer, err error) int {
+func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}

@@ -40,6 +40,7 @@ func commands() []*cli.Command {
 		verifyCommand(),
 		perturbCommand(),
 		trustCommand(),
+		reportCommand(),
 	})
 }
 
@@ -88,5 +89,5 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		},
 	}
 	err := app.RunContext(ctx, args)
-	return report(ctx, stderr, err)
+	return exitCode(ctx, stderr, err)
 }
