@@ -2,7 +2,7 @@ package report
 
 import (
 	"fmt"
-		"sort"
+	"sort"
 	"strings"
 )
 
