@@ -165,4 +165,3 @@ func pairLakes(ctx context.Context, opts reportOptions, cur, base *lake.Lake) (m
 	}
 	return out, nil
 }
-
