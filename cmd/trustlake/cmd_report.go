@@ -62,7 +62,7 @@ func reportCommand() *cli.Command {
 			"satisfies the comparison; --checklist JUDGE@COND fails when the checklist fails.\n" +
 			"The files are written in every case; exit 4 says a gate failed.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "write the report into `DIR` (created)", Required: true},
+			&cli.StringFlag{Name: "out", Usage: "write the report into `DIR` (created; required)"},
 			&cli.StringFlag{Name: "baseline", Usage: "compare with a previous report (`DIR` or report.json) or a lake DIR"},
 			&cli.GenericFlag{Name: "fail-on", Value: &exprList{}, Usage: "gate `EXPR` over report.json's figures (repeatable)"},
 			&cli.StringSliceFlag{Name: "checklist", Usage: "add the training-signal checklist of `JUDGE@COND`; fail when it fails (repeatable)"},
@@ -76,6 +76,9 @@ func reportCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
+			}
+			if c.String("out") == "" {
+				return usageHint("trustlake report --out DIR", "report: --out DIR is required")
 			}
 			mc, err := metricCommonOpts(c)
 			if err != nil {
