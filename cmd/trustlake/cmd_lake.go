@@ -67,7 +67,7 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 		if _, err := lake.LookupTable(t); err != nil {
 			return usageErrorf("lake compact: %v", err)
 		}
-		st, err := lake.CompactTable(ctx, l, t)
+		st, err := lake.Compact(ctx, l, t)
 		if err != nil {
 			return err
 		}
