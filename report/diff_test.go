@@ -46,9 +46,9 @@ func oneJudge(tp, fp, tn, fn int) *Document {
 	n := tp + fp + tn + fn
 	r := JudgeRow{Judge: "j", Condition: "c", TP: tp, FP: fp, TN: tn, FN: fn, NEpisodes: n,
 		FPR: mkEst(float64(fp)/float64(fp+tn), 0, 1, fp, fp+tn), TPR: mkEst(float64(tp)/float64(tp+fn), 0, 1, tp, tp+fn),
-		FDR: mkEst(float64(fp)/float64(fp+tp), 0, 1, fp, fp+tp),
-		Inflation: Estimate{Value: Num(float64(fp-fn) / float64(n)), Wilson: NoInterval(), Boot: NoInterval()},
-		Kappa:     Estimate{Value: 0.5, Wilson: NoInterval(), Boot: NoInterval()},
+		FDR:             mkEst(float64(fp)/float64(fp+tp), 0, 1, fp, fp+tp),
+		Inflation:       Estimate{Value: Num(float64(fp-fn) / float64(n)), Wilson: NoInterval(), Boot: NoInterval()},
+		Kappa:           Estimate{Value: 0.5, Wilson: NoInterval(), Boot: NoInterval()},
 		SelfConsistency: mkEst(1, 0, 1, n, n), UncertainRate: mkEst(0, 0, 1, 0, n), ParseErrorRate: mkEst(0, 0, 1, 0, n)}
 	return &Document{Judges: []JudgeRow{r}}
 }
