@@ -94,9 +94,11 @@ func (l *Lake) writeManifest(m Manifest) error {
 	if err := writeFileSync(tmp, b); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
+	l.opts.step("manifest written")
 	if err := os.Rename(tmp, l.manifestPath()); err != nil {
 		return fmt.Errorf("commit manifest: %w", err)
 	}
+	l.opts.step("manifest renamed")
 	return syncDir(filepath.Dir(l.manifestPath()))
 }
 
