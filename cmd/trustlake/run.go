@@ -42,6 +42,7 @@ func commands() []*cli.Command {
 		trustCommand(),
 		evidenceCommand(),
 		judgeCommand(),
+		reportCommand(),
 	}
 }
 
@@ -52,7 +53,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	usageOnEveryCommand(cmds, onUsage)
 	args = hoistGlobalFlags(args, globals)
 	if err := checkCommandLine(args, globals, cmds); err != nil {
-		return report(ctx, stderr, err)
+		return exitCode(ctx, stderr, err)
 	}
 	app := &cli.App{
 		Name:                 "trustlake",
@@ -68,5 +69,5 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		OnUsageError:         onUsage,
 	}
 	err := app.RunContext(ctx, args)
-	return report(ctx, stderr, err)
+	return exitCode(ctx, stderr, err)
 }
