@@ -66,10 +66,14 @@ func (s *Session) Export(ctx context.Context, query, format, out string) (int64,
 }
 
 func (s *Session) copyTo(ctx context.Context, query, format, path string) (int64, error) {
+	// Text formats write timestamps in RFC 3339, UTC (the session's time
+	// zone): pyarrow's and polars' CSV readers type them as UTC timestamps,
+	// and JSON readers parse the strings without a format.
+	const rfc3339 = "TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%fZ'"
 	opts := map[string]string{
 		"parquet": "FORMAT parquet, COMPRESSION zstd",
-		"csv":     "FORMAT csv, HEADER true",
-		"jsonl":   "FORMAT json",
+		"csv":     "FORMAT csv, HEADER true, " + rfc3339,
+		"jsonl":   "FORMAT json, " + rfc3339,
 	}[format]
 	q := fmt.Sprintf("COPY (%s) TO %s (%s)", query, quote(path), opts)
 	var n int64
