@@ -24,8 +24,12 @@ var ExportFormats = []string{"parquet", "csv", "arrow", "jsonl"}
 // It returns the number of rows written.
 //
 // The file gets mode 0644 whatever the format. A folder of out that does not
-// exist (or is not a folder) is an error wrapping ErrOutDir.
+// exist (or is not a folder) is an error wrapping ErrOutDir; an out inside
+// the lake is refused with ErrIntoLake.
 func (s *Session) Export(ctx context.Context, query, format, out string) (int64, error) {
+	if err := s.checkOutsideLake(out); err != nil {
+		return 0, err
+	}
 	dir := filepath.Dir(out)
 	if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("%w: %s", ErrOutDir, dir)
