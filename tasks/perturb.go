@@ -205,5 +205,37 @@ func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("copy actions: %w", err)
 	}
+	if err := copyScreens(parentDir, dir); err != nil {
+		return err
+	}
 	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
+}
+
+// copyScreens copies the regular files of the parent's screens/ folder (the
+// screenshots actions.jsonl names): a perturbation changes the saved state,
+// not what the screen showed. Symbolic links are not followed.
+func copyScreens(parentDir, dir string) error {
+	entries, err := os.ReadDir(filepath.Join(parentDir, "screens"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("copy screens: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "screens"), 0o755); err != nil {
+		return fmt.Errorf("copy screens: %w", err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(parentDir, "screens", e.Name()))
+		if err != nil {
+			return fmt.Errorf("copy screens: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "screens", e.Name()), b, 0o644); err != nil {
+			return fmt.Errorf("copy screens: %w", err)
+		}
+	}
+	return nil
 }
