@@ -180,7 +180,8 @@ func childMeta(raw []byte, id, label string) ([]byte, error) {
 }
 
 // writeEpisode writes final_state.tar.zst, a copy of the parent's
-// actions.jsonl and meta.json (last) into the new folder dir.
+// actions.jsonl and of the screenshots it names (the seed layout's
+// screens/ folder), and meta.json (last) into the new folder dir.
 func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create episode folder: %w", err)
@@ -205,37 +206,12 @@ func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("copy actions: %w", err)
 	}
-	if err := copyScreens(parentDir, dir); err != nil {
-		return err
+	screens := filepath.Join(parentDir, "screens")
+	if st, err := os.Stat(screens); err == nil && st.IsDir() {
+		if err := copyTree(screens, filepath.Join(dir, "screens")); err != nil {
+			return fmt.Errorf("copy screens: %w", err)
+		}
 	}
 	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
 }
 
-// copyScreens copies the regular files of the parent's screens/ folder (the
-// screenshots actions.jsonl names): a perturbation changes the saved state,
-// not what the screen showed. Symbolic links are not followed.
-func copyScreens(parentDir, dir string) error {
-	entries, err := os.ReadDir(filepath.Join(parentDir, "screens"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("copy screens: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "screens"), 0o755); err != nil {
-		return fmt.Errorf("copy screens: %w", err)
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(parentDir, "screens", e.Name()))
-		if err != nil {
-			return fmt.Errorf("copy screens: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "screens", e.Name()), b, 0o644); err != nil {
-			return fmt.Errorf("copy screens: %w", err)
-		}
-	}
-	return nil
-}
