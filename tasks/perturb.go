@@ -214,4 +214,3 @@ func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	}
 	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
 }
-
