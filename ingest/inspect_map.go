@@ -39,6 +39,7 @@ const conditionInspect = "inspect"
 type inspectRun struct {
 	file      string
 	h         *inspectHeader
+	evalID    string
 	benchmark string
 	agent     string
 	reducer   string
@@ -52,7 +53,7 @@ type inspectRun struct {
 }
 
 func newInspectRun(file string, h *inspectHeader, opts InspectOptions) *inspectRun {
-	r := &inspectRun{file: file, h: h, opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
+	r := &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
 	if r.benchmark == "" {
 		r.benchmark = h.Eval.Task
 	}
@@ -148,7 +149,7 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	}
 	var errs []fieldErr
 	prov := schema.Provenance{SrcFile: where, SrcLine: line}
-	epID := fmt.Sprintf("%s/%s/%d", r.h.Eval.EvalID, s.ID, s.Epoch)
+	epID := fmt.Sprintf("%s/%s/%d", r.evalID, s.ID, s.Epoch)
 	out := &inspectRows{}
 	acts, final, aerrs := r.actions(s, epID, prov)
 	errs = append(errs, aerrs...)
@@ -161,7 +162,7 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	}
 	out.acts = acts
 	n := int64(len(s.Messages))
-	extra := map[string]any{"inspect_eval_id": r.h.Eval.EvalID, "inspect_run_id": r.h.Eval.RunID, "epoch": s.Epoch}
+	extra := map[string]any{"inspect_eval_id": r.evalID, "inspect_run_id": r.h.Eval.RunID, "epoch": s.Epoch}
 	for k, v := range s.Extra {
 		extra[k] = v
 	}

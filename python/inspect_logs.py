@@ -30,7 +30,9 @@ to ZIP_DEFLATED), attachments (a sample input with an image, which
 inspect-ai moves into the sample's `attachments` and references as
 `attachment://<hash>`), unfinished (the process exits in the middle of the
 run, leaving an .eval with `_journal/start.json`, journal summaries and the
-samples written so far, but no header.json). Default: all of them.
+samples written so far, but no header.json). legacy (run with an older inspect-ai installed in another venv: the log
+as that version writes it; not in the default list). Default: all the
+others.
 The output file names are fixed: arith-<variant>.eval / arith-json.json.
 
     .venv/bin/python python/inspect_logs.py --bench N OUT.eval
@@ -53,6 +55,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     ContentImage,
     ContentText,
+    GenerateConfig,
     ModelOutput,
     ModelUsage,
     get_model,
@@ -114,6 +117,9 @@ def _usage(out: ModelOutput) -> ModelOutput:
 
 
 def agent(messages, tools, tool_choice, config) -> ModelOutput:
+    if "[BEGIN DATA]" in messages[-1].text:
+        # older inspect-ai grades with the evaluated model (no grader role)
+        return grader(messages, tools, tool_choice, config)
     return _usage(_agent(messages))
 
 
@@ -185,9 +191,33 @@ def arith(images: bool = False) -> Task:
 PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
 
+def _mockllm_callable() -> None:
+    """Older inspect-ai (before callable custom_outputs) takes only an
+    iterable of outputs; give its mock provider the callable form. Only the
+    mock model's replies are affected, never how the log is written."""
+    from inspect_ai.model._providers import mockllm
+
+    if "Callable" in (mockllm.MockLLM.__init__.__doc__ or "") + (mockllm.MockLLM.__doc__ or ""):
+        return
+    init, generate = mockllm.MockLLM.__init__, mockllm.MockLLM.generate
+
+    def new_init(self, model_name, base_url=None, api_key=None, config=None, custom_outputs=None, **kw):
+        fn = custom_outputs if callable(custom_outputs) else None
+        init(self, model_name, base_url, api_key, config or GenerateConfig(), None if fn else custom_outputs, **kw)
+        self._fn = fn
+
+    async def new_generate(self, input, tools, tool_choice, config):
+        if self._fn is not None:
+            return self._fn(input, tools, tool_choice, config)
+        return await generate(self, input, tools, tool_choice, config)
+
+    mockllm.MockLLM.__init__, mockllm.MockLLM.generate = new_init, new_generate
+
+
 def run(log_dir: str, log_format: str = "eval", images: bool = False, exit_after: int = 0, bench: bool = False) -> str:
     """Run the task once; return the path of the log written."""
     _turns.clear()
+    _mockllm_callable()
     if exit_after:
         # leave the log unfinished: exit the process without any cleanup
         # once exit_after agent conversations have started.
@@ -231,6 +261,10 @@ def variant(name: str, out_dir: str) -> str:
             import inspect_ai._util.zipfile as zf
 
             zf.zipfile_compress_kwargs.update(compression=zipfile.ZIP_DEFLATED, compresslevel=None)
+            src = run(tmp)
+        elif name == "legacy":
+            # run with an older inspect-ai in its own venv (see the README
+            # of the fixtures): whatever format that version writes
             src = run(tmp)
         elif name == "unfinished":
             # a child process runs the eval and dies after 8 conversations
