@@ -212,7 +212,7 @@ func sortInputOrder(errs RecordErrors) {
 // cannot be opened is a rejected input, not the end of the batch.
 func (b *batch) eachFile(files []string, read func(r io.Reader, name string) error) error {
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := openRegular(b.ctx, name, true)
 		if err != nil {
 			b.reject(name, 0, err)
 			continue

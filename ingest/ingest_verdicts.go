@@ -116,7 +116,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 		return err
 	}
 	if rows == 0 && len(b.errs) == before {
-		b.reject(src, 0, fmt.Errorf("%w: no records (empty file)", schema.ErrMissing))
+		b.reject(src, 0, errNoRecords)
 	}
 	return nil
 }

@@ -1,19 +1,18 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // A small allocation-light JSON object scanner for the ingest hot path.
 // It splits one object into its fields, keeping each value's raw bytes and
 // kind; typed accessors then decode the values a row needs. It accepts the
-// non-standard tokens NaN, Infinity and -Infinity (which Python writes) so
-// that they can be rejected with a clear message instead of a syntax error.
+// non-standard tokens NaN, Infinity and -Infinity (which Python writes) as
+// top-level values of kind kNonFinite so that the decoders reject them with
+// a clear message instead of a syntax error; otherwise it accepts exactly
+// JSON (FuzzScanObjectMatchesEncodingJSON checks it against encoding/json).
 
 type kind uint8
 
@@ -32,7 +31,7 @@ func (k kind) String() string {
 }
 
 type field struct {
-	key  []byte // raw key bytes, without quotes (may contain escapes)
+	key  []byte // key, unquoted (escapes decoded)
 	val  []byte // raw value bytes
 	kind kind
 	off  int // offset of the key's opening quote in the scanned input
@@ -93,6 +92,13 @@ func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
 			return dst, i, err
 		}
 		key := b[i+1 : kend-1]
+		if bytes.IndexByte(key, '\\') >= 0 { // "r\u0075n" is the key run, as for encoding/json
+			k, err := unquote(key)
+			if err != nil {
+				return dst, i, synErr(i, "%v in key", err)
+			}
+			key = []byte(k)
+		}
 		i = skipWS(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return dst, i, synErr(i, "want ':' after key %q", key)
@@ -199,21 +205,65 @@ func skipValue(b []byte, i, depth int) (kind, int, error) {
 	case c == '-' && i+1 < len(b) && b[i+1] == 'I':
 		return lit(b, i, "-Infinity", kNonFinite)
 	case c == '-' || c >= '0' && c <= '9':
-		j := i
-		if b[j] == '-' {
-			j++
-		}
-		start := j
-		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-			j++
-		}
-		if j == start {
-			return 0, j, synErr(j, "malformed number")
-		}
-		return kNumber, j, nil
+		return scanNumber(b, i)
 	default:
 		return 0, i, synErr(i, "unexpected %q, want a value", c)
 	}
+}
+
+// scanNumber reads a number with JSON's grammar exactly:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. A leading zero ("01"),
+// a bare point ("1.") or exponent ("1e") and a plus sign are not JSON.
+func scanNumber(b []byte, i int) (kind, int, error) {
+	start := i
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+		if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			return 0, i, synErr(start, "malformed number: leading zero in %s", numberText(b, start))
+		}
+	case digits() == 0:
+		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return 0, i, synErr(start, "malformed number %s: want digits after '.'", numberText(b, start))
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, i, synErr(start, "malformed number %s: want digits in the exponent", numberText(b, start))
+		}
+	}
+	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-' || b[i] >= '0' && b[i] <= '9') {
+		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+	}
+	return kNumber, i, nil
+}
+
+// numberText is the number-like run at b[i], for messages.
+func numberText(b []byte, i int) string {
+	j := i
+	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	return string(b[i:j])
 }
 
 func lit(b []byte, i int, word string, k kind) (kind, int, error) {
@@ -223,7 +273,8 @@ func lit(b []byte, i int, word string, k kind) (kind, int, error) {
 	return k, i + len(word), nil
 }
 
-// skipString returns the offset after the string starting at b[i] == '"'.
+// skipString returns the offset after the string starting at b[i] == '"',
+// checking its escapes (so that raw values kept in extra are JSON too).
 func skipString(b []byte, i int) (int, error) {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
@@ -231,6 +282,19 @@ func skipString(b []byte, i int) (int, error) {
 			return j + 1, nil
 		case '\\':
 			j++
+			if j >= len(b) {
+				break
+			}
+			switch b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
+					return j, synErr(j, "bad \\u escape in string")
+				}
+				j += 4
+			default:
+				return j, synErr(j, "bad escape \\%c in string", b[j])
+			}
 		default:
 			if b[j] < 0x20 {
 				return j, synErr(j, "control character in string")
@@ -240,197 +304,3 @@ func skipString(b []byte, i int) (int, error) {
 	return len(b), synErr(len(b), "unterminated string (truncated line?)")
 }
 
-// unquote decodes the raw bytes of a JSON string body (without quotes).
-func unquote(raw []byte) (string, error) {
-	bs := -1
-	for i, c := range raw {
-		if c == '\\' {
-			bs = i
-			break
-		}
-	}
-	if bs < 0 {
-		return string(raw), nil
-	}
-	out := make([]byte, 0, len(raw))
-	out = append(out, raw[:bs]...)
-	for i := bs; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		if i >= len(raw) {
-			return "", errors.New("bad escape")
-		}
-		switch raw[i] {
-		case '"', '\\', '/':
-			out = append(out, raw[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n, err := hex4(raw, i+1)
-			if err != nil {
-				return "", err
-			}
-			i += n
-			if utf16.IsSurrogate(r) {
-				r2, n2, err := hex4(raw, i+3)
-				if err == nil && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						r = dec
-						i += 2 + n2
-					} else {
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", fmt.Errorf("bad escape \\%c", raw[i])
-		}
-	}
-	return string(out), nil
-}
-
-func hex4(raw []byte, i int) (rune, int, error) {
-	if i+4 > len(raw) {
-		return 0, 0, errors.New("bad \\u escape")
-	}
-	v, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
-	if err != nil {
-		return 0, 0, errors.New("bad \\u escape")
-	}
-	return rune(v), 4, nil
-}
-
-// Typed accessors. Each returns schema-style errors naming what was wanted.
-
-func (f *field) typeErr(want string) error {
-	return &typeError{want: want, got: f.kind.String()}
-}
-
-func (f *field) str() (string, error) {
-	if f.kind != kString {
-		return "", f.typeErr("string")
-	}
-	return unquote(f.val[1 : len(f.val)-1])
-}
-
-func (f *field) optStr() (*string, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	s, err := f.str()
-	if err != nil {
-		return nil, err
-	}
-	return &s, nil
-}
-
-func (f *field) float() (float64, error) {
-	switch f.kind {
-	case kNonFinite:
-		return 0, fmt.Errorf("%s is not a finite number", f.val)
-	case kNumber:
-	default:
-		return 0, f.typeErr("number")
-	}
-	v, err := strconv.ParseFloat(string(f.val), 64)
-	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s overflows a float64", f.val)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("bad number %s", f.val)
-	}
-	return v, nil
-}
-
-func (f *field) optFloat() (*float64, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.float()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-func (f *field) int() (int64, error) {
-	if f.kind != kNumber {
-		return 0, f.typeErr("integer")
-	}
-	v, err := strconv.ParseInt(string(f.val), 10, 64)
-	if err != nil {
-		fv, ferr := strconv.ParseFloat(string(f.val), 64)
-		if ferr == nil && fv == math.Trunc(fv) && math.Abs(fv) < 1<<53 {
-			return int64(fv), nil
-		}
-		return 0, &typeError{want: "integer", got: string(f.val)}
-	}
-	return v, nil
-}
-
-func (f *field) optInt() (*int64, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.int()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-func (f *field) boolean() (bool, error) {
-	if f.kind != kBool {
-		return false, f.typeErr("boolean")
-	}
-	return f.val[0] == 't', nil
-}
-
-func (f *field) optBool() (*bool, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.boolean()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// keyIs compares a raw key with name (keys with escapes never match).
-func (f *field) keyIs(name string) bool { return string(f.key) == name }
-
-// appendExtra appends `"key":value` to an extra-fields object being built.
-func appendExtra(dst []byte, f *field) []byte {
-	if len(dst) == 0 {
-		dst = append(dst, '{')
-	} else {
-		dst = append(dst, ',')
-	}
-	dst = append(dst, '"')
-	dst = append(dst, f.key...)
-	dst = append(dst, '"', ':')
-	return append(dst, f.val...)
-}
-
-func closeExtra(b []byte) string {
-	if len(b) == 0 {
-		return "{}"
-	}
-	return string(append(b, '}'))
-}

@@ -89,13 +89,14 @@ func (tx *Tx) cleanOrphans() error {
 			return fmt.Errorf("remove orphan %s: %w", o, err)
 		}
 	}
+	tx.l.removeEmptyDirs()
 	return nil
 }
 
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keysDir}
+	dirs := []string{keysDir, supersededDir}
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}
@@ -158,26 +159,34 @@ func (tx *Tx) Commit() error {
 		tx.Rollback() // nothing to publish: leave no staged file behind
 		return nil
 	}
+	step := tx.l.opts.step
+	step("files written")
 	dirs := map[string]bool{}
-	for _, s := range tx.staged {
+	for i, s := range tx.staged {
 		if err := os.Rename(s.tmp, s.final); err != nil {
 			return fmt.Errorf("rename %s: %w", s.tmp, err)
 		}
 		dirs[filepath.Dir(s.final)] = true
+		if i == 0 {
+			step("first file renamed")
+		}
 	}
+	step("files renamed")
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
 			return err
 		}
 	}
+	step("folders synced")
 	m := tx.base
 	m.Version++
 	m.Updated = time.Now().UTC()
 	files := make([]FileEntry, 0, len(m.Files)+len(tx.added))
-	var dropKeys []string
+	var dropKeys, moved []string
 	for _, f := range m.Files {
 		if tx.removed[f.Path] {
-			m.Tombstones = append(m.Tombstones, Tombstone{Path: f.Path, Removed: m.Updated})
+			m.Tombstones = append(m.Tombstones, Tombstone{Path: supersededPath(f.Path), Removed: m.Updated})
+			moved = append(moved, f.Path)
 			if up, ok := tx.upgraded[f.Path]; ok {
 				f = up
 			}
@@ -195,8 +204,18 @@ func (tx *Tx) Commit() error {
 	if err := tx.l.writeManifest(m); err != nil {
 		return err
 	}
-	for _, k := range dropKeys {
+	step("manifest synced")
+	for i, rel := range moved {
+		tx.l.moveSuperseded(rel)
+		if i == 0 {
+			step("first superseded file moved")
+		}
+	}
+	for i, k := range dropKeys {
 		os.Remove(filepath.Join(tx.l.root, filepath.FromSlash(k))) // an orphan if this fails; the next writer removes it
+		if i == 0 {
+			step("first superseded index removed")
+		}
 	}
 	tx.finish()
 	return nil
@@ -214,6 +233,7 @@ func (tx *Tx) Rollback() {
 	for _, s := range tx.staged {
 		os.Remove(s.tmp)
 		os.Remove(s.final)
+		tx.l.removeEmptyParents(filepath.Dir(s.final))
 	}
 	tx.finish()
 }

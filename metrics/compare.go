@@ -84,6 +84,7 @@ func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comp
 	if err != nil {
 		return Comparison{}, err
 	}
+	mo.stop = ctx.Done()
 	if _, err := prepare(ctx, s); err != nil {
 		return Comparison{}, err
 	}
@@ -96,7 +97,7 @@ func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comp
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
 		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, Warnings: []string{}}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	bopts := mo.boot(opts.Workers)
 	if out.Negatives, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
 		return Comparison{}, err
 	}
@@ -224,4 +225,23 @@ func checkJudgeConditions(ctx context.Context, s *queries.Session, threshold *fl
 		}
 	}
 	return nil
+}
+
+// ComparePairs compares A and B on pairs gathered elsewhere (for example
+// the same episodes in two lakes: today's against a baseline), exactly as
+// Compare does on the pairs of one lake: it returns the paired comparison
+// on GT negatives (FPR) and on GT positives (TPR). opts.A and opts.B only
+// name the sides.
+func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Paired, err error) {
+	mo, err := Options{Source: opts.Source, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha,
+		Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+	if err != nil {
+		return Paired{}, Paired{}, err
+	}
+	bopts := mo.boot(opts.Workers)
+	if neg, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
+		return Paired{}, Paired{}, err
+	}
+	pos, err = paired(pairs, true, mo.UncertainPolicy, bopts)
+	return neg, pos, err
 }

@@ -48,6 +48,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		r.TP, r.FP, r.TN, r.FN = t.tp, t.fp, t.tn, t.fn
 		r.NPos, r.NNeg = t.tp+t.fn, t.fp+t.tn
 		r.NRuns, r.NParseError = t.runs, t.parse
+		r.NEligible, r.NAgree = t.eligible, t.agree
 		r.NTasks = len(a.byTask)
 		for _, d := range ratioDefs() {
 			m := d.field(r)
@@ -69,7 +70,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		}
 		jobs = append(jobs, newBootJob(r, a))
 	}
-	err := bootstrapRows(jobs, ids, stats.BootstrapOptions{Resamples: opts.Resamples, Alpha: opts.Alpha, Seed: opts.Seed, Workers: opts.Workers})
+	err := bootstrapRows(jobs, ids, opts.boot(opts.Workers))
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
@@ -22,7 +25,7 @@ const (
 	StatusReplaced         = "replaced"         // a different gt.json overwritten (Force)
 	StatusUnchanged        = "unchanged"        // an identical gt.json was already there
 	StatusConflict         = "conflict"         // a different gt.json exists; not overwritten
-	StatusVerifierError    = "verifier_error"   // crash, timeout, limit, bad output: no label
+	StatusVerifierError    = "verifier_error"   // crash, timeout, limit, bad output, empty or unreadable snapshot: no label
 	StatusNondeterministic = "nondeterministic" // two runs disagreed: no label
 	StatusError            = "error"            // bad episode (meta, unknown task, unsafe snapshot)
 )
@@ -35,7 +38,15 @@ type VerifyOptions struct {
 	TempDir string                // where snapshots are extracted; "" means os.TempDir()
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
-	Logger      *slog.Logger // nil discards
+	// ReadMeta decodes an episode's meta.json; nil means ReadMeta. The
+	// command passes the ingest decoder, so that verify accepts and refuses
+	// exactly what ingest does.
+	ReadMeta func(dir string) (Meta, error)
+	// Runs is how many times each episode's verifier runs; all must agree
+	// for a label. Values below 2 mean DefaultRuns. A coin-flip verifier
+	// goes unnoticed on one episode with probability UnnoticedCoinFlip(Runs).
+	Runs   int
+	Logger *slog.Logger // nil discards
 	// Progress, when set, is called after each episode with the number
 	// done so far and the total; calls may come from several goroutines
 	// but never at the same time.
@@ -73,8 +84,9 @@ type GTFile struct {
 }
 
 // Verify labels episode folders: for each, it extracts final_state.tar.zst
-// safely into a private temporary folder, runs the task's verifier twice in
-// the sandbox (a fresh one per run) and, when both runs agree, writes
+// safely into a private temporary folder, runs the task's verifier Runs
+// times (default twice) in the sandbox (a fresh one per run) and, when all
+// runs agree, writes
 // gt.json once with verifier_sha256 and deterministic. An identical gt.json
 // is left alone; a different one is kept unless Force. A verifier that
 // crashes, times out or disagrees with itself yields no label, never a
@@ -84,6 +96,9 @@ func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts Ver
 	v := verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
 	if v.opts.Logger == nil {
 		v.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if n := removeStaleTemp(v.opts.TempDir); n > 0 {
+		v.opts.Logger.Warn("removed snapshot folders left by killed runs", "count", n)
 	}
 	out := make([]VerifyResult, len(dirs))
 	prog := progress{total: len(dirs), fn: opts.Progress}
@@ -120,11 +135,15 @@ func (v *verifier) hash(t *Task) (string, error) {
 	return h, nil
 }
 
-// label extracts the episode's final state and runs its verifier twice.
+// label extracts the episode's final state and runs its verifier Runs times.
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
 	res := &VerifyResult{Dir: dir, Status: StatusError}
-	m, err := ReadMeta(dir)
+	read := v.opts.ReadMeta
+	if read == nil {
+		read = ReadMeta
+	}
+	m, err := read(dir)
 	if err != nil {
 		res.Err = err.Error()
 		return m, nil, Output{}, res
@@ -138,10 +157,14 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
 	if err != nil {
 		res.Err = err.Error()
+		if unusableSnapshot(err) {
+			// Nothing to grade: no pass/fail label, like a verifier crash.
+			res.Status = StatusVerifierError
+		}
 		return m, t, Output{}, res
 	}
 	defer cleanup()
-	o, err := runTwice(ctx, v.r, t, state, v.opts.CheckBinary)
+	o, err := runN(ctx, v.r, t, state, v.opts.CheckBinary, v.opts.Runs)
 	if err != nil {
 		res.Err = err.Error()
 		res.Status = StatusVerifierError
@@ -232,10 +255,44 @@ func oldSum(data []byte) string {
 	return g.Sum
 }
 
+// unusableSnapshot tells an empty or unreadable final state (no label)
+// from a missing or hostile one (a bad episode).
+func unusableSnapshot(err error) bool {
+	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
+}
+
+// tempPrefix starts the name of every snapshot folder, followed by the pid
+// of the process that owns it: "trustlake-state-<pid>-<random>".
+const tempPrefix = "trustlake-state-"
+
+// removeStaleTemp removes the snapshot folders in tempDir whose owning
+// process is gone (killed before its cleanup ran); folders of live
+// processes are left alone. It returns how many it removed.
+func removeStaleTemp(tempDir string) int {
+	if tempDir == "" {
+		tempDir = os.TempDir()
+	}
+	matches, _ := filepath.Glob(filepath.Join(tempDir, tempPrefix+"*"))
+	n := 0
+	for _, m := range matches {
+		pidStr, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), tempPrefix), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			if os.RemoveAll(m) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // extractState extracts dir/final_state.tar.zst into a new temporary folder
 // (readable by the sandbox user) and returns it with its cleanup.
 func extractState(ctx context.Context, dir, tempDir string, lim sandbox.ExtractLimits) (string, func(), error) {
-	tmp, err := os.MkdirTemp(tempDir, "trustlake-state-")
+	tmp, err := os.MkdirTemp(tempDir, fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 	if err != nil {
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
 	}

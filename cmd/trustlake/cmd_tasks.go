@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
@@ -23,9 +25,10 @@ func taskFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "tasks", Value: "tasks/library", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR`"},
 		&cli.StringFlag{Name: "sandbox", Usage: "docker, bwrap or none (none: declarative checks in process, script verifiers refused); default: docker, else bwrap"},
-		&cli.StringFlag{Name: "check-binary", Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
+		&cli.StringFlag{Name: "check-binary", EnvVars: []string{"TRUSTLAKE_CHECK_BINARY"}, Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
 		&cli.StringSliceFlag{Name: "sandbox-label", Usage: "`KEY=VALUE` label added to every Docker sandbox container (repeatable), to find one run's containers with docker ps --filter label=KEY=VALUE"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "concurrent verifier runs"},
+		&cli.IntFlag{Name: "runs", Value: tasks.DefaultRuns, Usage: "verifier runs per snapshot (2 to 20), all must agree; a coin-flip verifier goes unnoticed with probability 2^(1-runs)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 	}
 }
@@ -37,6 +40,7 @@ type taskRunOptions struct {
 	checkBinary string
 	labels      []string // --sandbox-label KEY=VALUE
 	jobs        int
+	runs        int
 	json        bool
 }
 
@@ -47,7 +51,15 @@ func taskRunFlags(c *cli.Context) taskRunOptions {
 			bin = abs // sandboxes mount host paths, which must be absolute
 		}
 	}
-	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, labels: c.StringSlice("sandbox-label"), jobs: c.Int("jobs"), json: c.Bool("json")}
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, labels: c.StringSlice("sandbox-label"), jobs: c.Int("jobs"), runs: c.Int("runs"), json: c.Bool("json")}
+}
+
+// checkRuns refuses a --runs outside [2, 20].
+func (o taskRunOptions) checkRuns() error {
+	if o.runs < 2 || o.runs > 20 {
+		return usageErrorf("--runs %d: want 2 to 20 (one run cannot show nondeterminism)", o.runs)
+	}
+	return nil
 }
 
 // verifierRunner is what the tasks flows take.
@@ -71,7 +83,8 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		}
 		labels[k] = v
 	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels}, Logger: g.logger()})
+	deadline := deadlineBinary(o.checkBinary)
+	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: g.logger()})
 	if err != nil {
 		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
 	}
@@ -82,6 +95,16 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
 			"the bwrap sandbox has no images: give --check-binary")
 	}
+	if d, ok := r.(*sandbox.Docker); ok {
+		if deadline == "" {
+			fmt.Fprintln(g.stderr, "trustlake: no trustlake-check beside trustlake and no --check-binary: sandbox containers are bounded inside only by a CPU-time limit, not by a wall-clock deadline")
+		}
+		if n, err := d.RemoveExpired(ctx); err != nil {
+			return nil, nil, err
+		} else if n > 0 {
+			fmt.Fprintf(g.stderr, "trustlake: removed %d leftover sandbox container(s) past their deadline\n", n)
+		}
+	}
 	release := func() {}
 	if cl, ok := r.(sandbox.Closer); ok {
 		release = func() { cl.Close() }
@@ -89,10 +112,31 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 	return r, release, nil
 }
 
+// deadlineBinary returns the static trustlake-check that bounds Docker runs
+// from inside (sandbox.DockerOptions.DeadlineBinary): --check-binary, else
+// trustlake-check beside this executable (bin/ after make build), else "".
+func deadlineBinary(checkBinary string) string {
+	if checkBinary != "" {
+		return checkBinary
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), "trustlake-check")
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return p
+	}
+	return ""
+}
+
 // withTaskRunner loads the task library, opens the sandbox backend, runs
 // fn with both and releases the backend.
 func withTaskRunner[R any](ctx context.Context, g globalOptions, o taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
 	var zero R
+	if err := o.checkRuns(); err != nil {
+		return zero, err
+	}
 	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
 	if err != nil {
 		return zero, err
@@ -151,7 +195,7 @@ func tasksCommand() *cli.Command {
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
 	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
-		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary,
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
 		if err == nil && record {
@@ -170,12 +214,17 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		if err != nil {
 			return err
 		}
-		st, err := ingest.SelfTests(ctx, dst, rows, ingest.Options{Logger: g.logger()})
+		for i := range rows {
+			if err := rows[i].Validate(); err != nil {
+				return printRejected(g.stderr, err)
+			}
+		}
+		st, err := lake.WriteDerived(ctx, dst, lake.SelfTests, rows)
 		if err != nil {
-			return printRejected(g.stderr, err)
+			return err
 		}
 		if !o.json {
-			printIngestSummary(stdout, st)
+			printIngestSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
 		}
 	}
 	bad := 0

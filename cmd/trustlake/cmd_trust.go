@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
@@ -23,6 +22,7 @@ type trustOptions struct {
 	d2Policy   string
 	repeats    int
 	alpha      float64
+	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 }
 
 func trustCommand() *cli.Command {
@@ -39,13 +39,14 @@ func trustCommand() *cli.Command {
 			"table trust (partition benchmark=). The audit is derived data: re-running it on\n" +
 			"the same lake is a no-op, and a result whose audit changed (new trials, other\n" +
 			"flags) has its row replaced. Recorded scores are never changed.\n" + exitCodesHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "benchmark", Usage: "audit only `BENCHMARK` (repeatable; default: every benchmark)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "D4: compare each result with at most `N` other trials of its task"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "Wilson interval level (0.05: 95%)"},
-		},
+			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
+		}, backendFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
@@ -53,6 +54,18 @@ func trustCommand() *cli.Command {
 			opts := trustOptions{
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
+			}
+			if name := c.String("labeler"); name != "" {
+				if name == "rm-http" {
+					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
+				}
+				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
+					keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: 1})
+				if err != nil {
+					return err
+				}
+				opts.labeler = &trust.ModelLabeler{Backend: b, Model: c.String("model"), Temperature: c.Float64("temperature"),
+					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
 		},
@@ -98,11 +111,10 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := ingest.TrustRows(ctx, src, rows, ingest.Options{Logger: opts.logger()})
+	ts, err := lake.WriteDerived(ctx, src, lake.Trust, rows)
 	if err != nil {
 		return fmt.Errorf("store audit: %w", err)
 	}
-	ts := st.Tables[lake.Trust]
 	stored := storedJSON{Table: lake.Trust, New: ts.Added, Unchanged: ts.Unchanged, Replaced: ts.Replaced}
 	if opts.json {
 		return writeJSON(stdout, trustJSON{Report: rep, Stored: stored})
@@ -114,9 +126,8 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	return err
 }
 
-// auditLake reads the results in scope with their trajectories and ground
-// truth and audits them. Trajectories are streamed one episode at a time
-// into the auditor, which keeps none of them.
+// auditLake opens a session over the lake, scopes it to the benchmarks and
+// runs the Trust Layer's streaming audit (trust.AuditSource) on it.
 func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
 	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
 	if err != nil {
@@ -129,57 +140,13 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
 		return trust.Report{}, nil, err
 	}
-	gts, err := sess.TrustGroundTruth(ctx)
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	var results []schema.Result
-	byEpisode := map[string][]int{}
-	err = sess.TrustResults(ctx, func(r schema.Result) error {
-		if r.EpisodeID != nil {
-			byEpisode[*r.EpisodeID] = append(byEpisode[*r.EpisodeID], len(results))
-		}
-		results = append(results, r)
-		return nil
+	rep, rows, err := trust.AuditSource(ctx, sess, aopts, trust.SourceOptions{
+		Labeler:          opts.labeler,
+		Progress:         progress(opts.stderr, "results audited"),
+		QuestionProgress: countProgress(opts.stderr, "labeller questions"),
 	})
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	aud := trust.NewAuditor(aopts, nil)
-	done := make([]bool, len(results))
-	record := func(i int, acts []schema.Action) trust.Record {
-		rec := trust.Record{Result: results[i], Actions: acts}
-		if id := results[i].EpisodeID; id != nil {
-			rec.Regrade = trust.RegradeFromGroundTruth(gts[*id])
-		}
-		done[i] = true
-		results[i] = schema.Result{} // the auditor keeps what it needs
-		return rec
-	}
-	show := progress(opts.stderr, "results audited")
-	err = sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
-		for _, i := range byEpisode[episode] {
-			aud.Add(record(i, acts))
-		}
-		if show != nil {
-			show(int64(aud.Len()))
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		aud.Finish()
-		return trust.Report{}, nil, err
-	}
-	for i := range results {
-		if !done[i] {
-			aud.Add(record(i, nil))
-		}
-	}
-	if isTerminal(opts.stderr) {
-		fmt.Fprint(opts.stderr, "\r\033[K")
-	}
-	rep, rows := aud.Finish()
-	return rep, rows, nil
+	clearProgress(opts.stderr)
+	return rep, rows, err
 }
 
 // checkBenchmarks fails with a usage error when the lake has no results or

@@ -63,9 +63,9 @@ type incompleteError struct{ summary string }
 
 func (e *incompleteError) Error() string { return e.summary }
 
-// report prints err (if any) and maps it to an exit code. It is the only
+// exitCode prints err (if any) and maps it to an exit code. It is the only
 // place that chooses exit codes.
-func report(ctx context.Context, stderr io.Writer, err error) int {
+func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -100,6 +100,9 @@ func report(ctx context.Context, stderr io.Writer, err error) int {
 	case errors.As(err, &ie):
 		fmt.Fprintf(stderr, "trustlake: %s\n", ie.summary)
 		return exitIncomplete
+	case errors.Is(err, lake.ErrChanged):
+		fmt.Fprintf(stderr, "trustlake: %v\nTry: trustlake lake check\n", err)
+		return exitCheckFailed
 	case errors.Is(err, lake.ErrLocked):
 		fmt.Fprintf(stderr, "trustlake: %v (raise --lock-timeout, or retry)\n", err)
 		return exitLocked
