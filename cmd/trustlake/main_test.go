@@ -24,16 +24,20 @@ import (
 // (the crash test).
 func TestMain(m *testing.M) {
 	if os.Getenv("TRUSTLAKE_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		ctx, stop := signalContext()
+		code := run(ctx, append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	testscript.Main(m, map[string]func(){
 		"trustlake": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
-// update rewrites the golden files of this package: the files that cmp
-// compares inside testdata/script/*.txtar (make golden).
-var update = flag.Bool("update", false, "rewrite the files cmp compares in testdata/script/*.txtar")
+// update rewrites the golden files of this package (make golden): the files
+// that cmp compares inside testdata/script/*.txtar, and the CLI output that
+// examples/tau-bench and examples/agentrewardbench quote in their READMEs.
+var update = flag.Bool("update", false, "rewrite golden files: cmp files in testdata/script/*.txtar, the examples' README output")
 
 // scriptT is the key of the script's testscript.T in Env.Values (the
 // missing command skips through it).
