@@ -33,7 +33,7 @@ func SelfTests(ctx context.Context, dst *lake.Lake, rows []schema.SelfTest, opts
 // input files) with replace semantics.
 func derivedRows[T any, P lake.RowPtr[T]](ctx context.Context, dst *lake.Lake, table string, rows []T, opts Options) (Stats, error) {
 	if len(rows) == 0 {
-		return Stats{Tables: map[string]lake.Stats{}}, nil
+		return newStats(), nil
 	}
 	opts.Replace = true
 	return inBatch(ctx, dst, opts, func(b *batch) error {

@@ -24,6 +24,9 @@ func sampleTrust() Trust {
 		D1Outcome: D1Confirm, D1Regraded: &b, D1FailedGate: &s, D2Status: D2Clean, D2Values: 3, D2Derived: 2, D2Given: 1,
 		D3Claim: ClaimCompletion, D3Severity: &s, D4Status: D4Stable, D4Tier: TierPass, D4RepeatTier: &s, D4Repeats: 4,
 		D4Gap: &f, Trusted: true, Reasons: `{"d1":"ok"}`,
+		D1Check: CheckPassed, D1CheckReason: &s, D2Check: CheckNotCheckable, D2CheckReason: &s, D3Check: CheckPassed,
+		D3CheckReason: &s, D4Check: CheckFailed, D4CheckReason: &s, Dimensions: "D1,D3,D4", Auditable: true,
+		InfraError: &s, InfraPolicy: "exclude",
 		Provenance: Provenance{SrcFile: "x.json", SrcLine: 2},
 	}
 }
