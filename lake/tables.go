@@ -30,7 +30,7 @@ func Tables() []Table {
 	return []Table{
 		{Name: Episodes, Partitions: []string{"agent"}, Key: []string{"episode_id"}},
 		{Name: Actions, Partitions: []string{"agent"}, Key: []string{"episode_id", "step"}},
-		{Name: GroundTruth, Key: []string{"episode_id", "verifier_sha256"}},
+		{Name: GroundTruth, Key: []string{"episode_id", "verifier_sha256", "annotator"}},
 		{Name: Labels, Key: []string{"episode_id"}},
 		{Name: Verdicts, Partitions: []string{"judge", "condition"}, Key: []string{"episode_id", "judge", "condition", "run"}},
 		{Name: Results, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},

@@ -26,27 +26,25 @@ func sqlFile(name string) string {
 }
 
 // createViews defines one view per lake table over exactly the files of
-// the committed manifest, plus the derived views in sql/view_*.sql.
+// the committed manifest, plus the derived views in sql/view_*.sql. Each
+// view also reads a zero-row file of the table's current row type, so a
+// column added to a row type exists (as NULL) in lakes whose files predate
+// it, and an empty table still has its columns and types.
 func (s *Session) createViews(ctx context.Context) error {
 	for _, t := range lake.Tables() {
 		files, err := s.lk.Files(t.Name)
 		if err != nil {
 			return err
 		}
-		var q string
-		if len(files) == 0 {
-			q, err = s.emptyView(t)
-			if err != nil {
-				return err
-			}
-		} else {
-			q = tableView(t, files)
+		zero, err := s.zeroFile(t)
+		if err != nil {
+			return err
 		}
-		if err := s.Exec(ctx, q); err != nil {
+		if err := s.Exec(ctx, tableView(t, append(files, zero))); err != nil {
 			return fmt.Errorf("create view %s: %w", t.Name, err)
 		}
 	}
-	for _, name := range []string{"view_categories"} {
+	for _, name := range []string{"view_categories", "view_human_reference"} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}
@@ -73,9 +71,10 @@ func tableView(t lake.Table, files []string) string {
 		t.Name, strings.Join(quoted, ", "), opts)
 }
 
-// emptyView writes a zero-row Parquet file of the table's row type so an
-// empty table still has its columns and types.
-func (s *Session) emptyView(t lake.Table) (string, error) {
+// zeroFile writes a zero-row Parquet file of the table's row type in the
+// session's temporary folder, under a hive path for partitioned tables
+// (its partition value never appears: the file has no rows).
+func (s *Session) zeroFile(t lake.Table) (string, error) {
 	if s.tmp == "" {
 		dir, err := os.MkdirTemp("", "trustlake-session-")
 		if err != nil {
@@ -83,7 +82,14 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 		}
 		s.tmp = dir
 	}
-	name := filepath.Join(s.tmp, t.Name+".parquet")
+	dir := filepath.Join(s.tmp, t.Name)
+	for _, p := range t.Partitions {
+		dir = filepath.Join(dir, p+"=_")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, "zero.parquet")
 	f, err := os.Create(name)
 	if err != nil {
 		return "", err
@@ -93,9 +99,5 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}
-	cols := ""
-	for _, p := range t.Partitions {
-		cols += fmt.Sprintf(", CAST(NULL AS VARCHAR) AS %s", p)
-	}
-	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT *%s FROM read_parquet(%s)", t.Name, cols, quote(name)), nil
+	return name, nil
 }

@@ -181,7 +181,13 @@ func (a *Action) Hash() uint64 {
 }
 
 // Key returns the natural key (episode_id, verifier_sha256).
-func (g *GroundTruth) Key() string { return g.EpisodeID + "\x00" + g.VerifierSHA256 }
+func (g *GroundTruth) Key() string {
+	k := g.EpisodeID + "\x00" + g.VerifierSHA256
+	if g.Annotator != nil {
+		k += "\x00" + *g.Annotator
+	}
+	return k
+}
 
 // Partition returns no values: ground_truth is not partitioned.
 func (g *GroundTruth) Partition() []string { return nil }
@@ -202,6 +208,8 @@ func (g *GroundTruth) Hash() uint64 {
 	h.str(g.Diagnostics)
 	h.str(g.Gates)
 	h.pbool(g.Deterministic)
+	h.str(g.source())
+	h.pstr(g.Annotator)
 	return h.sum()
 }
 
@@ -303,7 +311,19 @@ func (g *GroundTruth) KeyHash() [2]uint64 {
 	k := newKeyHasher()
 	k.str(g.EpisodeID)
 	k.str(g.VerifierSHA256)
+	if g.Annotator != nil {
+		k.str(*g.Annotator)
+	}
 	return k.sum()
+}
+
+// source is Source with "" (rows written before the column existed) read
+// as GTVerifier, so those rows keep their content hash.
+func (g *GroundTruth) source() string {
+	if g.Source == "" {
+		return GTVerifier
+	}
+	return g.Source
 }
 
 // KeyHash returns a 128-bit hash of the natural key (stable within one process).

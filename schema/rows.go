@@ -58,10 +58,13 @@ type Gate struct {
 	Passed bool   `json:"passed"`
 }
 
-// GroundTruth is a verifier verdict for an episode (gt.json).
+// GroundTruth is a reference verdict for an episode: a verifier's (gt.json,
+// Source GTVerifier, keyed by the verifier's hash) or one human annotator's
+// pass/fail judgment (Source GTHuman, keyed by the annotator; no verifier
+// hash). Natural key (episode_id, verifier_sha256, annotator).
 type GroundTruth struct {
 	EpisodeID      string   `parquet:"episode_id"`
-	VerifierSHA256 string   `parquet:"verifier_sha256,dict"`
+	VerifierSHA256 string   `parquet:"verifier_sha256,dict"` // "" for human judgments`
 	Pass           bool     `parquet:"pass"`
 	Score          *float64 `parquet:"score,optional"`
 	Category       *string  `parquet:"category,optional,dict"`     // one of Categories, else null
@@ -69,8 +72,16 @@ type GroundTruth struct {
 	Diagnostics    string   `parquet:"diagnostics"`                // JSON; "null" when absent
 	Gates          string   `parquet:"gates"`                      // JSON array of Gate; "[]" when absent
 	Deterministic  *bool    `parquet:"deterministic,optional"`
+	Source         string   `parquet:"source,dict"`             // GTVerifier or GTHuman
+	Annotator      *string  `parquet:"annotator,optional,dict"` // for GTHuman
 	Provenance
 }
+
+// Ground-truth sources.
+const (
+	GTVerifier = "verifier"
+	GTHuman    = "human"
+)
 
 // Label is a human review of an episode's failure category.
 type Label struct {

@@ -1,6 +1,6 @@
 -- name: MetricsCells
--- Per-task sufficient statistics of every metric: metric_episodes($3)
--- (threshold $3 for score-only runs) summed
+-- Per-task sufficient statistics of every metric: metric_episodes($3, $4)
+-- (threshold $3 for score-only runs, reference $4) summed
 -- per (judge, condition, task, source, ground truth, [agent], [category]).
 -- $1 keeps the agent in the key, $2 the effective category; when false the
 -- column is '' so the cells stay few. Consistency columns count episodes
@@ -31,6 +31,6 @@ SELECT
     sum(CASE WHEN n_valid >= 2 THEN n_success ELSE 0 END)   AS fleiss_success,
     sum(CASE WHEN n_valid >= 2 THEN n_failure ELSE 0 END)   AS fleiss_failure,
     sum(CASE WHEN n_valid >= 2 THEN n_uncertain ELSE 0 END) AS fleiss_uncertain
-FROM metric_episodes(CAST($3 AS DOUBLE))
+FROM metric_episodes(CAST($3 AS DOUBLE), $4)
 GROUP BY ALL
 ORDER BY ALL
