@@ -50,7 +50,7 @@ func TestRunGroundTruthSources(t *testing.T) {
 		tp, fp, tn, fn int
 		accuracy       float64
 	}{
-		{queries.GTVerifier, 1, 0, 1, 0, 1},   // e1 TP, e2 TN
+		{queries.GTVerifier, 1, 0, 1, 0, 1},    // e1 TP, e2 TN
 		{queries.GTHuman, 1, 1, 1, 0, 2.0 / 3}, // e1 FP, e2 TN, e3 TP; e4 tie excluded
 		{queries.GTAny, 2, 0, 1, 0, 1},         // e1 verifier TP, e2 TN, e3 human TP
 	}

@@ -92,11 +92,11 @@ type D3Stats struct {
 
 // D4Stats summarises repeat reliability (paper Table 4 and §4.5).
 type D4Stats struct {
-	Tasks         int   `json:"tasks"`       // tasks with at least two valid trials
-	VariedRate    Num   `json:"varied_rate"` // share of those whose trials cross tiers
-	Sigma2Between Num   `json:"sigma2_between"`
-	Sigma2Within  Num   `json:"sigma2_within"`
-	Rho           Num   `json:"rho"`
+	Tasks         int `json:"tasks"`       // tasks with at least two valid trials
+	VariedRate    Num `json:"varied_rate"` // share of those whose trials cross tiers
+	Sigma2Between Num `json:"sigma2_between"`
+	Sigma2Within  Num `json:"sigma2_within"`
+	Rho           Num `json:"rho"`
 	// PassHatK is τ-bench's pass^k for k = 1..PassK, every k on one task
 	// set: the PassKTasks tasks with at least PassK valid runs;
 	// PassKLeftOut tasks have fewer and are left out of every k.
@@ -135,11 +135,11 @@ type AgentRow struct {
 	CaughtByOne    Dims     `json:"caught_by_one"` // auditable passes failing exactly this one chosen dimension
 	// InfraMarkedPasses counts recorded passes marked with infra_error:
 	// never counted as passes (a data warning).
-	InfraMarkedPasses int `json:"infra_marked_passes"`
-	D1             D1Stats  `json:"d1"`
-	D2             D2Stats  `json:"d2"`
-	D3             D3Stats  `json:"d3"`
-	D4             D4Stats  `json:"d4"`
+	InfraMarkedPasses int     `json:"infra_marked_passes"`
+	D1                D1Stats `json:"d1"`
+	D2                D2Stats `json:"d2"`
+	D3                D3Stats `json:"d3"`
+	D4                D4Stats `json:"d4"`
 }
 
 // Report is the Trust Layer's result: one row per (benchmark, agent), a
