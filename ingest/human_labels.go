@@ -97,7 +97,7 @@ func (b *batch) humanStream(f io.Reader, name string) (int, error) {
 			continue
 		}
 		g.SrcFile, g.SrcLine = name, int64(line)
-		if err := add(b, &b.truths, lake.GroundTruth, &g, name, int64(line)); err != nil {
+		if err := add(b, lake.GroundTruth, &g, name, int64(line)); err != nil {
 			return unsure, err
 		}
 	}

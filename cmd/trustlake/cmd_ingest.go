@@ -46,6 +46,7 @@ func ingestCommand() *cli.Command {
 			ingestHumanLabelsCommand(),
 			ingestResultsCommand(),
 			ingestTauBenchCommand(),
+			ingestInspectCommand(),
 			ingestSQLCommand(),
 		},
 	}

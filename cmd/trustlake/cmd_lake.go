@@ -65,7 +65,7 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 		if _, err := lake.LookupTable(t); err != nil {
 			return usageErrorf("lake compact: %v", err)
 		}
-		st, err := lake.CompactTable(ctx, l, t)
+		st, err := lake.Compact(ctx, l, t)
 		if err != nil {
 			return err
 		}

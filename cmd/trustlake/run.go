@@ -40,6 +40,8 @@ func commands() []*cli.Command {
 		verifyCommand(),
 		perturbCommand(),
 		trustCommand(),
+		evidenceCommand(),
+		judgeCommand(),
 	})
 }
 
