@@ -112,10 +112,9 @@ type Trust struct {
 	D4CheckReason *string `parquet:"d4_check_reason,optional,dict"`
 	// Dimensions is the conjunction the row was judged under ("D1,D2,D3,D4");
 	// Auditable is true for a recorded pass checkable on every one of them.
-	Dimensions  string  `parquet:"dimensions,dict"`
-	Auditable   bool    `parquet:"auditable"`
-	InfraError  *string `parquet:"infra_error,optional"` // copied from the result
-	InfraPolicy string  `parquet:"infra_policy,dict"`    // exclude or failure
+	Dimensions  string `parquet:"dimensions,dict"`
+	Auditable   bool   `parquet:"auditable"`
+	InfraPolicy string `parquet:"infra_policy,dict"` // exclude or failure
 	Provenance
 }
 

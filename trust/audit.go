@@ -251,7 +251,7 @@ func (v *verdict) row() schema.Trust {
 		D3Claim:       v.d3.claim, D3Lie: v.d3.lie, D3Severity: v.d3.severity,
 		D4Status: v.d4.status, D4Tier: v.d4.tier, D4RepeatTier: v.d4.repeatTier,
 		D4Repeats: int64(v.d4.repeats), D4InfraExcluded: int64(v.d4.infra), D4Gap: v.d4.gap,
-		Trusted: v.trusted, Auditable: v.auditable, InfraError: res.Infra,
+		Trusted: v.trusted, Auditable: v.auditable,
 		Provenance: res.Provenance,
 	}
 	for d, f := range [4]struct {

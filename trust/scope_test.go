@@ -194,7 +194,7 @@ func TestInfraPolicy(t *testing.T) {
 	if d := tot.D4; d.PassK != 2 || d.PassKTasks != 2 || d.PassKLeftOut != 0 || !near(d.PassHatK, 0.75, 0.5) {
 		t.Errorf("exclude pass^k: K %d tasks %d left out %d %v", d.PassK, d.PassKTasks, d.PassKLeftOut, d.PassHatK)
 	}
-	if r := rows[0]; r.Trusted || r.Auditable || r.D1Check != schema.CheckNotCheckable || *r.D4CheckReason != ReasonInfra || r.InfraPolicy != InfraExclude || *r.InfraError != "sandbox died" {
+	if r := rows[0]; r.Trusted || r.Auditable || r.D1Check != schema.CheckNotCheckable || *r.D4CheckReason != ReasonInfra || r.InfraPolicy != InfraExclude {
 		t.Errorf("marked pass row: %+v", r)
 	}
 	if r := rows[1]; r.D4Status != schema.D4Stable || r.D4InfraExcluded != 1 || r.D4Repeats != 1 {
