@@ -66,6 +66,7 @@ bench-trust: build
 fuzz:
 	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest

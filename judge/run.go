@@ -34,7 +34,7 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	commitErr := make(chan error, 1)
-	go func() { commitErr <- r.commitLoop(runCtx, stop) }()
+	go func() { commitErr <- r.commitLoop(ctx, stop) }()
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Concurrency; w++ {
@@ -42,7 +42,7 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for j := range feed {
-				r.do(runCtx, stop, j)
+				r.do(ctx, runCtx, stop, j)
 			}
 		}()
 	}
@@ -98,8 +98,11 @@ type runner struct {
 // errBudget stops dispatch when --max-calls is spent.
 var errBudget = errors.New("--max-calls budget spent")
 
-// do gets one verdict, or gives up after retries.
-func (r *runner) do(ctx context.Context, stop context.CancelCauseFunc, j job) {
+// do gets one verdict, or gives up after retries. Calls run under ctx (an
+// interrupt cancels them); a stopped run (runCtx done: budget spent,
+// backend failing) starts no new call but lets calls in flight finish and
+// keeps their verdicts.
+func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j job) {
 	o := r.o
 	data, err := r.store.Get(j.ev.PackSHA256)
 	var pack *Pack
@@ -113,7 +116,7 @@ func (r *runner) do(ctx context.Context, stop context.CancelCauseFunc, j job) {
 	req := &Request{Pack: pack, PackJSON: data, PackSHA256: j.ev.PackSHA256, Prompt: o.Prompt.Render(pack),
 		PromptSHA256: o.Prompt.SHA256, Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
 	for attempt := 0; ; attempt++ {
-		if err := r.lim.wait(ctx); err != nil {
+		if err := r.lim.wait(runCtx); err != nil {
 			return
 		}
 		if n := r.calls.Add(1); o.MaxCalls > 0 && n > o.MaxCalls {
@@ -161,8 +164,9 @@ func (r *runner) do(ctx context.Context, stop context.CancelCauseFunc, j job) {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
-		case <-ctx.Done():
+		case <-runCtx.Done():
 			t.Stop()
+			r.failed.Add(1)
 			return
 		}
 	}

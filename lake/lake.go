@@ -25,6 +25,8 @@ type Options struct {
 	LockTimeout    time.Duration // how long a writer waits for the lock; 0 means 30s
 	TombstoneGrace time.Duration // how long superseded files stay for readers; 0 means 1h
 	Logger         *slog.Logger  // nil discards
+
+	step func(name string) // test hook: called at each step of a commit (crash tests)
 }
 
 func (o *Options) applyDefaults() {
@@ -42,6 +44,9 @@ func (o *Options) applyDefaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.step == nil {
+		o.step = func(string) {}
 	}
 }
 

@@ -158,18 +158,25 @@ func (tx *Tx) Commit() error {
 		tx.Rollback() // nothing to publish: leave no staged file behind
 		return nil
 	}
+	step := tx.l.opts.step
+	step("files written")
 	dirs := map[string]bool{}
-	for _, s := range tx.staged {
+	for i, s := range tx.staged {
 		if err := os.Rename(s.tmp, s.final); err != nil {
 			return fmt.Errorf("rename %s: %w", s.tmp, err)
 		}
 		dirs[filepath.Dir(s.final)] = true
+		if i == 0 {
+			step("first file renamed")
+		}
 	}
+	step("files renamed")
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
 			return err
 		}
 	}
+	step("folders synced")
 	m := tx.base
 	m.Version++
 	m.Updated = time.Now().UTC()
@@ -195,8 +202,12 @@ func (tx *Tx) Commit() error {
 	if err := tx.l.writeManifest(m); err != nil {
 		return err
 	}
-	for _, k := range dropKeys {
+	step("manifest synced")
+	for i, k := range dropKeys {
 		os.Remove(filepath.Join(tx.l.root, filepath.FromSlash(k))) // an orphan if this fails; the next writer removes it
+		if i == 0 {
+			step("first superseded index removed")
+		}
 	}
 	tx.finish()
 	return nil

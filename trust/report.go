@@ -133,6 +133,10 @@ type AgentRow struct {
 	TrustedRate    Rate     `json:"trusted_rate"`  // trusted / auditable passes, Wilson interval
 	Ablation       Ablation `json:"ablation"`      // Table 11, over auditable passes
 	CaughtByOne    Dims     `json:"caught_by_one"` // auditable passes failing exactly this one chosen dimension
+	// Funnel counts the auditable passes still standing after D1, D1∧D2,
+	// D1∧D2∧D3 and all four dimensions, in that order (a dimension left out
+	// of the conjunction removes nothing).
+	Funnel [4]int `json:"funnel"`
 	// InfraMarkedPasses counts recorded passes marked with infra_error:
 	// never counted as passes (a data warning).
 	InfraMarkedPasses int     `json:"infra_marked_passes"`
@@ -297,6 +301,12 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 		}
 		if v.trusted {
 			row.Trusted++
+		}
+		for d := range v.check {
+			if !ok(d) {
+				break
+			}
+			row.Funnel[d]++
 		}
 		if ok(0) {
 			row.Ablation.D1++

@@ -27,6 +27,7 @@ type trustOptions struct {
 	infra      string
 	passK      int
 	minRepeats int
+	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 }
 
 func trustCommand() *cli.Command {
@@ -50,7 +51,7 @@ func trustCommand() *cli.Command {
 			"table trust (partition benchmark=). The audit is derived data: re-running it on\n" +
 			"the same lake is a no-op, and a result whose audit changed (new trials, other\n" +
 			"flags) has its row replaced. Recorded scores are never changed.\n" + exitCodesHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "benchmark", Usage: "audit only `BENCHMARK` (repeatable; default: every benchmark)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
@@ -60,7 +61,8 @@ func trustCommand() *cli.Command {
 			&cli.StringFlag{Name: "infra-policy", Value: trust.InfraExclude, Usage: "results marked infra_error: exclude (leave every count) or failure (a failed run of score 0); never a recorded pass"},
 			&cli.IntFlag{Name: "pass-k", Usage: "pass^k for k = 1..`K` on the tasks with ≥ K valid runs (default: the largest K at least half the tasks reach)"},
 			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
-		},
+			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
+		}, backendFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
@@ -69,6 +71,18 @@ func trustCommand() *cli.Command {
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
 				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
+			}
+			if name := c.String("labeler"); name != "" {
+				if name == "rm-http" {
+					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
+				}
+				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
+					keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: 1})
+				if err != nil {
+					return err
+				}
+				opts.labeler = &trust.ModelLabeler{Backend: b, Model: c.String("model"), Temperature: c.Float64("temperature"),
+					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
 		},
@@ -175,12 +189,23 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err != nil {
 		return trust.Report{}, nil, err
 	}
-	aud := trust.NewAuditor(aopts, nil)
+	var votes map[trust.VoteKey][]bool
+	if opts.labeler != nil {
+		if votes, err = labelSuspects(ctx, sess, opts, aopts, results, byEpisode); err != nil {
+			return trust.Report{}, nil, err
+		}
+	}
+	aud := trust.NewAuditor(aopts, votes)
 	done := make([]bool, len(results))
+	gateTypes := map[[2]string]string{}
+	var labelErr error
 	record := func(i int, acts []schema.Action) trust.Record {
 		rec := trust.Record{Result: results[i], Actions: acts}
 		if id := results[i].EpisodeID; id != nil {
 			rec.Regrade = trust.RegradeFromGroundTruth(gts[*id])
+		}
+		if opts.labeler != nil && rec.Regrade != nil && labelErr == nil {
+			labelErr = typeGates(ctx, opts.labeler, rec, gateTypes)
 		}
 		done[i] = true
 		results[i] = schema.Result{} // the auditor keeps what it needs
@@ -208,6 +233,10 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if isTerminal(opts.stderr) {
 		fmt.Fprint(opts.stderr, "\r\033[K")
 	}
+	if labelErr != nil {
+		aud.Finish()
+		return trust.Report{}, nil, fmt.Errorf("trust: type gates with the labeler: %w", labelErr)
+	}
 	rep, rows := aud.Finish()
 	return rep, rows, nil
 }
@@ -234,6 +263,70 @@ func checkBenchmarks(ctx context.Context, sess *queries.Session, src *lake.Lake,
 			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
 				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
 		}
+	}
+	return nil
+}
+
+// labelSuspects is the labeller's first pass: it lists the D2 suspects of
+// every result (reading the trajectories once) and asks the model judge
+// three times about each.
+func labelSuspects(ctx context.Context, sess *queries.Session, opts trustOptions, aopts trust.Options,
+	results []schema.Result, byEpisode map[string][]int) (map[trust.VoteKey][]bool, error) {
+	var qs []trust.Question
+	seen := make([]bool, len(results))
+	err := sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
+		for _, i := range byEpisode[episode] {
+			seen[i] = true
+			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i], Actions: acts}}}, aopts)...)
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range results {
+		if !seen[i] {
+			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i]}}}, aopts)...)
+		}
+	}
+	show := countProgress(opts.stderr, "labeller questions")
+	out := make(map[trust.VoteKey][]bool, len(qs))
+	for n, q := range qs {
+		v, err := opts.labeler.Votes(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("trust: labeller on %s value %q: %w", q.ResultID, q.Value, err)
+		}
+		out[trust.VoteKey{ResultID: q.ResultID, Value: q.Value}] = v[:]
+		if show != nil {
+			show(n+1, len(qs))
+		}
+	}
+	clearProgress(opts.stderr)
+	return out, nil
+}
+
+// typeGates gives every untyped gate of a regrade the type a 3-vote judge
+// agrees on (cached per task text and gate id).
+func typeGates(ctx context.Context, lab *trust.ModelLabeler, rec trust.Record, cache map[[2]string]string) error {
+	task := ""
+	if rec.Result.Instruction != nil {
+		task = *rec.Result.Instruction
+	}
+	for i := range rec.Regrade.Gates {
+		g := &rec.Regrade.Gates[i]
+		if g.Type != "" {
+			continue
+		}
+		key := [2]string{task, g.ID}
+		if t, ok := cache[key]; ok {
+			g.Type = t
+			continue
+		}
+		t, _, err := lab.GateType(ctx, task, g.ID)
+		if err != nil {
+			return err
+		}
+		cache[key], g.Type = t, t
 	}
 	return nil
 }

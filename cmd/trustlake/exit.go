@@ -63,9 +63,9 @@ type incompleteError struct{ summary string }
 
 func (e *incompleteError) Error() string { return e.summary }
 
-// report prints err (if any) and maps it to an exit code. It is the only
+// exitCode prints err (if any) and maps it to an exit code. It is the only
 // place that chooses exit codes.
-func report(ctx context.Context, stderr io.Writer, err error) int {
+func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
