@@ -99,6 +99,14 @@ func (o trustOptions) auditOptions() (trust.Options, error) {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return trust.Options{}, usageErrorf("trust: --alpha must lie in (0, 1), got %g", o.alpha)
 	}
+	// Zero values (callers such as report that do not set them) mean the
+	// defaults: one other valid run, infrastructure failures excluded.
+	if o.minRepeats == 0 {
+		o.minRepeats = 1
+	}
+	if o.infra == "" {
+		o.infra = trust.InfraExclude
+	}
 	if o.minRepeats < 1 || o.minRepeats > o.repeats {
 		return trust.Options{}, usageErrorf("trust: --min-repeats must lie in [1, --repeats], got %d", o.minRepeats)
 	}
