@@ -64,16 +64,16 @@ bench-trust: build
 	bash bench/trust.sh
 
 fuzz:
-	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
-	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
-	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
 # in cmd/trustlake's scripts, and sandbox's fuzz seed archives.

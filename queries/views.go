@@ -38,7 +38,7 @@ func (s *Session) createViews(ctx context.Context) error {
 	}
 	s.version = snap.Version()
 	for _, t := range lake.Tables() {
-		files, err := snap.Files(t.Name)
+		files, err := snap.CheckedFiles(t.Name)
 		if err != nil {
 			return err
 		}

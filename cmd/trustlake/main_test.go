@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -52,6 +53,11 @@ func TestScripts(t *testing.T) {
 			// RUNID labels this script's sandbox containers, so that it
 			// counts only its own on an engine other tests share.
 			env.Setenv("RUNID", uuid.NewString())
+			// A fresh static trustlake-check bounds Docker runs from inside
+			// (the in-container deadline); scripts find it like the CLI does.
+			if bin, err := checkBinary(); err == nil {
+				env.Setenv("TRUSTLAKE_CHECK_BINARY", bin)
+			}
 			env.Values[scriptT{}] = env.T()
 			return nil
 		},
@@ -99,6 +105,31 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+var (
+	checkBinOnce sync.Once
+	checkBinPath string
+	checkBinErr  error
+)
+
+// checkBinary builds cmd/trustlake-check once per test process (static,
+// CGO_ENABLED=0) and returns its path.
+func checkBinary() (string, error) {
+	checkBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "trustlake-check-bin-")
+		if err != nil {
+			checkBinErr = err
+			return
+		}
+		checkBinPath = filepath.Join(dir, "trustlake-check")
+		cmd := exec.Command("go", "build", "-o", checkBinPath, "../trustlake-check")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			checkBinErr = fmt.Errorf("build trustlake-check: %v: %s", err, out)
+		}
+	})
+	return checkBinPath, checkBinErr
 }
 
 // sharedData returns the absolute path of the shared data file or folder rel
