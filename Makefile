@@ -79,7 +79,7 @@ fuzz:
 # in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
-	go test $(GOTAGS) -count=1 ./sandbox -run '^TestWriteSeeds$$' -update
+	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

@@ -41,8 +41,14 @@ type scriptT struct{}
 
 // TestScripts runs testdata/script/*.txtar end to end through the CLI.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir: the
+// environment and the commands and conditions they may use.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:           dir,
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TRUSTLAKE_LAKE", env.WorkDir+"/lake")
@@ -104,7 +110,7 @@ func TestScripts(t *testing.T) {
 				}
 			},
 		},
-	})
+	}
 }
 
 var (
