@@ -86,8 +86,12 @@ lint:
 	go vet $(GOTAGS) ./...
 	go mod tidy -diff
 
+# The demo's simulated judge (exec backend): a deterministic rule, not a model.
+bin/trustlake-simjudge: FORCE
+	go build -o bin/trustlake-simjudge ./examples/demo/simjudge
+
 # The main job on an embedded example: generate → ingest → SQL answers.
-demo: bin/trustlake
+demo: bin/trustlake check-binary bin/trustlake-simjudge
 	bash examples/demo/run.sh
 
 clean:
