@@ -91,6 +91,7 @@ func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comp
 	if err != nil {
 		return Comparison{}, err
 	}
+	mo.stop = ctx.Done()
 	if _, err := prepare(ctx, s); err != nil {
 		return Comparison{}, err
 	}
@@ -103,7 +104,7 @@ func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comp
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
 		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, GT: mo.GT, Warnings: []string{}}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	bopts := mo.boot(opts.Workers)
 	if out.Negatives, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
 		return Comparison{}, err
 	}
@@ -260,7 +261,7 @@ func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Pai
 	if err != nil {
 		return Paired{}, Paired{}, err
 	}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	bopts := mo.boot(opts.Workers)
 	if neg, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
 		return Paired{}, Paired{}, err
 	}

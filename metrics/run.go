@@ -26,6 +26,7 @@ func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error
 // majority verdicts and per-task cells in SQL, then calls Compute. A lake
 // without ground truth fails with ErrNoGroundTruth and says so.
 func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) {
+	opts.stop = ctx.Done()
 	counts, err := prepare(ctx, s)
 	if err != nil {
 		return Report{}, err

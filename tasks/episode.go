@@ -30,6 +30,18 @@ type Agent struct {
 	Seed    *int64 `json:"seed,omitempty"`
 }
 
+// UnmarshalJSON accepts the agent object or a plain name ("agent": "a"),
+// as ingest does.
+func (a *Agent) UnmarshalJSON(b []byte) error {
+	var name string
+	if json.Unmarshal(b, &name) == nil {
+		*a = Agent{Name: name}
+		return nil
+	}
+	type plain Agent
+	return json.Unmarshal(b, (*plain)(a))
+}
+
 // Meta is the part of meta.json the flows use (seed §4.1). Perturb copies a
 // parent's meta.json field by field, so fields Meta does not name survive.
 type Meta struct {
@@ -43,6 +55,7 @@ type Meta struct {
 	CreatedAt       *time.Time `json:"created_at,omitempty"`
 	ParentEpisodeID string     `json:"parent_episode_id,omitempty"`
 	Perturbation    string     `json:"perturbation,omitempty"`
+	Instruction     string     `json:"instruction,omitempty"` // the task text, for evidence packs
 }
 
 // ReadMeta reads dir/meta.json and checks the fields the flows need.

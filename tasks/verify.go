@@ -38,6 +38,10 @@ type VerifyOptions struct {
 	TempDir string                // where snapshots are extracted; "" means os.TempDir()
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
+	// ReadMeta decodes an episode's meta.json; nil means ReadMeta. The
+	// command passes the ingest decoder, so that verify accepts and refuses
+	// exactly what ingest does.
+	ReadMeta func(dir string) (Meta, error)
 	// Runs is how many times each episode's verifier runs; all must agree
 	// for a label. Values below 2 mean DefaultRuns. A coin-flip verifier
 	// goes unnoticed on one episode with probability UnnoticedCoinFlip(Runs).
@@ -135,7 +139,11 @@ func (v *verifier) hash(t *Task) (string, error) {
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
 	res := &VerifyResult{Dir: dir, Status: StatusError}
-	m, err := ReadMeta(dir)
+	read := v.opts.ReadMeta
+	if read == nil {
+		read = ReadMeta
+	}
+	m, err := read(dir)
 	if err != nil {
 		res.Err = err.Error()
 		return m, nil, Output{}, res

@@ -24,7 +24,10 @@ import (
 // (the crash test).
 func TestMain(m *testing.M) {
 	if os.Getenv("TRUSTLAKE_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		ctx, stop := signalContext()
+		code := run(ctx, append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	testscript.Main(m, map[string]func(){
 		"trustlake": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
