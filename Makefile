@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-short bench bench-trust fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+.PHONY: build test test-short bench bench-trust bench-judge fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
 
 # Python is for interoperability tests only (pyarrow/polars, inspect-ai,
 # pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
@@ -62,6 +62,10 @@ bench: build
 # Trust Layer: ingest vs audit of 100k generated τ-bench results (time, peak RSS).
 bench-trust: build
 	bash bench/trust.sh
+
+# Judge runner: pack building, calls/s against a 50 ms endpoint, peak RSS.
+bench-judge: build
+	bash bench/judge.sh
 
 fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest

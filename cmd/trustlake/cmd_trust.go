@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
@@ -112,11 +111,10 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := ingest.TrustRows(ctx, src, rows, ingest.Options{Logger: opts.logger()})
+	ts, err := lake.WriteDerived(ctx, src, lake.Trust, rows)
 	if err != nil {
 		return fmt.Errorf("store audit: %w", err)
 	}
-	ts := st.Tables[lake.Trust]
 	stored := storedJSON{Table: lake.Trust, New: ts.Added, Unchanged: ts.Unchanged, Replaced: ts.Replaced}
 	if opts.json {
 		return writeJSON(stdout, trustJSON{Report: rep, Stored: stored})
@@ -128,9 +126,8 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	return err
 }
 
-// auditLake reads the results in scope with their trajectories and ground
-// truth and audits them. Trajectories are streamed one episode at a time
-// into the auditor, which keeps none of them.
+// auditLake opens a session over the lake, scopes it to the benchmarks and
+// runs the Trust Layer's streaming audit (trust.AuditSource) on it.
 func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
 	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
 	if err != nil {
@@ -143,72 +140,13 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
 		return trust.Report{}, nil, err
 	}
-	gts, err := sess.TrustGroundTruth(ctx)
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	var results []schema.Result
-	byEpisode := map[string][]int{}
-	err = sess.TrustResults(ctx, func(r schema.Result) error {
-		if r.EpisodeID != nil {
-			byEpisode[*r.EpisodeID] = append(byEpisode[*r.EpisodeID], len(results))
-		}
-		results = append(results, r)
-		return nil
+	rep, rows, err := trust.AuditSource(ctx, sess, aopts, trust.SourceOptions{
+		Labeler:          opts.labeler,
+		Progress:         progress(opts.stderr, "results audited"),
+		QuestionProgress: countProgress(opts.stderr, "labeller questions"),
 	})
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	var votes map[trust.VoteKey][]bool
-	if opts.labeler != nil {
-		if votes, err = labelSuspects(ctx, sess, opts, aopts, results, byEpisode); err != nil {
-			return trust.Report{}, nil, err
-		}
-	}
-	aud := trust.NewAuditor(aopts, votes)
-	done := make([]bool, len(results))
-	gateTypes := map[[2]string]string{}
-	var labelErr error
-	record := func(i int, acts []schema.Action) trust.Record {
-		rec := trust.Record{Result: results[i], Actions: acts}
-		if id := results[i].EpisodeID; id != nil {
-			rec.Regrade = trust.RegradeFromGroundTruth(gts[*id])
-		}
-		if opts.labeler != nil && rec.Regrade != nil && labelErr == nil {
-			labelErr = typeGates(ctx, opts.labeler, rec, gateTypes)
-		}
-		done[i] = true
-		results[i] = schema.Result{} // the auditor keeps what it needs
-		return rec
-	}
-	show := progress(opts.stderr, "results audited")
-	err = sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
-		for _, i := range byEpisode[episode] {
-			aud.Add(record(i, acts))
-		}
-		if show != nil {
-			show(int64(aud.Len()))
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		aud.Finish()
-		return trust.Report{}, nil, err
-	}
-	for i := range results {
-		if !done[i] {
-			aud.Add(record(i, nil))
-		}
-	}
-	if isTerminal(opts.stderr) {
-		fmt.Fprint(opts.stderr, "\r\033[K")
-	}
-	if labelErr != nil {
-		aud.Finish()
-		return trust.Report{}, nil, fmt.Errorf("trust: type gates with the labeler: %w", labelErr)
-	}
-	rep, rows := aud.Finish()
-	return rep, rows, nil
+	clearProgress(opts.stderr)
+	return rep, rows, err
 }
 
 // checkBenchmarks fails with a usage error when the lake has no results or
@@ -233,70 +171,6 @@ func checkBenchmarks(ctx context.Context, sess *queries.Session, src *lake.Lake,
 			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
 				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
 		}
-	}
-	return nil
-}
-
-// labelSuspects is the labeller's first pass: it lists the D2 suspects of
-// every result (reading the trajectories once) and asks the model judge
-// three times about each.
-func labelSuspects(ctx context.Context, sess *queries.Session, opts trustOptions, aopts trust.Options,
-	results []schema.Result, byEpisode map[string][]int) (map[trust.VoteKey][]bool, error) {
-	var qs []trust.Question
-	seen := make([]bool, len(results))
-	err := sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
-		for _, i := range byEpisode[episode] {
-			seen[i] = true
-			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i], Actions: acts}}}, aopts)...)
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i := range results {
-		if !seen[i] {
-			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i]}}}, aopts)...)
-		}
-	}
-	show := countProgress(opts.stderr, "labeller questions")
-	out := make(map[trust.VoteKey][]bool, len(qs))
-	for n, q := range qs {
-		v, err := opts.labeler.Votes(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("trust: labeller on %s value %q: %w", q.ResultID, q.Value, err)
-		}
-		out[trust.VoteKey{ResultID: q.ResultID, Value: q.Value}] = v[:]
-		if show != nil {
-			show(n+1, len(qs))
-		}
-	}
-	clearProgress(opts.stderr)
-	return out, nil
-}
-
-// typeGates gives every untyped gate of a regrade the type a 3-vote judge
-// agrees on (cached per task text and gate id).
-func typeGates(ctx context.Context, lab *trust.ModelLabeler, rec trust.Record, cache map[[2]string]string) error {
-	task := ""
-	if rec.Result.Instruction != nil {
-		task = *rec.Result.Instruction
-	}
-	for i := range rec.Regrade.Gates {
-		g := &rec.Regrade.Gates[i]
-		if g.Type != "" {
-			continue
-		}
-		key := [2]string{task, g.ID}
-		if t, ok := cache[key]; ok {
-			g.Type = t
-			continue
-		}
-		t, _, err := lab.GateType(ctx, task, g.ID)
-		if err != nil {
-			return err
-		}
-		cache[key], g.Type = t, t
 	}
 	return nil
 }
