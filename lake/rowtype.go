@@ -270,19 +270,23 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 	return [2]uint64{h.Hi, h.Lo}, b
 }
 
-// keyString is the natural key for messages: values joined by "/".
+// keyString is the natural key for messages: values joined by "/"; a nil
+// pointer key field (such as ground_truth's annotator on verifier rows) is
+// left out.
 func (rt *rowType) keyString(p unsafe.Pointer) string {
-	vals := make([]string, len(rt.key))
-	for i, j := range rt.key {
+	vals := make([]string, 0, len(rt.key))
+	for _, j := range rt.key {
 		f := &rt.fields[j]
 		switch f.kind {
 		case kString:
-			vals[i] = str(p, f)
+			vals = append(vals, str(p, f))
 		case kInt64:
-			vals[i] = strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10)
+			vals = append(vals, strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
-			v := reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName)
-			vals[i] = fmt.Sprint(reflect.Indirect(v).Interface())
+			v := reflect.Indirect(reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName))
+			if v.IsValid() {
+				vals = append(vals, fmt.Sprint(v.Interface()))
+			}
 		}
 	}
 	return strings.Join(vals, "/")

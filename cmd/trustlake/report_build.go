@@ -284,7 +284,9 @@ func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, s
 	}
 	t.Total = trustAgent(rep.Total)
 	f := rep.Total.Funnel
-	t.Funnel = []report.Stage{{Name: "recorded passes", Passes: rep.Total.RecordedPasses}, {Name: "D1 re-graded pass", Passes: f[0]},
+	// The funnel starts at the auditable passes (checkable on every chosen
+	// dimension, trust.Scope): the stages after it count those.
+	t.Funnel = []report.Stage{{Name: "auditable recorded passes", Passes: rep.Total.Scope.Auditable}, {Name: "D1 re-graded pass", Passes: f[0]},
 		{Name: "+ D2 no reward hacking", Passes: f[1]}, {Name: "+ D3 no confirmed lie", Passes: f[2]},
 		{Name: "+ D4 stable = trusted", Passes: rep.Total.Trusted}}
 	doc.Trust = t
@@ -294,7 +296,7 @@ func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, s
 func trustAgent(a trust.AgentRow) report.TrustAgent {
 	tr := a.TrustedRate
 	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: report.Interval{report.Num(tr.Wilson[0]), report.Num(tr.Wilson[1])},
-		Boot: report.NoInterval(), K: a.Trusted, N: a.RecordedPasses}
+		Boot: report.NoInterval(), K: a.Trusted, N: a.Scope.Auditable} // the trusted rate is over the auditable passes
 	return report.TrustAgent{Benchmark: a.Benchmark, Agent: a.Agent, Results: a.Results, RecordedPasses: a.RecordedPasses,
 		RemovedD1: a.Removed.D1, RemovedD2: a.Removed.D2, RemovedD3: a.Removed.D3, RemovedD4: a.Removed.D4,
 		Trusted: a.Trusted, TrustedRate: rate,
