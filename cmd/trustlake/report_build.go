@@ -66,9 +66,19 @@ func (o reportOptions) metricsOptions() metrics.Options {
 // judgeSections fills the judge table, strata, claim sway, reward models
 // and checklists.
 func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, doc *report.Document) error {
-	jcs, err := s.MetricsJudgeConditions(ctx, opts.threshold)
+	// One scan: judge × conditions with the episodes a missing threshold
+	// leaves unscored (reward models); with --threshold those are scored.
+	raw, err := s.MetricsJudgeConditions(ctx, nil)
 	if err != nil {
 		return err
+	}
+	jcs := raw
+	if opts.threshold != nil {
+		jcs = make([]queries.JudgeConditionCount, len(raw))
+		for i, jc := range raw {
+			jcs[i] = jc
+			jcs[i].Unscored = 0
+		}
 	}
 	if len(jcs) == 0 {
 		return nil
@@ -116,12 +126,6 @@ func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, 
 			NPairs: n.NPairs, B: n.B, C: n.C, McNemarP: report.Num(n.McNemar),
 			FPRClaim: estimate(n.RateA, -1, n.NPairs), FPRBase: estimate(n.RateB, -1, n.NPairs), Sway: estimate(n.Diff, 0, 0),
 			Significant: n.McNemar < opts.alpha})
-	}
-	raw := jcs
-	if opts.threshold != nil { // with a threshold every judge counts as scored: ask again without
-		if raw, err = s.MetricsJudgeConditions(ctx, nil); err != nil {
-			return err
-		}
 	}
 	for _, jc := range raw {
 		if jc.Unscored == 0 {
