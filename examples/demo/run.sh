@@ -37,28 +37,35 @@ else
   SANDBOX=$DEMO_SANDBOX
 fi
 SB=(--sandbox "$SANDBOX" --check-binary "$CHECK" -j 4)
+START=$SECONDS
+took() { echo "   ($((SECONDS - START)) s since the start)"; }
 
 echo "== 1. scripted episodes from the task library: each fixture's ending, 2 trials each,"
 echo "      with scripted actions and PNG screenshots (reference solutions and scripted failures)"
 "$T" tasks episodes --tasks "$TASKS" --script --copies 2 --out "$DEMO/episodes" $TASK_IDS
 
+took
 echo
 echo "== 2. self-test the verifiers on their pass and fail fixtures (recorded for the report), sandbox: $SANDBOX"
 "$T" tasks check --tasks "$TASKS" "${SB[@]}" --record $TASK_IDS | tail -n 1
 
+took
 echo
 echo "== 3. verify: each task's verifier on each final state, twice, sandbox: $SANDBOX"
 "$T" verify --tasks "$TASKS" "${SB[@]}" "$DEMO/episodes" | tail -n 3
 
+took
 echo
 echo "== 4. perturb the reference solutions (stress stratum, source=perturbed) and verify them"
 "$T" perturb --tasks "$TASKS" "${SB[@]}" --out "$DEMO/perturbed" "$DEMO"/episodes/*__pass-*__1 | tail -n 2 || true
 "$T" ingest episodes "$DEMO/perturbed" | tail -n 2
 
+took
 echo
 echo "== 5. evidence packs (E1-final, E2-lastk, E3-full, E2+claim), the same for every judge"
 "$T" evidence --tasks "$TASKS" | tail -n 2
 
+took
 echo
 echo "== 6. judges: SIMULATED (examples/demo/simjudge, deterministic, not a model), 3 runs each"
 for j in "sim:vlm-lenient sim-lenient-1" "sim:vlm-careful sim-careful-1" "sim:rm sim-rm-1"; do
@@ -72,14 +79,17 @@ if [ -n "${TRUSTLAKE_JUDGE_BACKEND:-}" ]; then
     --runs "${TRUSTLAKE_JUDGE_RUNS:-1}" | tail -n 1
 fi
 
+took
 echo
 echo "== 7. How often does each judge accept a failure? (natural episodes; Wilson [..], task bootstrap {..})"
 "$T" metrics --condition E2-lastk --by hardness
 
+took
 echo
 echo "== 8. Does the agent's claim sway sim:vlm-lenient? (paired on the same failures, exact McNemar)"
 "$T" compare --claim-sway sim:vlm-lenient
 
+took
 echo
 echo "== 9. Trust Layer over the recorded results: the benchmark recorded sim:vlm-lenient's E2+claim"
 echo "      majority as its score (a judge-scored benchmark); trials are the episode copies"
@@ -97,6 +107,7 @@ FROM r ORDER BY episode_id" > "$DEMO/results.jsonl"
 "$T" ingest results "$DEMO/results.jsonl" | tail -n 1
 "$T" trust | sed -n 1,9p
 
+took
 echo
 echo "== 10. The nightly report (gates: exit 4 when one fails)"
 set +e
@@ -104,5 +115,6 @@ set +e
   --checklist sim:vlm-careful@E3-full --fail-on 'fpr{judge="sim:vlm-careful",condition="E3-full"}.wilson_hi > 0.5'
 code=$?
 set -e
+took
 echo "(report exit code $code; sandbox used: $SANDBOX)"
 echo "Open $DEMO/report/report.html"
