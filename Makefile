@@ -80,7 +80,8 @@ fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
-# in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
+# in cmd/trustlake's scripts, the CLI output the examples' READMEs quote (on
+# the shared data), and sandbox's fuzz seed archives.
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
 	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update

@@ -303,4 +303,3 @@ func skipString(b []byte, i int) (int, error) {
 	}
 	return len(b), synErr(len(b), "unterminated string (truncated line?)")
 }
-

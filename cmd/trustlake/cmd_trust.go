@@ -22,6 +22,10 @@ type trustOptions struct {
 	d2Policy   string
 	repeats    int
 	alpha      float64
+	dimensions string
+	infra      string
+	passK      int
+	minRepeats int
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 }
 
@@ -34,7 +38,14 @@ func trustCommand() *cli.Command {
 			"ground truth of the lake episode a result points at), runs the four checks —\n" +
 			"D1 the grader re-run offline, D2 provenance of answer values, D3 success claims\n" +
 			"on re-graded failures, D4 stability across the other trials of the task — and\n" +
-			"calls a recorded pass trusted only when all four hold. Prints the tables\n" +
+			"calls a recorded pass trusted only when every dimension of the conjunction holds.\n" +
+			"Each result gets per dimension passed, failed or not_checkable(reason) (no\n" +
+			"re-gradable output, no trajectory, no final message, too few repeats,\n" +
+			"infrastructure failure); the trusted rate is computed over the recorded passes\n" +
+			"checkable on every chosen dimension, and every table states that scope.\n" +
+			"--dimensions picks the conjunction (default: all that apply); a dimension that\n" +
+			"can check nothing gets a one-line notice. A result marked infra_error is never a\n" +
+			"recorded pass (a marked pass is a data warning). Prints the tables\n" +
 			"(Markdown, or the report as JSON with --json) and stores one row per result in\n" +
 			"table trust (partition benchmark=). The audit is derived data: re-running it on\n" +
 			"the same lake is a no-op, and a result whose audit changed (new trials, other\n" +
@@ -45,6 +56,10 @@ func trustCommand() *cli.Command {
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "D4: compare each result with at most `N` other trials of its task"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "Wilson interval level (0.05: 95%)"},
+			&cli.StringFlag{Name: "dimensions", Usage: "the conjunction, e.g. `D3,D4` (default: every dimension that can check at least one recorded pass)"},
+			&cli.StringFlag{Name: "infra-policy", Value: trust.InfraExclude, Usage: "results marked infra_error: exclude (leave every count) or failure (a failed run of score 0); never a recorded pass"},
+			&cli.IntFlag{Name: "pass-k", Usage: "pass^k for k = 1..`K` on the tasks with ≥ K valid runs (default: the largest K at least half the tasks reach)"},
+			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
 		}, backendFlags()...),
 		Action: func(c *cli.Context) error {
@@ -54,6 +69,7 @@ func trustCommand() *cli.Command {
 			opts := trustOptions{
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
+				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
 			}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
@@ -82,7 +98,29 @@ func (o trustOptions) auditOptions() (trust.Options, error) {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return trust.Options{}, usageErrorf("trust: --alpha must lie in (0, 1), got %g", o.alpha)
 	}
-	return trust.Options{Repeats: o.repeats, MinRepeats: min(2, o.repeats), D2Policy: o.d2Policy, Alpha: o.alpha}, nil
+	// Zero values (callers such as report that do not set them) mean the
+	// defaults: one other valid run, infrastructure failures excluded.
+	if o.minRepeats == 0 {
+		o.minRepeats = 1
+	}
+	if o.infra == "" {
+		o.infra = trust.InfraExclude
+	}
+	if o.minRepeats < 1 || o.minRepeats > o.repeats {
+		return trust.Options{}, usageErrorf("trust: --min-repeats must lie in [1, --repeats], got %d", o.minRepeats)
+	}
+	if o.infra != trust.InfraExclude && o.infra != trust.InfraFailure {
+		return trust.Options{}, usageErrorf("trust: --infra-policy %q: want exclude or failure", o.infra)
+	}
+	if o.passK < 0 {
+		return trust.Options{}, usageErrorf("trust: --pass-k must be ≥ 1, got %d", o.passK)
+	}
+	dims, err := trust.ParseDimensions(o.dimensions)
+	if err != nil {
+		return trust.Options{}, usageErrorf("trust: --dimensions: %v", err)
+	}
+	return trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
+		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK}, nil
 }
 
 // trustJSON is the --json output: the report and what was stored.
