@@ -10,7 +10,7 @@ import (
 )
 
 // prepare checks that the lake has verdicts and returns its row counts.
-func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error) {
+func prepare(ctx context.Context, s Engine) (queries.LakeCounts, error) {
 	counts, err := s.MetricsLakeCounts(ctx)
 	if err != nil {
 		return counts, err
@@ -24,7 +24,7 @@ func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error
 // Run computes the judge metrics of the lake behind s: it reduces runs to
 // majority verdicts and per-task cells in SQL, then calls Compute. A lake
 // without ground truth fails with ErrNoGroundTruth and says so.
-func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) {
+func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 	counts, err := prepare(ctx, s)
 	if err != nil {
 		return Report{}, err

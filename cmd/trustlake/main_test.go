@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/trustlake/trustlake/internal/sparktest"
 )
 
 // TestMain lets the test binary act as the trustlake command: in scripts
@@ -21,10 +23,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TRUSTLAKE_AS_MAIN") == "1" {
 		os.Exit(run(context.Background(), append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(sparkM{m}, map[string]func(){
 		"trustlake": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
+
+// sparkM stops the Spark cluster a test started (sparktest.Remote) after
+// the tests have run.
+type sparkM struct{ m *testing.M }
+
+func (s sparkM) Run() int { return sparktest.Main(s.m) }
 
 // TestScripts runs testdata/script/*.txtar end to end through the CLI.
 func TestScripts(t *testing.T) {

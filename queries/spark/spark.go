@@ -16,11 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
+	"time"
 
+	"github.com/apache/spark-connect-go/spark/sparkerrors"
 	sparksql "github.com/apache/spark-connect-go/spark/sql"
 	"github.com/apache/spark-connect-go/spark/sql/types"
-	"github.com/apache/spark-connect-go/spark/sparkerrors"
 )
 
 //go:embed sql/*.sql
@@ -84,9 +86,9 @@ func Open(ctx context.Context, remote string, opts Options) (*Session, error) {
 	if opts.LakeURI == "" {
 		return nil, &EngineError{Engine: remote, Statement: "connect", Err: errors.New("no lake URI")}
 	}
-	sess, err := sparksql.NewSessionBuilder().Remote(remote).Build(ctx)
+	sess, err := connect(ctx, remote)
 	if err != nil {
-		return nil, &EngineError{Engine: remote, Statement: "connect", Err: cause(err)}
+		return nil, err
 	}
 	s := &Session{remote: remote, sess: sess, opts: opts}
 	for _, stmt := range statements(sqlFile("session_conf")) {
@@ -100,6 +102,39 @@ func Open(ctx context.Context, remote string, opts Options) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// connect checks that the engine answers and starts a session.
+func connect(ctx context.Context, remote string) (sparksql.SparkSession, error) {
+	if err := dial(ctx, remote); err != nil {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: err}
+	}
+	sess, err := sparksql.NewSessionBuilder().Remote(remote).Build(ctx)
+	if err != nil {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: cause(err)}
+	}
+	return sess, nil
+}
+
+// dialTimeout bounds the reachability check of Open.
+const dialTimeout = 10 * time.Second
+
+// dial checks that the engine's port answers, so that an unreachable
+// engine fails at once and says so (gRPC would retry in the background).
+func dial(ctx context.Context, remote string) error {
+	hostport := strings.TrimPrefix(remote, "sc://")
+	if i := strings.IndexAny(hostport, "/;"); i >= 0 {
+		hostport = hostport[:i]
+	}
+	if _, _, err := net.SplitHostPort(hostport); err != nil {
+		hostport = net.JoinHostPort(hostport, "15002") // Spark Connect's default port
+	}
+	d := net.Dialer{Timeout: dialTimeout}
+	conn, err := d.DialContext(ctx, "tcp", hostport)
+	if err != nil {
+		return fmt.Errorf("unreachable: %w", err)
+	}
+	return conn.Close()
 }
 
 // Close ends the session.
@@ -149,6 +184,9 @@ func (s *Session) query(ctx context.Context, name, stmt string) ([]types.Row, er
 func cause(err error) error {
 	var se *sparkerrors.SparkError
 	if errors.As(err, &se) && se.Message != "" {
+		if strings.HasPrefix(se.Message, "[") {
+			return errors.New(firstLine(se.Message)) // [ERROR_CLASS] message. SQLSTATE: ...
+		}
 		return errors.New(firstLine(se.Error()))
 	}
 	return errors.New(firstLine(err.Error()))

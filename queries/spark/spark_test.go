@@ -128,7 +128,6 @@ func sparkRows(t *testing.T, s *spark.Session, q string) ([]string, [][]any) {
 	return cols, out
 }
 
-
 // TestSparkTablesParity: a real Spark cluster reads every lake table as-is
 // (hive partitions with percent-encoded values, timestamps, JSON text,
 // NULLs) and gets exactly DuckDB's rows, table by table; it reads the
