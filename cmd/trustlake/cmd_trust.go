@@ -11,6 +11,7 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/queries/spark"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -23,6 +24,7 @@ type trustOptions struct {
 	d2Policy   string
 	repeats    int
 	alpha      float64
+	engine     engineOptions
 }
 
 func trustCommand() *cli.Command {
@@ -39,20 +41,25 @@ func trustCommand() *cli.Command {
 			"table trust (partition benchmark=). The audit is derived data: re-running it on\n" +
 			"the same lake is a no-op, and a result whose audit changed (new trials, other\n" +
 			"flags) has its row replaced. Recorded scores are never changed.\n" + exitCodesHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "benchmark", Usage: "audit only `BENCHMARK` (repeatable; default: every benchmark)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "D4: compare each result with at most `N` other trials of its task"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "Wilson interval level (0.05: 95%)"},
-		},
+		}, engineFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
 			}
+			eo, err := engineOpts(c)
+			if err != nil {
+				return err
+			}
 			opts := trustOptions{
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
+				engine: eo,
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
 		},
@@ -118,7 +125,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 // truth and audits them. Trajectories are streamed one episode at a time
 // into the auditor, which keeps none of them.
 func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
-	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
+	sess, err := openTrustSource(ctx, src, opts)
 	if err != nil {
 		return trust.Report{}, nil, err
 	}
@@ -182,9 +189,27 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	return rep, rows, nil
 }
 
+// trustSource is what the audit reads the lake through: the embedded
+// DuckDB session or a Spark Connect one (--engine sc://…).
+type trustSource interface {
+	TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error)
+	TrustScope(ctx context.Context, benchmarks []string) error
+	TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error)
+	TrustResults(ctx context.Context, fn func(schema.Result) error) error
+	TrustActions(ctx context.Context, perBucket int, fn func(episodeID string, acts []schema.Action) error) error
+	Close() error
+}
+
+func openTrustSource(ctx context.Context, src *lake.Lake, opts trustOptions) (trustSource, error) {
+	if opts.engine.engine == "" || opts.engine.engine == engineDuckDB {
+		return queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
+	}
+	return spark.Open(ctx, opts.engine.engine, spark.Options{LakeURI: opts.engine.uri(src.Root()), Logger: opts.logger()})
+}
+
 // checkBenchmarks fails with a usage error when the lake has no results or
 // a requested benchmark has none, naming the benchmarks that exist.
-func checkBenchmarks(ctx context.Context, sess *queries.Session, src *lake.Lake, want []string) error {
+func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want []string) error {
 	have, err := sess.TrustBenchmarks(ctx)
 	if err != nil {
 		return err

@@ -46,6 +46,19 @@ func engineOpts(c *cli.Context) (engineOptions, error) {
 	return e, nil
 }
 
+// uri is the lake's root as the engine sees it: --lake-uri, else
+// file://<absolute lakeDir> (the engine shares this file system).
+func (e engineOptions) uri(lakeDir string) string {
+	if e.lakeURI != "" {
+		return e.lakeURI
+	}
+	abs, err := filepath.Abs(lakeDir)
+	if err != nil {
+		abs = lakeDir
+	}
+	return "file://" + filepath.ToSlash(abs)
+}
+
 // onEngine runs fn on the chosen engine: the embedded DuckDB session over
 // --lake, or a Spark Connect session over the lake at the engine's URI.
 func onEngine[R any](ctx context.Context, g globalOptions, e engineOptions, threads int, fn func(metrics.Engine) (R, error)) (R, error) {
@@ -53,15 +66,7 @@ func onEngine[R any](ctx context.Context, g globalOptions, e engineOptions, thre
 		return inSession(ctx, g, threads, func(s *queries.Session) (R, error) { return fn(s) })
 	}
 	var zero R
-	uri := e.lakeURI
-	if uri == "" {
-		abs, err := filepath.Abs(g.lakeDir)
-		if err != nil {
-			return zero, err
-		}
-		uri = "file://" + filepath.ToSlash(abs)
-	}
-	s, err := spark.Open(ctx, e.engine, spark.Options{LakeURI: uri, Logger: g.logger()})
+	s, err := spark.Open(ctx, e.engine, spark.Options{LakeURI: e.uri(g.lakeDir), Logger: g.logger()})
 	if err != nil {
 		return zero, err
 	}

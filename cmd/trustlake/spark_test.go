@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/internal/sparktest"
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 // runCLI runs the CLI in-process and returns its exit code, stdout and stderr.
@@ -107,5 +108,39 @@ func TestSparkEngineBadInput(t *testing.T) {
 	}
 	if !bytes.Equal(before, after) {
 		t.Error("the manifest changed")
+	}
+}
+
+// TestSparkEngineTrust: trust --engine sc://… audits the real τ-bench
+// results read through Spark and prints and stores exactly what the
+// embedded engine does (each engine on its own copy of the lake).
+func TestSparkEngineTrust(t *testing.T) {
+	remote := sparktest.Remote(t)
+	file := testenv.DataFile(t, "tau-bench/gpt-4o-airline.json")
+	dir := t.TempDir()
+	duckLake, sparkLake := filepath.Join(dir, "duck"), filepath.Join(dir, "spark")
+	trustlakeRun(t, "--lake", duckLake, "ingest", "tau-bench", file)
+	if err := os.CopyFS(sparkLake, os.DirFS(duckLake)); err != nil {
+		t.Fatal(err)
+	}
+	want := trustlakeRun(t, "--lake", duckLake, "trust", "--json")
+	got := trustlakeRun(t, "--lake", sparkLake, "trust", "--engine", remote, "--json")
+	if want != got {
+		t.Errorf("trust --json differs\n--- duckdb\n%s\n--- spark\n%s", want, got)
+	}
+	if !strings.Contains(want, `"new": 200`) {
+		t.Errorf("want 200 stored audit rows in\n%s", want)
+	}
+	want = trustlakeRun(t, "--lake", duckLake, "trust", "--benchmark", "tau-bench-airline", "--d2-unconfirmed", "strict")
+	got = trustlakeRun(t, "--lake", sparkLake, "trust", "--engine", remote, "--benchmark", "tau-bench-airline", "--d2-unconfirmed", "strict")
+	if want != got {
+		t.Errorf("trust (strict D2) differs\n--- duckdb\n%s\n--- spark\n%s", want, got)
+	}
+	// An unreachable engine writes nothing.
+	before, _ := os.ReadFile(filepath.Join(sparkLake, "_manifest", "manifest.json"))
+	code, _, stderr := runCLI(t, "--lake", sparkLake, "trust", "--engine", "sc://127.0.0.1:1")
+	after, _ := os.ReadFile(filepath.Join(sparkLake, "_manifest", "manifest.json"))
+	if code != 1 || !strings.Contains(stderr, "engine sc://127.0.0.1:1: statement connect") || !bytes.Equal(before, after) {
+		t.Errorf("unreachable engine: exit %d, manifest unchanged %v, stderr:\n%s", code, bytes.Equal(before, after), stderr)
 	}
 }

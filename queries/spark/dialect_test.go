@@ -2,6 +2,7 @@ package spark
 
 import (
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestSparkIncompatibleSQL(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Statement != "read manifest" || !errors.Is(err, ErrEngine) {
 		t.Fatalf("Open without a manifest: %v", err)
 	}
-	s = &Session{remote: remote}
+	s = &Session{remote: remote, opts: Options{Logger: slog.New(slog.DiscardHandler)}}
 	s.sess, err = connect(t.Context(), remote)
 	if err != nil {
 		t.Fatal(err)

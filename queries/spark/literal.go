@@ -17,7 +17,7 @@ func literal(s string) string {
 	return "'" + r.Replace(s) + "'"
 }
 
-// value renders one argument: string, bool, nil, *float64 or float64 (a
+// value renders one argument: string, bool, int, int64, nil, *float64 or float64 (a
 // DOUBLE, written so that it parses back to the same float64).
 func value(a any) string {
 	switch v := a.(type) {
@@ -27,6 +27,10 @@ func value(a any) string {
 		return literal(v)
 	case bool:
 		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
 	case float64:
 		return "CAST(" + literal(strconv.FormatFloat(v, 'g', -1, 64)) + " AS DOUBLE)"
 	case *float64:

@@ -194,3 +194,44 @@ func (r row) float(i int) float64 {
 	r.fail(i, "a double")
 	return 0
 }
+
+func (r row) bool(i int) bool {
+	v, ok := r.nullBool(i)
+	if !ok {
+		r.fail(i, "a boolean")
+	}
+	return v
+}
+
+// ptr returns a nullable string column as a pointer (nil for NULL).
+func (r row) ptr(i int) *string {
+	v, ok := r.nullStr(i)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+func (r row) nullFloat(i int) (float64, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return 0, false
+	case float64:
+		return v, true
+	}
+	r.fail(i, "a double")
+	return 0, false
+}
+
+func (r row) nullInt(i int) (int64, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return 0, false
+	case int64:
+		return v, true
+	case int32:
+		return int64(v), true
+	}
+	r.fail(i, "an integer")
+	return 0, false
+}
