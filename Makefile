@@ -73,11 +73,20 @@ bench-trust: build
 fuzz:
 	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
 	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
+	go test -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
 	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
+# Every golden file: ingest's bad-input .stderr files, the files cmp compares
+# in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
 golden:
-	go test $(GOTAGS) ./ingest ./cmd/trustlake -update
+	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
+	go test $(GOTAGS) -count=1 ./sandbox -run '^TestWriteSeeds$$' -update
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

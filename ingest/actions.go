@@ -13,7 +13,7 @@ import (
 // referenced screenshots exist. A missing actions.jsonl is not an error.
 func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 	name := filepath.Join(dir, "actions.jsonl")
-	f, err := os.Open(name)
+	f, err := openRegular(b.ctx, name, false)
 	if os.IsNotExist(err) {
 		return 0, nil
 	}
@@ -56,18 +56,19 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
 				continue
 			}
-			sum, ok, err := fileSHA256(dir, *a.Screen)
+			sum, ok, err := fileSHA256(b.ctx, dir, *a.Screen)
+			if err == nil && !ok {
+				err = schema.Reason(schema.ErrMissing, "%q does not exist in the episode folder", *a.Screen)
+			}
 			if err != nil {
 				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
 				continue
 			}
-			if ok {
-				a.ScreenSHA256 = &sum
-				screens++
-			}
+			a.ScreenSHA256 = &sum
+			screens++
 		}
 		a.SrcFile, a.SrcLine = name, n
-		if err := add(b, &b.actions, lake.Actions, &a, name, n); err != nil {
+		if err := add(b, lake.Actions, &a, name, n); err != nil {
 			return screens, err
 		}
 	}
@@ -84,6 +85,9 @@ func decodeAction(line []byte, fields []field, a *schema.Action) ([]field, error
 	fields, err := scanObject(fields[:0], line)
 	if err != nil {
 		return fields, &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
+	}
+	if path, _, ok := repeatedKey(line); ok {
+		return fields, repeatedKeyError(path)
 	}
 	var extra []byte
 	seen := map[string]bool{}

@@ -61,12 +61,7 @@ type batch struct {
 	opts     Options
 	stats    Stats
 	errs     RecordErrors
-	verdicts *lake.Writer[schema.Verdict, *schema.Verdict]
-	episodes *lake.Writer[schema.Episode, *schema.Episode]
-	actions  *lake.Writer[schema.Action, *schema.Action]
-	truths   *lake.Writer[schema.GroundTruth, *schema.GroundTruth]
-	labels   *lake.Writer[schema.Label, *schema.Label]
-	results  *lake.Writer[schema.Result, *schema.Result]
+	writers  map[string]any // table -> *lake.Writer[row type of the table]
 	closers  []func() (string, lake.Stats, error)
 	sizeHint int // expected rows of the first table opened
 
@@ -97,15 +92,20 @@ func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
 	return &batch{ctx: ctx, tx: tx, opts: opts, stats: Stats{Tables: map[string]lake.Stats{}}}, nil
 }
 
-func openWriter[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string) (*lake.Writer[T, P], error) {
-	if *w != nil {
-		return *w, nil
+// writer returns the batch's writer for table, opening it on first use;
+// any table of the lake registry works, nothing here is per table.
+func writer[T any](b *batch, table string) (*lake.Writer[T], error) {
+	if w, ok := b.writers[table].(*lake.Writer[T]); ok {
+		return w, nil
 	}
-	nw, err := lake.NewWriter[T, P](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint})
+	nw, err := lake.NewWriter[T](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint})
 	if err != nil {
 		return nil, err
 	}
-	*w = nw
+	if b.writers == nil {
+		b.writers = map[string]any{}
+	}
+	b.writers[table] = nw
 	b.closers = append(b.closers, func() (string, lake.Stats, error) {
 		st, err := nw.Close()
 		for _, d := range nw.Duplicates() {
@@ -118,8 +118,8 @@ func openWriter[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table 
 
 // add validates nothing (decoders do) and offers the row to the table's
 // writer, turning key conflicts into record errors at the row's source.
-func add[T any, P lake.RowPtr[T]](b *batch, w **lake.Writer[T, P], table string, row *T, file string, line int64) error {
-	wr, err := openWriter(b, w, table)
+func add[T any](b *batch, table string, row *T, file string, line int64) error {
+	wr, err := writer[T](b, table)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func sortInputOrder(errs RecordErrors) {
 // cannot be opened is a rejected input, not the end of the batch.
 func (b *batch) eachFile(files []string, read func(r io.Reader, name string) error) error {
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := openRegular(b.ctx, name, true)
 		if err != nil {
 			b.reject(name, 0, err)
 			continue

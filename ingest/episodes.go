@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -87,6 +88,7 @@ func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 			return out, bad, fmt.Errorf("read %s: %w", p, err)
 		}
 		var found []string
+		before := len(bad)
 		for _, e := range entries {
 			child := filepath.Join(p, e.Name())
 			switch {
@@ -101,8 +103,8 @@ func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 				found = append(found, child)
 			}
 		}
-		if len(found) == 0 && len(entries) == 0 {
-			reject(p, schema.Reason(schema.ErrMissing, "no meta.json and no episode folders"))
+		if len(found) == 0 && len(bad) == before {
+			reject(p, schema.Reason(schema.ErrMissing, "no records (no meta.json and no episode folders)"))
 		}
 		sort.Strings(found)
 		out = append(out, found...)
@@ -110,33 +112,51 @@ func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 	return out, bad, nil
 }
 
-// readObject reads a whole JSON object file; errors carry the line.
-func readObject(name string, max int) ([]byte, []field, error) {
-	fi, err := os.Lstat(name)
+// readObject reads a whole JSON object file inside an episode folder (a
+// regular file, symlinks not followed); errors carry the line.
+func readObject(ctx context.Context, name string, max int) ([]byte, []field, error) {
+	f, err := openRegular(ctx, name, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, schema.Reason(schema.ErrPath, "not a regular file")
-	}
-	if fi.Size() > int64(max) {
-		return nil, nil, schema.Reason(schema.ErrTooLong, "%d bytes, limit %d", fi.Size(), max)
-	}
-	data, err := os.ReadFile(name)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(data) > max {
+		return nil, nil, schema.Reason(schema.ErrTooLong, "more than %d bytes", max)
+	}
+	fields, err := parseObject(data)
+	return data, fields, err
+}
+
+// parseObject splits a whole-file JSON object (meta.json, gt.json) into its
+// fields. It refuses an empty file, invalid UTF-8, anything encoding/json
+// refuses and a key repeated at any depth.
+func parseObject(data []byte) ([]field, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, schema.Reason(schema.ErrMissing, "empty file")
+		return nil, errNoRecords
 	}
 	if err := checkLine(data); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	fields, err := scanObject(nil, data)
 	if err != nil {
-		return data, nil, err
+		return nil, err
 	}
-	return data, fields, nil
+	var raw json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &syntaxError{off: int(se.Offset), msg: se.Error()}
+		}
+		return nil, err
+	}
+	if path, off, ok := repeatedKey(data); ok {
+		return nil, &lineError{off: off, err: repeatedKeyError(path)}
+	}
+	return fields, nil
 }
 
 // lineOf returns the 1-based line of byte offset off in data.
@@ -147,7 +167,20 @@ func lineOf(data []byte, off int) int64 {
 	return int64(bytes.Count(data[:off], []byte{'\n'})) + 1
 }
 
+// lineError is an error at byte offset off of a whole-file input.
+type lineError struct {
+	off int
+	err error
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
+func (e *lineError) Unwrap() error { return e.err }
+
 func (b *batch) rejectObject(name string, data []byte, err error) {
+	if le, ok := err.(*lineError); ok {
+		b.reject(name, lineOf(data, le.off), le.err)
+		return
+	}
 	if se, ok := err.(*syntaxError); ok {
 		b.reject(name, lineOf(data, se.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", se)})
 		return
@@ -158,7 +191,7 @@ func (b *batch) rejectObject(name string, data []byte, err error) {
 func (b *batch) episode(dir string) error {
 	b.stats.Inputs++
 	metaName := filepath.Join(dir, "meta.json")
-	data, fields, err := readObject(metaName, b.opts.MaxLineBytes)
+	data, fields, err := readObject(b.ctx, metaName, b.opts.MaxLineBytes)
 	if err != nil {
 		b.rejectObject(metaName, data, err)
 		return nil
@@ -180,7 +213,7 @@ func (b *batch) episode(dir string) error {
 		return err
 	}
 	ep.NScreens = n
-	if err := add(b, &b.episodes, lake.Episodes, &ep, metaName, 0); err != nil {
+	if err := add(b, lake.Episodes, &ep, metaName, 0); err != nil {
 		return err
 	}
 	return b.groundTruth(dir, ep.EpisodeID)
@@ -311,23 +344,29 @@ func safeRel(p string) error {
 	return nil
 }
 
-// fileSHA256 hashes a regular file inside dir; symlinks are refused so that
-// nothing outside the episode folder is read.
-func fileSHA256(dir, rel string) (string, bool, error) {
-	name := filepath.Join(dir, filepath.FromSlash(rel))
-	fi, err := os.Lstat(name)
-	if os.IsNotExist(err) {
-		return "", false, nil
+// fileSHA256 hashes the regular file rel inside the episode folder dir.
+// No symlink is followed at any level: a symlinked screens/ folder is
+// refused like a symlinked file, so nothing outside the folder is read.
+// ok is false when the file does not exist.
+func fileSHA256(ctx context.Context, dir, rel string) (sum string, ok bool, err error) {
+	parts := strings.Split(path.Clean(filepath.ToSlash(rel)), "/")
+	p := dir
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if os.IsNotExist(err) {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return "", false, schema.Reason(schema.ErrPath, "%q is a symlink; symlinks are not followed", strings.Join(parts[:i+1], "/"))
+		}
 	}
+	f, err := openRegular(ctx, p, false)
 	if err != nil {
-		return "", false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", false, schema.Reason(schema.ErrPath, "%q is not a regular file (symlinks are not followed)", rel)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return "", false, err
+		return "", false, fmt.Errorf("%q: %w", rel, err)
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -339,7 +378,7 @@ func fileSHA256(dir, rel string) (string, bool, error) {
 
 func (b *batch) finalState(dir string, ep *schema.Episode) error {
 	const rel = "final_state.tar.zst"
-	sum, ok, err := fileSHA256(dir, rel)
+	sum, ok, err := fileSHA256(b.ctx, dir, rel)
 	if err != nil || !ok {
 		return err
 	}
@@ -354,7 +393,7 @@ func (b *batch) groundTruth(dir, episodeID string) error {
 	if _, err := os.Lstat(name); os.IsNotExist(err) {
 		return nil
 	}
-	data, fields, err := readObject(name, b.opts.MaxLineBytes)
+	data, fields, err := readObject(b.ctx, name, b.opts.MaxLineBytes)
 	if err != nil {
 		b.rejectObject(name, data, err)
 		return nil
@@ -372,7 +411,7 @@ func (b *batch) groundTruth(dir, episodeID string) error {
 		b.stats.NeedsReview++
 	}
 	g.SrcFile = name
-	return add(b, &b.truths, lake.GroundTruth, &g, name, 0)
+	return add(b, lake.GroundTruth, &g, name, 0)
 }
 
 func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int64, error) {

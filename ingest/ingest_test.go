@@ -44,6 +44,10 @@ func run(t *testing.T, l *lake.Lake, kind string, args []string) (ingest.Stats, 
 		return ingest.Episodes(t.Context(), l, args, ingest.Options{})
 	case "labels":
 		return ingest.Labels(t.Context(), l, args, ingest.Options{})
+	case "results":
+		return ingest.Results(t.Context(), l, args, ingest.Options{})
+	case "tau-bench":
+		return ingest.TauBench(t.Context(), l, args, ingest.TauBenchOptions{}, ingest.Options{})
 	}
 	t.Fatalf("unknown kind %q", kind)
 	return ingest.Stats{}, nil

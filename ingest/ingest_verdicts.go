@@ -104,7 +104,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 				ei++
 			}
 			rows++
-			if err := add(b, &b.verdicts, lake.Verdicts, v, src, v.SrcLine); err != nil {
+			if err := add(b, lake.Verdicts, v, src, v.SrcLine); err != nil {
 				return err
 			}
 		}
@@ -116,7 +116,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 		return err
 	}
 	if rows == 0 && len(b.errs) == before {
-		b.reject(src, 0, fmt.Errorf("%w: no records (empty file)", schema.ErrMissing))
+		b.reject(src, 0, errNoRecords)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,8 +14,10 @@ import (
 // A small allocation-light JSON object scanner for the ingest hot path.
 // It splits one object into its fields, keeping each value's raw bytes and
 // kind; typed accessors then decode the values a row needs. It accepts the
-// non-standard tokens NaN, Infinity and -Infinity (which Python writes) so
-// that they can be rejected with a clear message instead of a syntax error.
+// non-standard tokens NaN, Infinity and -Infinity (which Python writes) as
+// top-level values of kind kNonFinite so that the decoders reject them with
+// a clear message instead of a syntax error; otherwise it accepts exactly
+// JSON (FuzzScanObjectMatchesEncodingJSON checks it against encoding/json).
 
 type kind uint8
 
@@ -32,7 +36,7 @@ func (k kind) String() string {
 }
 
 type field struct {
-	key  []byte // raw key bytes, without quotes (may contain escapes)
+	key  []byte // key, unquoted (escapes decoded)
 	val  []byte // raw value bytes
 	kind kind
 	off  int // offset of the key's opening quote in the scanned input
@@ -93,6 +97,13 @@ func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
 			return dst, i, err
 		}
 		key := b[i+1 : kend-1]
+		if bytes.IndexByte(key, '\\') >= 0 { // "r\u0075n" is the key run, as for encoding/json
+			k, err := unquote(key)
+			if err != nil {
+				return dst, i, synErr(i, "%v in key", err)
+			}
+			key = []byte(k)
+		}
 		i = skipWS(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return dst, i, synErr(i, "want ':' after key %q", key)
@@ -199,21 +210,65 @@ func skipValue(b []byte, i, depth int) (kind, int, error) {
 	case c == '-' && i+1 < len(b) && b[i+1] == 'I':
 		return lit(b, i, "-Infinity", kNonFinite)
 	case c == '-' || c >= '0' && c <= '9':
-		j := i
-		if b[j] == '-' {
-			j++
-		}
-		start := j
-		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-			j++
-		}
-		if j == start {
-			return 0, j, synErr(j, "malformed number")
-		}
-		return kNumber, j, nil
+		return scanNumber(b, i)
 	default:
 		return 0, i, synErr(i, "unexpected %q, want a value", c)
 	}
+}
+
+// scanNumber reads a number with JSON's grammar exactly:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. A leading zero ("01"),
+// a bare point ("1.") or exponent ("1e") and a plus sign are not JSON.
+func scanNumber(b []byte, i int) (kind, int, error) {
+	start := i
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+		if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			return 0, i, synErr(start, "malformed number: leading zero in %s", numberText(b, start))
+		}
+	case digits() == 0:
+		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return 0, i, synErr(start, "malformed number %s: want digits after '.'", numberText(b, start))
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, i, synErr(start, "malformed number %s: want digits in the exponent", numberText(b, start))
+		}
+	}
+	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-' || b[i] >= '0' && b[i] <= '9') {
+		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+	}
+	return kNumber, i, nil
+}
+
+// numberText is the number-like run at b[i], for messages.
+func numberText(b []byte, i int) string {
+	j := i
+	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	return string(b[i:j])
 }
 
 func lit(b []byte, i int, word string, k kind) (kind, int, error) {
@@ -223,7 +278,8 @@ func lit(b []byte, i int, word string, k kind) (kind, int, error) {
 	return k, i + len(word), nil
 }
 
-// skipString returns the offset after the string starting at b[i] == '"'.
+// skipString returns the offset after the string starting at b[i] == '"',
+// checking its escapes (so that raw values kept in extra are JSON too).
 func skipString(b []byte, i int) (int, error) {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
@@ -231,6 +287,19 @@ func skipString(b []byte, i int) (int, error) {
 			return j + 1, nil
 		case '\\':
 			j++
+			if j >= len(b) {
+				break
+			}
+			switch b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
+					return j, synErr(j, "bad \\u escape in string")
+				}
+				j += 4
+			default:
+				return j, synErr(j, "bad escape \\%c in string", b[j])
+			}
 		default:
 			if b[j] < 0x20 {
 				return j, synErr(j, "control character in string")
@@ -239,6 +308,8 @@ func skipString(b []byte, i int) (int, error) {
 	}
 	return len(b), synErr(len(b), "unterminated string (truncated line?)")
 }
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // unquote decodes the raw bytes of a JSON string body (without quotes).
 func unquote(raw []byte) (string, error) {
@@ -412,7 +483,7 @@ func (f *field) optBool() (*bool, error) {
 	return &v, nil
 }
 
-// keyIs compares a raw key with name (keys with escapes never match).
+// keyIs compares the key with name.
 func (f *field) keyIs(name string) bool { return string(f.key) == name }
 
 // appendExtra appends `"key":value` to an extra-fields object being built.
@@ -422,10 +493,27 @@ func appendExtra(dst []byte, f *field) []byte {
 	} else {
 		dst = append(dst, ',')
 	}
-	dst = append(dst, '"')
-	dst = append(dst, f.key...)
-	dst = append(dst, '"', ':')
+	dst = appendQuoted(dst, f.key)
+	dst = append(dst, ':')
 	return append(dst, f.val...)
+}
+
+// appendQuoted appends s as a JSON string.
+func appendQuoted(dst, s []byte) []byte {
+	plain := true
+	for _, c := range s {
+		if c == '"' || c == '\\' || c < 0x20 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	q, _ := json.Marshal(string(s))
+	return append(dst, q...)
 }
 
 func closeExtra(b []byte) string {

@@ -24,39 +24,56 @@ func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (
 	})
 }
 
-// labelStream reads one labels CSV; name names it in messages.
+// labelStream reads one labels CSV; name names it in messages. A record
+// (one row, quoted newlines included) longer than MaxLineBytes stops the
+// file with an error instead of growing without bound.
 func (b *batch) labelStream(f io.Reader, name string) error {
-	r := csv.NewReader(f)
+	cr := &capReader{r: f, limit: int64(b.opts.MaxLineBytes) + csvReadAhead}
+	r := csv.NewReader(cr)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err == io.EOF {
-		b.reject(name, 0, schema.Reason(schema.ErrMissing, "empty file (want the header %s)", strings.Join(labelColumns, ",")))
+		b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (empty input; want the header %s)", strings.Join(labelColumns, ",")))
 		return nil
 	}
 	if err != nil {
-		b.reject(name, 1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+		b.rejectCSV(name, 1, err)
 		return nil
 	}
 	if err := checkLabelHeader(header); err != nil {
 		b.reject(name, 1, err)
 		return nil
 	}
+	lastLine, records, before := int64(1), 0, len(b.errs)
 	for {
+		cr.limit = r.InputOffset() + int64(b.opts.MaxLineBytes) + csvReadAhead
 		rec, err := r.Read()
 		if err == io.EOF {
+			if records == 0 && len(b.errs) == before {
+				b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (only the header)"))
+			}
 			return nil
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.Line
+			if errors.Is(err, errRecordTooLong) {
+				b.reject(name, lastLine+1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", b.opts.MaxLineBytes)})
+				return nil
 			}
-			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			b.rejectCSV(name, lastLine+1, err)
+			lastLine = int64(pe.Line)
 			continue
 		}
+		records++
+		l0, _ := r.FieldPos(0)
+		line := int64(l0)
+		lEnd, _ := r.FieldPos(len(rec) - 1)
+		lastLine = int64(lEnd) + int64(strings.Count(rec[len(rec)-1], "\n"))
 		if len(rec) != len(header) {
-			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
+			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
 			continue
 		}
 		l := schema.Label{EpisodeID: strings.TrimSpace(rec[0]), CategoryRaw: strings.TrimSpace(rec[1])}
@@ -69,21 +86,60 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 			l.Note = &rec[3]
 		}
 		if err := checkLineString(rec); err != nil {
-			b.reject(name, int64(line), err)
+			b.reject(name, line, err)
 			continue
 		}
 		if err := l.Validate(); err != nil {
-			b.reject(name, int64(line), err)
+			b.reject(name, line, err)
 			continue
 		}
 		if l.Category == nil {
 			b.stats.NeedsReview++
 		}
-		l.SrcFile, l.SrcLine = name, int64(line)
-		if err := add(b, &b.labels, lake.Labels, &l, name, int64(line)); err != nil {
+		l.SrcFile, l.SrcLine = name, line
+		if err := add(b, lake.Labels, &l, name, line); err != nil {
 			return err
 		}
 	}
+}
+
+// rejectCSV reports a CSV syntax error at the line the parser names (or
+// line when it names none).
+func (b *batch) rejectCSV(name string, line int64, err error) {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) && pe.Line > 0 {
+		line = int64(pe.StartLine)
+		err = pe.Err
+		if pe.Line != pe.StartLine {
+			err = fmt.Errorf("%w (record from line %d to %d)", pe.Err, pe.StartLine, pe.Line)
+		}
+	}
+	b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+}
+
+// csvReadAhead is how far encoding/csv reads past the record it parses.
+const csvReadAhead = 64 << 10
+
+var errRecordTooLong = errors.New("record too long")
+
+// capReader fails with errRecordTooLong once limit bytes were read; the
+// reader of records moves limit forward after each record.
+type capReader struct {
+	r     io.Reader
+	n     int64
+	limit int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n >= c.limit {
+		return 0, errRecordTooLong
+	}
+	if int64(len(p)) > c.limit-c.n {
+		p = p[:c.limit-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func checkLabelHeader(h []string) error {

@@ -80,7 +80,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 			return nil
 		}
 		v.SrcFile, v.SrcLine = src, n
-		return add(b, &b.verdicts, table, &v, src, n)
+		return add(b, table, &v, src, n)
 	case lake.Episodes:
 		fs, err := scanObject((*fields)[:0], line)
 		if err != nil {
@@ -94,7 +94,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 			return nil
 		}
 		ep.Dir, ep.SrcFile, ep.SrcLine = src, src, n
-		return add(b, &b.episodes, table, &ep, src, n)
+		return add(b, table, &ep, src, n)
 	case lake.Actions:
 		var head struct {
 			EpisodeID string `json:"episode_id"`
@@ -108,7 +108,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		}
 		a.Extra = dropKeys(a.Extra, "agent")
 		a.SrcFile, a.SrcLine = src, n
-		return add(b, &b.actions, table, &a, src, n)
+		return add(b, table, &a, src, n)
 	case lake.GroundTruth:
 		fs, err := scanObject((*fields)[:0], line)
 		if err != nil {
@@ -125,7 +125,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 			b.stats.NeedsReview++
 		}
 		g.SrcFile, g.SrcLine = src, n
-		return add(b, &b.truths, table, &g, src, n)
+		return add(b, table, &g, src, n)
 	case lake.Labels:
 		var in struct {
 			EpisodeID string  `json:"episode_id"`
@@ -148,7 +148,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 			b.stats.NeedsReview++
 		}
 		l.SrcFile, l.SrcLine = src, n
-		return add(b, &b.labels, table, &l, src, n)
+		return add(b, table, &l, src, n)
 	case lake.Results:
 		return b.resultRecord(src, n, line)
 	}

@@ -28,7 +28,7 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 		return nil
 	}
 	res.SrcFile, res.SrcLine = src, n
-	return add(b, &b.results, lake.Results, &res, src, n)
+	return add(b, lake.Results, &res, src, n)
 }
 
 // Results ingests recorded benchmark results (JSONL, see DecodeResults)
@@ -37,7 +37,7 @@ func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) 
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		return b.eachFile(files, func(f io.Reader, name string) error {
 			return b.collect(DecodeResults(f, name, func(r schema.Result) error {
-				return add(b, &b.results, lake.Results, &r, r.SrcFile, r.SrcLine)
+				return add(b, lake.Results, &r, r.SrcFile, r.SrcLine)
 			}))
 		})
 	})

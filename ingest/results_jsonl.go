@@ -51,7 +51,7 @@ func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) err
 	br := bufio.NewReaderSize(r, 64<<10)
 	c := &collector{file: file, max: 100}
 	chk := newResultChecker()
-	var lineNo int64
+	var lineNo, records int64
 	for {
 		line, tooLong, err := readLine(br, maxResultLine)
 		if len(line) == 0 && err != nil {
@@ -79,12 +79,16 @@ func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) err
 			continue
 		}
 		res.Provenance = schema.Provenance{SrcFile: file, SrcLine: lineNo}
+		records++
 		if err := emit(res); err != nil {
 			return err
 		}
 		if err != nil {
 			break
 		}
+	}
+	if records == 0 && len(c.errs) == 0 {
+		c.add(0, "", errNoRecords)
 	}
 	return c.err()
 }
@@ -161,13 +165,17 @@ func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 		return schema.Result{}, errs
 	}
 	var obj map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if err := dec.Decode(&obj); err != nil || obj == nil {
+	// Unmarshal, not a Decoder: text after the object is an error.
+	if err := json.Unmarshal(line, &obj); err != nil || obj == nil {
 		if err == nil {
 			err = errors.New("not a JSON object")
 		}
 		bad("", schema.Reason(schema.ErrSyntax, "%v", err))
+		return schema.Result{}, errs
+	}
+	if path, _, ok := repeatedKey(line); ok {
+		fe := repeatedKeyError(path)
+		bad(fe.Field, fe.Err)
 		return schema.Result{}, errs
 	}
 	str := func(key string, required bool) *string {

@@ -105,16 +105,18 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 	}
 	if _, err := dec.Token(); err != nil {
 		c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
+	} else if _, err := dec.Token(); err != io.EOF {
+		c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "text after the JSON array"))
 	}
 	return c.err()
 }
 
 type tauRecord struct {
 	TaskID json.RawMessage `json:"task_id"`
-	Reward *json.Number    `json:"reward"`
+	Reward json.RawMessage `json:"reward"`
 	Info   *tauInfo        `json:"info"`
 	Traj   []tauMessage    `json:"traj"`
-	Trial  *json.Number    `json:"trial"`
+	Trial  json.RawMessage `json:"trial"`
 }
 
 type tauInfo struct {
@@ -177,6 +179,11 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	var rec tauRecord
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
+	if path, _, ok := repeatedKey(raw); ok {
+		fe := repeatedKeyError(path)
+		bad(fe.Field, fe.Err)
+		return schema.Result{}, nil, errs
+	}
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -191,20 +198,24 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		bad("task_id", err)
 	}
 	var trial int64
-	if rec.Trial == nil {
+	if t, ok := jsonNumber(rec.Trial); len(rec.Trial) == 0 || string(rec.Trial) == "null" {
 		bad("trial", schema.ErrMissing)
-	} else if trial, err = rec.Trial.Int64(); err != nil || trial < 0 {
-		bad("trial", schema.Reason(schema.ErrValue, "%s is not a non-negative integer", rec.Trial.String()))
+	} else if !ok {
+		bad("trial", schema.Reason(schema.ErrType, "%.40s is not a number", rec.Trial))
+	} else if trial, err = t.Int64(); err != nil || trial < 0 {
+		bad("trial", schema.Reason(schema.ErrValue, "%s is not a non-negative integer", t))
 	}
 	var score float64
-	if rec.Reward == nil {
+	if rw, ok := jsonNumber(rec.Reward); len(rec.Reward) == 0 || string(rec.Reward) == "null" {
 		bad("reward", schema.ErrMissing)
-	} else if rw, err := rec.Reward.Float64(); err != nil {
-		bad("reward", schema.Reason(schema.ErrType, "%s is not a number", rec.Reward.String()))
+	} else if !ok {
+		bad("reward", schema.Reason(schema.ErrType, "%.40s is not a number", rec.Reward))
+	} else if f, err := rw.Float64(); err != nil {
+		bad("reward", schema.Reason(schema.ErrValue, "%s is not a finite number", rw))
 	} else {
-		score = rw / st.opts.Scale
+		score = f / st.opts.Scale
 		if score < 0 || score > 1 || math.IsNaN(score) {
-			bad("reward", schema.Reason(schema.ErrValue, "%s is outside [0, %g]; declare the scale (--scale) if rewards are not in [0, 1]", rec.Reward.String(), st.opts.Scale))
+			bad("reward", schema.Reason(schema.ErrValue, "%s is outside [0, %g]; declare the scale (--scale) if rewards are not in [0, 1]", rw, st.opts.Scale))
 		}
 	}
 	if rec.Info == nil || rec.Info.Task == nil {
@@ -272,6 +283,16 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
 	}
 	return res, acts, nil
+}
+
+// jsonNumber returns raw as a number when it is a JSON number literal; a
+// string such as "1" is not one (a reward of "1" is not a pass).
+func jsonNumber(raw json.RawMessage) (json.Number, bool) {
+	r := bytes.TrimSpace(raw)
+	if len(r) == 0 || !(r[0] == '-' || r[0] >= '0' && r[0] <= '9') {
+		return "", false
+	}
+	return json.Number(r), true
 }
 
 // tauTaskID accepts an integer or a string task id.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/trustlake/trustlake/lake"
@@ -89,9 +88,10 @@ type taskOrigin struct {
 // tauFile decodes one file in a goroutine and adds its rows; it returns
 // the file's rejected records.
 func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string]taskOrigin, rows *int64) (RecordErrors, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(b.ctx, name, true)
 	if err != nil {
-		return RecordErrors{{File: name, Err: err}}, nil
+		re := &schema.RecordError{File: name, Err: err}
+		return RecordErrors{re}, nil
 	}
 	defer f.Close()
 	ctx, cancel := context.WithCancel(b.ctx)
@@ -132,12 +132,12 @@ func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string
 				bad = append(bad, e)
 				continue
 			}
-			if err := add(b, &b.results, lake.Results, &it.res, it.res.SrcFile, it.res.SrcLine); err != nil {
+			if err := add(b, lake.Results, &it.res, it.res.SrcFile, it.res.SrcLine); err != nil {
 				return nil, err
 			}
 			for j := range it.acts {
 				a := &it.acts[j]
-				if err := add(b, &b.actions, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
+				if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
 					return nil, err
 				}
 			}

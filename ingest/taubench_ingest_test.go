@@ -21,10 +21,10 @@ func writeTau(t *testing.T, dir, name string, recs ...string) string {
 	return p
 }
 
-func tableRows[T any, P lake.RowPtr[T]](t *testing.T, l *lake.Lake, table string) []T {
+func tableRows[T any](t *testing.T, l *lake.Lake, table string) []T {
 	t.Helper()
 	var out []T
-	if err := lake.ReadTable[T, P](l, table, func(rows []T) error {
+	if err := lake.ReadTable[T](l, table, func(rows []T) error {
 		out = append(out, rows...)
 		return nil
 	}); err != nil {

@@ -4,21 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/testenv"
 	"github.com/trustlake/trustlake/schema"
 )
 
-// realTauBench is the real τ-bench file (see /work/shared/data/README.md).
+// realTauBench is the real τ-bench file of the shared data (README beside it).
 func realTauBench(t testing.TB) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "data", "tau-bench", "gpt-4o-airline.json")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real τ-bench data not available at %s: %v", p, err)
-	}
-	return p
+	return testenv.DataFile(t, "tau-bench/gpt-4o-airline.json")
 }
 
 func TestDecodeTauBenchReal(t *testing.T) {

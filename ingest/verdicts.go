@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/trustlake/trustlake/schema"
@@ -94,6 +95,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 	}
 	var extra []byte
 	var seen, bit uint
+	walk := false // a nested value or an escaped key: look for repeats inside
 	for i := range fields {
 		f := &fields[i]
 		switch string(f.key) {
@@ -126,6 +128,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			v.CalledAt, err = d.optTime(f)
 		default:
 			bit = 0
+			walk = walk || f.kind == kObject || f.kind == kArray || bytes.IndexByte(f.key, '\\') >= 0
 			for j := 0; j < i; j++ {
 				if string(fields[j].key) == string(f.key) {
 					err = errString("key appears twice in the object")
@@ -159,6 +162,11 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 	}
 	if seen&(vVerdict|vScore) == 0 {
 		return &schema.FieldError{Field: "verdict", Err: schema.ErrMissing}
+	}
+	if walk {
+		if path, _, ok := repeatedKey(line); ok {
+			return repeatedKeyError(path)
+		}
 	}
 	v.Extra = closeExtra(extra)
 	return v.Validate()

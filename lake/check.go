@@ -15,7 +15,7 @@ import (
 // Problem is one finding of Check.
 type Problem struct {
 	Path   string `json:"path"`
-	Kind   string `json:"kind"` // missing, size, sha256, rows, unreadable, orphan
+	Kind   string `json:"kind"` // missing, size, sha256, rows, unreadable, keys, orphan, no_keys
 	Detail string `json:"detail"`
 	Damage bool   `json:"damage"` // false for leftovers that lose nothing (orphans)
 }
@@ -39,25 +39,28 @@ func (r CheckReport) Damaged() bool {
 }
 
 // Check verifies every committed file against the manifest: presence,
-// size, sha256 and Parquet row count. Files not in the manifest are listed
-// as orphans (not damage). Check never modifies the lake.
+// size, sha256 and Parquet row count; and its key index: presence, size,
+// sha256, and every entry against the key and content hashes recomputed
+// from the rows. Files not in the manifest are listed as orphans, data
+// files written before the key index as no_keys (neither is damage). Check
+// never modifies the lake.
 func (l *Lake) Check(ctx context.Context) (CheckReport, error) {
 	m, err := l.Manifest()
 	if err != nil {
 		return CheckReport{}, err
 	}
 	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}, Problems: []Problem{}}
-	live := map[string]bool{}
-	for _, t := range m.Tombstones {
-		live[t.Path] = true
-	}
+	live := m.live(1 << 62) // every tombstone still on disk is expected
 	for _, f := range m.Files {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		live[f.Path] = true
 		rep.Rows[f.Table] += f.Rows
 		if p, ok := checkFile(l.root, f); !ok {
+			rep.Problems = append(rep.Problems, p)
+			continue
+		}
+		if p, ok := checkKeys(l.root, f); !ok {
 			rep.Problems = append(rep.Problems, p)
 		}
 	}
@@ -104,6 +107,51 @@ func checkFile(root string, f FileEntry) (Problem, bool) {
 	}
 	if n := pf.NumRows(); n != f.Rows {
 		return bad("rows", "%d rows, manifest says %d", n, f.Rows)
+	}
+	return Problem{}, true
+}
+
+// checkKeys verifies a data file's key index against the manifest and
+// against the rows.
+func checkKeys(root string, f FileEntry) (Problem, bool) {
+	bad := func(format string, args ...any) (Problem, bool) {
+		return Problem{Path: f.Keys, Kind: "keys", Detail: fmt.Sprintf(format, args...), Damage: true}, false
+	}
+	if f.Keys == "" {
+		return Problem{Path: f.Path, Kind: "no_keys", Detail: "written before the key index; the next write to its partition adds one"}, false
+	}
+	if f.Keys != keysPath(f.Path) {
+		return bad("key index of %s should be %s", f.Path, keysPath(f.Path))
+	}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Keys)))
+	if os.IsNotExist(err) {
+		return bad("key index listed in the manifest does not exist")
+	}
+	if err != nil {
+		return bad("%v", err)
+	}
+	if int64(len(b)) != f.KeysBytes {
+		return bad("%d bytes, manifest says %d", len(b), f.KeysBytes)
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.KeysSHA256 {
+		return bad("sha256 %x, manifest says %s", sum, f.KeysSHA256)
+	}
+	if _, err := readKeysFile(root, f, nil); err != nil {
+		return bad("%v", err)
+	}
+	t, err := LookupTable(f.Table)
+	if err != nil {
+		return bad("%v", err)
+	}
+	want, err := t.ops.fileKeys(root, t, f)
+	if err != nil {
+		return bad("%v", err)
+	}
+	for r, e := range want {
+		off := len(keysMagic) + r*keyEntryBytes
+		if got := decodeKeyEntry(b[off : off+keyEntryBytes]); got != e {
+			return bad("row %d: entry does not match the row's key and content (index and data disagree)", r)
+		}
 	}
 	return Problem{}, true
 }

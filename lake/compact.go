@@ -2,10 +2,7 @@ package lake
 
 import (
 	"context"
-	"fmt"
 	"strings"
-
-	"github.com/trustlake/trustlake/schema"
 )
 
 // CompactStats says what Compact did.
@@ -21,7 +18,7 @@ type CompactStats struct {
 // readers see the old files or the new ones, never both. Rows are copied
 // as they are; nothing is deduped or dropped. Nightly ingests leave one
 // file per partition and batch, which Compact folds back.
-func Compact[T any, P RowPtr[T]](ctx context.Context, l *Lake, table string) (CompactStats, error) {
+func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	t, err := LookupTable(table)
 	if err != nil {
 		return CompactStats{}, err
@@ -52,62 +49,11 @@ func Compact[T any, P RowPtr[T]](ctx context.Context, l *Lake, table string) (Co
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		var fw *fileWriter[T]
-		for _, f := range files {
-			err := readRows[T, P](l.root, f, func(rows []T) error {
-				if fw != nil && fw.rows >= int64(l.opts.FileRows) {
-					if err := fw.close(); err != nil {
-						return err
-					}
-					fw = nil
-				}
-				if fw == nil {
-					var err error
-					if fw, err = newFileWriter[T](tx, t, f.Partition); err != nil {
-						return err
-					}
-					st.FilesOut++
-				}
-				batch := make([]T, len(rows))
-				copy(batch, rows)
-				st.Rows += int64(len(rows))
-				return fw.write(batch)
-			})
-			if err != nil {
-				return st, err
-			}
-			tx.remove(f.Path)
-		}
-		if fw != nil {
-			if err := fw.close(); err != nil {
-				return st, err
-			}
+		if err := t.ops.compact(tx, t, files, &st); err != nil {
+			return st, err
 		}
 		st.Partitions++
 		st.FilesIn += len(files)
 	}
 	return st, tx.Commit()
-}
-
-// CompactTable runs Compact with the row type of the named table.
-func CompactTable(ctx context.Context, l *Lake, table string) (CompactStats, error) {
-	switch table {
-	case Episodes:
-		return Compact[schema.Episode](ctx, l, table)
-	case Actions:
-		return Compact[schema.Action](ctx, l, table)
-	case GroundTruth:
-		return Compact[schema.GroundTruth](ctx, l, table)
-	case Labels:
-		return Compact[schema.Label](ctx, l, table)
-	case Verdicts:
-		return Compact[schema.Verdict](ctx, l, table)
-	case Results:
-		return Compact[schema.Result](ctx, l, table)
-	case Trust:
-		return Compact[schema.Trust](ctx, l, table)
-	case SelfTests:
-		return Compact[schema.SelfTest](ctx, l, table)
-	}
-	return CompactStats{}, fmt.Errorf("%w: %q", ErrNoTable, table)
 }

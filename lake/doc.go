@@ -7,6 +7,9 @@
 //	_manifest/manifest.json   the committed state: every live data file with
 //	                          its table, partition, row count, size and sha256
 //	_manifest/lock            flock(2) held by the one writer
+//	_keys/part-<uuid>.keys    key index of the data file part-<uuid>.parquet:
+//	                          per row, in row order, the 128-bit natural-key
+//	                          hash and the 64-bit content hash (xxh3), 24 bytes
 //	episodes/agent=<a>/part-<uuid>.parquet
 //	actions/agent=<a>/part-<uuid>.parquet
 //	ground_truth/part-<uuid>.parquet
@@ -16,6 +19,9 @@
 //	trust/benchmark=<b>/part-<uuid>.parquet
 //	selftests/part-<uuid>.parquet
 //
+// Every table is declared once, in tables.go; its partition and key columns
+// and its content hash derive from the row type's struct tags (rowtype.go).
+//
 // Partition values are percent-encoded the way DuckDB writes them (every
 // byte outside [A-Za-z0-9._-] becomes %XX), so DuckDB, Spark or Trino read
 // the folders with hive partitioning and get the exact value back. Partition
@@ -23,7 +29,11 @@
 //
 // A commit writes each new file as part-<uuid>.parquet.tmp, fsyncs it,
 // renames it to .parquet, fsyncs the folder, and only then replaces
-// manifest.json by an atomic rename. The manifest is the truth: readers
+// manifest.json by an atomic rename. Key index files are written and renamed
+// the same way, and the manifest entry of each data file names its index
+// with size and sha256. A writer dedupes against the key indexes of the
+// partitions it touches, never against the rows; files written before the
+// index existed get one the first time a writer touches their partition. The manifest is the truth: readers
 // (package queries) read exactly the files it lists, so a crash at any
 // moment leaves the old or the new state, never a mix. Files that a crashed
 // writer left behind are not in the manifest; the next writer removes them

@@ -25,6 +25,8 @@ type Options struct {
 	LockTimeout    time.Duration // how long a writer waits for the lock; 0 means 30s
 	TombstoneGrace time.Duration // how long superseded files stay for readers; 0 means 1h
 	Logger         *slog.Logger  // nil discards
+
+	step func(name string) // test hook: called at each step of a commit (crash tests)
 }
 
 func (o *Options) applyDefaults() {
@@ -42,6 +44,9 @@ func (o *Options) applyDefaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.step == nil {
+		o.step = func(string) {}
 	}
 }
 
@@ -93,19 +98,46 @@ func OpenExisting(dir string, opts Options) (*Lake, error) {
 func (l *Lake) Root() string { return l.root }
 
 // Files returns the committed data files of a table, as absolute paths, in
-// manifest order. Readers use exactly this list.
+// manifest order.
 func (l *Lake) Files(table string) ([]string, error) {
-	if _, err := LookupTable(table); err != nil {
-		return nil, err
-	}
-	m, err := l.Manifest()
+	snap, err := l.Snapshot()
 	if err != nil {
 		return nil, err
 	}
+	return snap.Files(table)
+}
+
+// Snapshot is one committed version of the lake as readers see it. A query
+// session takes one snapshot and builds every view from it, so a commit
+// landing while the session opens never mixes versions. Files superseded
+// after the snapshot stay on disk for Options.TombstoneGrace.
+type Snapshot struct {
+	root string
+	m    Manifest
+}
+
+// Snapshot reads the committed manifest once.
+func (l *Lake) Snapshot() (Snapshot, error) {
+	m, err := l.Manifest()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{root: l.root, m: m}, nil
+}
+
+// Version is the manifest version of the snapshot (0 for an empty lake).
+func (s Snapshot) Version() int64 { return s.m.Version }
+
+// Files returns the data files of a table in this snapshot, as absolute
+// paths, in manifest order.
+func (s Snapshot) Files(table string) ([]string, error) {
+	if _, err := LookupTable(table); err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, f := range m.Files {
+	for _, f := range s.m.Files {
 		if f.Table == table {
-			out = append(out, filepath.Join(l.root, filepath.FromSlash(f.Path)))
+			out = append(out, filepath.Join(s.root, filepath.FromSlash(f.Path)))
 		}
 	}
 	return out, nil

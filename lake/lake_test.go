@@ -1,11 +1,15 @@
 package lake_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
@@ -51,12 +55,16 @@ func write(t *testing.T, l *lake.Lake, opts lake.WriterOptions, rows ...schema.V
 	return st, errs
 }
 
+func vkey(r schema.Verdict) string {
+	return fmt.Sprintf("%s/%s/%s/%d", r.EpisodeID, r.Judge, r.Condition, r.Run)
+}
+
 func readAll(t *testing.T, l *lake.Lake) map[string]string {
 	t.Helper()
 	got := map[string]string{}
 	err := lake.ReadTable[schema.Verdict](l, lake.Verdicts, func(rows []schema.Verdict) error {
 		for _, r := range rows {
-			got[r.Key()] = *r.Verdict
+			got[vkey(r)] = *r.Verdict
 		}
 		return nil
 	})
@@ -94,7 +102,7 @@ func TestWriteDedupeReplace(t *testing.T) {
 	if len(errs) != 1 || !errors.As(errs[0], &ce) || ce.Existing != "v.jsonl:1" {
 		t.Fatalf("conflict: %v", errs)
 	}
-	if got := readAll(t, l); got[a.Key()] != "success" || len(got) != 2 {
+	if got := readAll(t, l); got[vkey(a)] != "success" || len(got) != 2 {
 		t.Fatalf("after refused conflict: %v", got)
 	}
 	// --replace overrides it and keeps the other row.
@@ -103,7 +111,7 @@ func TestWriteDedupeReplace(t *testing.T) {
 		t.Fatalf("replace: %+v %v", st, errs)
 	}
 	got := readAll(t, l)
-	if got[a.Key()] != "failure" || got[b.Key()] != "failure" || len(got) != 2 {
+	if got[vkey(a)] != "failure" || got[vkey(b)] != "failure" || len(got) != 2 {
 		t.Fatalf("after replace: %v", got)
 	}
 	rep, err := l.Check(t.Context())
@@ -223,7 +231,7 @@ func TestCompact(t *testing.T) {
 	if len(files) != 6 {
 		t.Fatalf("files before = %d", len(files))
 	}
-	st, err := lake.Compact[schema.Verdict](t.Context(), l, lake.Verdicts)
+	st, err := lake.Compact(t.Context(), l, lake.Verdicts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,10 +257,44 @@ func TestCompact(t *testing.T) {
 	}
 	// Nothing left to do: no new commit.
 	m1, _ := l.Manifest()
-	if st, _ := lake.Compact[schema.Verdict](t.Context(), l, lake.Verdicts); st.Partitions != 0 {
+	if st, _ := lake.Compact(t.Context(), l, lake.Verdicts); st.Partitions != 0 {
 		t.Errorf("second compact: %+v", st)
 	}
 	if m2, _ := l.Manifest(); m2.Version != m1.Version {
 		t.Errorf("no-op compact committed: %d → %d", m1.Version, m2.Version)
+	}
+}
+
+// TestCheckVerifiesKeyIndex: a missing or altered key index is damage, and
+// an entry that disagrees with its row is found even when the manifest's
+// sha256 was updated to match.
+func TestCheckVerifiesKeyIndex(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := lake.Open(dir, lake.Options{})
+	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1), verdict("ep2", "j", "c", 1, "failure", 2))
+	m, _ := l.Manifest()
+	f := m.Files[0]
+	if f.Keys == "" || f.KeysBytes != 8+2*24 {
+		t.Fatalf("entry without key index: %+v", f)
+	}
+	keys := filepath.Join(dir, f.Keys)
+	orig, _ := os.ReadFile(keys)
+	// Altered entry (content hash of row 1), manifest sha fixed up.
+	b := append([]byte(nil), orig...)
+	b[8+24+16] ^= 1
+	os.WriteFile(keys, b, 0o644)
+	sum := sha256.Sum256(b)
+	raw, _ := os.ReadFile(filepath.Join(dir, "_manifest", "manifest.json"))
+	raw = bytes.Replace(raw, []byte(f.KeysSHA256), []byte(hex.EncodeToString(sum[:])), 1)
+	os.WriteFile(filepath.Join(dir, "_manifest", "manifest.json"), raw, 0o644)
+	rep, _ := l.Check(t.Context())
+	if !rep.Damaged() || rep.Problems[0].Kind != "keys" || !strings.Contains(rep.Problems[0].Detail, "row 1") {
+		t.Fatalf("altered entry not found: %+v", rep.Problems)
+	}
+	// Missing.
+	os.Remove(keys)
+	rep, _ = l.Check(t.Context())
+	if !rep.Damaged() || !strings.Contains(rep.Problems[0].Detail, "does not exist") {
+		t.Fatalf("missing index not found: %+v", rep.Problems)
 	}
 }

@@ -1,6 +1,8 @@
 package lake
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +20,11 @@ type FileEntry struct {
 	Bytes     int64     `json:"bytes"`
 	SHA256    string    `json:"sha256"`
 	Committed time.Time `json:"committed"`
+	// The file's key index (see keys.go). Empty for files written before
+	// the index existed; a writer adds it when it next touches the partition.
+	Keys       string `json:"keys,omitempty"` // relative to the lake root
+	KeysBytes  int64  `json:"keys_bytes,omitempty"`
+	KeysSHA256 string `json:"keys_sha256,omitempty"`
 }
 
 // Tombstone is a file superseded by a commit, kept for running readers
@@ -39,6 +46,23 @@ type Manifest struct {
 const manifestFormat = 1
 
 func (l *Lake) manifestPath() string { return filepath.Join(l.root, manifestDir, "manifest.json") }
+
+// ManifestDigest returns the committed manifest's version and the sha256
+// of its file (hex): what a report names as its provenance.
+func (l *Lake) ManifestDigest() (int64, string, error) {
+	b, err := os.ReadFile(l.manifestPath())
+	if err != nil {
+		return 0, "", fmt.Errorf("read manifest: %w", err)
+	}
+	var m struct {
+		Version int64 `json:"version"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return 0, "", fmt.Errorf("decode manifest: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return m.Version, hex.EncodeToString(sum[:]), nil
+}
 
 // Manifest reads the committed manifest; an empty lake has version 0.
 func (l *Lake) Manifest() (Manifest, error) {
@@ -83,9 +107,11 @@ func (l *Lake) writeManifest(m Manifest) error {
 	if err := writeFileSync(tmp, b); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
+	l.opts.step("manifest written")
 	if err := os.Rename(tmp, l.manifestPath()); err != nil {
 		return fmt.Errorf("commit manifest: %w", err)
 	}
+	l.opts.step("manifest renamed")
 	return syncDir(filepath.Dir(l.manifestPath()))
 }
 

@@ -2,15 +2,23 @@ package lake
 
 import (
 	"fmt"
+	"reflect"
+	"sync"
 
 	"github.com/trustlake/trustlake/schema"
 )
 
-// Table describes one lake table.
+// Table is the one descriptor of a lake table: its name, partition columns,
+// row type, natural key and content hash. Views (package queries), the
+// ingest writers, compaction and `lake check` all read it; the partition
+// and key columns and both hashes are derived from the row type's struct
+// tags (see rowType), never written per type.
 type Table struct {
 	Name       string
 	Partitions []string // hive partition columns, outermost first
-	Key        []string // natural key columns (documentation; rows compute Key())
+	Key        []string // natural key columns
+	rows       *rowType
+	ops        tableOps
 }
 
 // Table names.
@@ -23,25 +31,47 @@ const (
 	Results     = "results"
 	Trust       = "trust"
 	SelfTests   = "selftests"
+	Evidence    = "evidence"
 )
 
-// Tables returns every table of the lake in a stable order.
-func Tables() []Table {
+// registry declares every table, once, in a stable order.
+//
+// Adding a table is a one-place change here: declare its row type in
+// package schema (parquet tags for the columns; lake tags for the key,
+// partitions and fields left out of the hash), then add one line below.
+// Views, the Writer, compaction, `lake check`, the key index and the hash
+// tests pick it up from this list.
+var registry = sync.OnceValue(func() []Table {
 	return []Table{
-		{Name: Episodes, Partitions: []string{"agent"}, Key: []string{"episode_id"}},
-		{Name: Actions, Partitions: []string{"agent"}, Key: []string{"episode_id", "step"}},
-		{Name: GroundTruth, Key: []string{"episode_id", "verifier_sha256"}},
-		{Name: Labels, Key: []string{"episode_id"}},
-		{Name: Verdicts, Partitions: []string{"judge", "condition"}, Key: []string{"episode_id", "judge", "condition", "run"}},
-		{Name: Results, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
-		{Name: Trust, Partitions: []string{"benchmark"}, Key: []string{"result_id"}},
-		{Name: SelfTests, Key: []string{"verifier_sha256", "fixture"}},
+		define[schema.Episode](Episodes),
+		define[schema.Action](Actions),
+		define[schema.GroundTruth](GroundTruth),
+		define[schema.Label](Labels),
+		define[schema.Verdict](Verdicts),
+		define[schema.Result](Results),
+		define[schema.Trust](Trust),
+		define[schema.SelfTest](SelfTests),
+		define[schema.Evidence](Evidence),
+	}
+})
+
+func define[T any](name string) Table {
+	rt := deriveRowType(reflect.TypeFor[T]())
+	return Table{
+		Name:       name,
+		Partitions: rt.columns(rt.parts),
+		Key:        rt.columns(rt.key),
+		rows:       rt,
+		ops:        typedOps[T]{},
 	}
 }
 
+// Tables returns every table of the lake in a stable order.
+func Tables() []Table { return registry() }
+
 // LookupTable returns the table called name.
 func LookupTable(name string) (Table, error) {
-	for _, t := range Tables() {
+	for _, t := range registry() {
 		if t.Name == name {
 			return t, nil
 		}
@@ -49,26 +79,30 @@ func LookupTable(name string) (Table, error) {
 	return Table{}, fmt.Errorf("%w: %q", ErrNoTable, name)
 }
 
-// ZeroRow returns a zero value of the table's row type (its Parquet schema
-// gives an empty table typed columns), or nil for an unknown table.
-func ZeroRow(table string) any {
-	switch table {
-	case Episodes:
-		return schema.Episode{}
-	case Actions:
-		return schema.Action{}
-	case GroundTruth:
-		return schema.GroundTruth{}
-	case Labels:
-		return schema.Label{}
-	case Verdicts:
-		return schema.Verdict{}
-	case Results:
-		return schema.Result{}
-	case Trust:
-		return schema.Trust{}
-	case SelfTests:
-		return schema.SelfTest{}
+// Zero returns a zero value of the table's row type: its Parquet schema
+// gives an empty table typed columns.
+func (t Table) Zero() any { return t.ops.zero() }
+
+// RowType returns the Go type of the table's rows.
+func (t Table) RowType() reflect.Type { return t.rows.typ }
+
+// tableFor returns the table called name and checks that T is its row type.
+func tableFor[T any](name string) (Table, error) {
+	t, err := LookupTable(name)
+	if err != nil {
+		return Table{}, err
 	}
-	return nil
+	if want := reflect.TypeFor[T](); t.rows.typ != want {
+		return Table{}, fmt.Errorf("table %s holds %s rows, not %s", name, t.rows.typ, want)
+	}
+	return t, nil
+}
+
+// tableOps are the operations that need the row type as a Go type
+// (Parquet reading and writing); typedOps[T] implements them for each table.
+type tableOps interface {
+	zero() any
+	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
+	fileKeys(root string, t Table, f FileEntry) ([]keyEntry, error)
+	origins(root string, t Table, f FileEntry) ([]string, error)
 }

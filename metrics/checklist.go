@@ -122,10 +122,12 @@ func Checklist(ctx context.Context, s *queries.Session, opts ChecklistOptions) (
 	if err != nil {
 		return ChecklistReport{}, err
 	}
+	audit, err := s.EvidenceLeakage(ctx, opts.Judge)
+	if err != nil {
+		return ChecklistReport{}, err
+	}
 	out.Items = append(out.Items, sway, consistencyItem(overall, opts.MinSelfConsistency), parseItem(overall, opts.MaxParseErrorRate),
-		Item{ID: "evidence_leakage", Title: "no leakage in evidence packs", Status: StatusNotChecked,
-			Reason: "the lake records no evidence packs: the judge runner that builds them (and guards them against verifier output, " +
-				"source labels and categories) has not produced any, so leakage cannot be checked from the lake"})
+		leakageItem(audit))
 	for _, it := range out.Items {
 		switch it.Status {
 		case StatusFail:
@@ -284,4 +286,26 @@ func interval(iv [2]float64) string {
 		return "null"
 	}
 	return fmt.Sprintf("[%.3f, %.3f]", iv[0], iv[1])
+}
+
+// leakageItem decides evidence_leakage from the evidence table: every
+// verdict must name a pack recorded there that passed a leakage guard, and
+// no non-claim pack may hold the agent's final message.
+func leakageItem(a queries.EvidenceAudit) Item {
+	it := Item{ID: "evidence_leakage", Title: "no leakage in evidence packs",
+		Figure: fmt.Sprintf("%d verdicts on %d packs; %d without a recorded pack, %d with a pack missing from the evidence table, %d on unguarded packs, %d non-claim packs with the final message",
+			a.Verdicts, a.Packs, a.NoPack, a.Unrecorded, a.Unguarded, a.ClaimOutside)}
+	switch {
+	case a.Verdicts == 0:
+		it.Status, it.Reason = StatusNotChecked, "no verdicts for this judge and condition"
+	case a.NoPack == a.Verdicts:
+		it.Status, it.Reason = StatusNotChecked, "these verdicts were not made by `trustlake judge` (ingested from files): the lake has no record of "+
+			"what the judge saw; run `trustlake evidence` and `trustlake judge` to make leakage checkable"
+	case a.NoPack > 0 || a.Unrecorded > 0 || a.Unguarded > 0 || a.ClaimOutside > 0:
+		it.Status, it.Reason = StatusFail, "some verdicts were made on packs the evidence table does not vouch for"
+	default:
+		it.Status = StatusPass
+		it.Figure += "; guard " + a.Guards
+	}
+	return it
 }

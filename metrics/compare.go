@@ -225,3 +225,22 @@ func checkJudgeConditions(ctx context.Context, s Engine, threshold *float64, jcs
 	}
 	return nil
 }
+
+// ComparePairs compares A and B on pairs gathered elsewhere (for example
+// the same episodes in two lakes: today's against a baseline), exactly as
+// Compare does on the pairs of one lake: it returns the paired comparison
+// on GT negatives (FPR) and on GT positives (TPR). opts.A and opts.B only
+// name the sides.
+func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Paired, err error) {
+	mo, err := Options{Source: opts.Source, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha,
+		Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+	if err != nil {
+		return Paired{}, Paired{}, err
+	}
+	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	if neg, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
+		return Paired{}, Paired{}, err
+	}
+	pos, err = paired(pairs, true, mo.UncertainPolicy, bopts)
+	return neg, pos, err
+}

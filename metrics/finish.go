@@ -48,6 +48,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		r.TP, r.FP, r.TN, r.FN = t.tp, t.fp, t.tn, t.fn
 		r.NPos, r.NNeg = t.tp+t.fn, t.fp+t.tn
 		r.NRuns, r.NParseError = t.runs, t.parse
+		r.NEligible, r.NAgree = t.eligible, t.agree
 		r.NTasks = len(a.byTask)
 		for _, d := range ratioDefs() {
 			m := d.field(r)

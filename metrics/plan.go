@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/trustlake/trustlake/stats"
 )
@@ -79,7 +80,9 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	}
 	disc := o.Discordance
 	if disc == 0 {
-		disc = max(o.FPRA-o.FPRB, o.FPRB-o.FPRA)
+		// |a − b| in binary floating point: 0.3 − 0.2 is 0.09999999999999998;
+		// reported at 12 significant digits, as the user would write it.
+		disc, _ = strconv.ParseFloat(strconv.FormatFloat(max(o.FPRA-o.FPRB, o.FPRB-o.FPRA), 'g', 12, 64), 64)
 	}
 	out := PowerPlan{FPRA: o.FPRA, FPRB: o.FPRB, N: o.N, Discordance: disc, Alpha: o.Alpha, Sims: o.Sims, Seed: o.Seed,
 		Power: p, ExactPower: exact}

@@ -126,6 +126,10 @@ type Row struct {
 	NRuns       int `json:"n_runs"`
 	NParseError int `json:"n_parse_error"`
 	NTasks      int `json:"n_tasks"` // tasks with episodes in this row (bootstrap clusters)
+	// NEligible counts episodes with at least two valid runs; NAgree those
+	// of them whose valid runs all agree (self_consistency = NAgree/NEligible).
+	NEligible int `json:"n_eligible"`
+	NAgree    int `json:"n_agree"`
 
 	FPR              Metric `json:"fpr"`
 	FDR              Metric `json:"fdr"`

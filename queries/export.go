@@ -3,7 +3,9 @@ package queries
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -11,20 +13,36 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
+// ErrOutDir means the folder of an export's output file is missing.
+var ErrOutDir = errors.New("no such output folder")
+
 // ExportFormats lists the formats Export writes.
 var ExportFormats = []string{"parquet", "csv", "arrow", "jsonl"}
 
 // Export writes the rows of query to out in format, atomically: a
 // temporary file beside out is renamed into place only when complete.
 // It returns the number of rows written.
+//
+// The file gets mode 0644 whatever the format. A folder of out that does not
+// exist (or is not a folder) is an error wrapping ErrOutDir.
 func (s *Session) Export(ctx context.Context, query, format, out string) (int64, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	dir := filepath.Dir(out)
+	if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("%w: %s", ErrOutDir, dir)
+	} else if err == nil && !st.IsDir() {
+		return 0, fmt.Errorf("%w: %s is a file", ErrOutDir, dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("export: create a file in %s: %w", dir, err)
+	}
+	tmpName := tmp.Name()
+	err = tmp.Chmod(0o644) // CreateTemp makes 0600; DuckDB's COPY keeps the mode
+	tmp.Close()
+	defer os.Remove(tmpName)
 	if err != nil {
 		return 0, fmt.Errorf("export: %w", err)
 	}
-	tmpName := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpName)
 	var n int64
 	switch format {
 	case "parquet", "csv", "jsonl":
@@ -38,7 +56,7 @@ func (s *Session) Export(ctx context.Context, query, format, out string) (int64,
 		return 0, err
 	}
 	if err := os.Rename(tmpName, out); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
+		return 0, fmt.Errorf("export: rename into %s: %w", out, err)
 	}
 	return n, nil
 }

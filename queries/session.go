@@ -29,16 +29,22 @@ type Options struct {
 // Session is a DuckDB connection with the lake's views and trustlake's SQL
 // functions. It is not safe for concurrent use; open one per goroutine.
 type Session struct {
-	db   *sql.DB
-	conn *sql.Conn
-	tmp  string
-	lk   *lake.Lake
-	opts Options
+	db        *sql.DB
+	conn      *sql.Conn
+	tmp       string
+	lk        *lake.Lake
+	version   int64 // manifest version of the views
+	opts      Options
+	afterView func(table string) // test hook: runs after each table view
 }
 
-// Open starts a session over the lake's committed state (a snapshot of the
-// manifest at this moment). The session's time zone is UTC.
+// Open starts a session over the lake's committed state: one snapshot of
+// the manifest at this moment for every view. The session's time zone is UTC.
 func Open(ctx context.Context, src *lake.Lake, opts Options) (*Session, error) {
+	return open(ctx, src, opts, nil)
+}
+
+func open(ctx context.Context, src *lake.Lake, opts Options, afterView func(string)) (*Session, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -53,7 +59,7 @@ func Open(ctx context.Context, src *lake.Lake, opts Options) (*Session, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect duckdb: %w", err)
 	}
-	s := &Session{db: db, conn: conn, lk: src, opts: opts}
+	s := &Session{db: db, conn: conn, lk: src, opts: opts, afterView: afterView}
 	if err := s.init(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -109,8 +115,9 @@ func (s *Session) Exec(ctx context.Context, query string, args ...any) error {
 	return err
 }
 
-// Conn exposes the underlying connection (for Arrow export).
-func (s *Session) Conn() *sql.Conn { return s.conn }
+// Version returns the manifest version the session's views read (0 for
+// an empty lake or a session without a lake).
+func (s *Session) Version() int64 { return s.version }
 
 // quote makes a SQL string literal.
 func quote(s string) string {

@@ -49,25 +49,41 @@ func nullNaN(v float64) any {
 	return v
 }
 
-// wilson returns the UDFs wilson_lo/wilson_hi(k, n [, alpha]).
+// wilson returns the UDFs wilson_lo/wilson_hi(k, n [, alpha]). Impossible
+// arguments (k or n not a whole number, k < 0, k > n, alpha outside (0, 1))
+// are an error naming the call; n = 0 (no trials) gives NULL.
 func wilson(hi bool) []duckdb.ScalarFunc {
-	pick := func(kv, nv driver.Value, alpha float64) any {
+	name := "wilson_lo"
+	if hi {
+		name = "wilson_hi"
+	}
+	pick := func(kv, nv driver.Value, alpha float64) (any, error) {
 		k, okk := toCount(kv)
 		n, okn := toCount(nv)
-		if !okk || !okn || n <= 0 || k < 0 || k > n || !(alpha > 0 && alpha < 1) {
-			return nil
+		call := fmt.Sprintf("%s(%v, %v, %v)", name, kv, nv, alpha)
+		switch {
+		case !okk || !okn:
+			return nil, fmt.Errorf("%s: k and n must be whole numbers", call)
+		case k < 0 || n < 0:
+			return nil, fmt.Errorf("%s: k and n must not be negative", call)
+		case k > n:
+			return nil, fmt.Errorf("%s: k (successes) must not exceed n (trials)", call)
+		case !(alpha > 0 && alpha < 1):
+			return nil, fmt.Errorf("%s: alpha must lie in (0, 1)", call)
+		case n == 0:
+			return nil, nil
 		}
 		lo, h := stats.Wilson(k, n, alpha)
 		if hi {
-			return nullNaN(h)
+			return nullNaN(h), nil
 		}
-		return nullNaN(lo)
+		return nullNaN(lo), nil
 	}
 	return []duckdb.ScalarFunc{
 		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], 0.05), nil }},
+			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], 0.05) }},
 		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], a[2].(float64)), nil }},
+			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], a[2].(float64)) }},
 	}
 }
 
@@ -85,7 +101,7 @@ func registerFunctions(c *sql.Conn) error {
 			b, okb := toCount(a[0])
 			c, okc := toCount(a[1])
 			if !okb || !okc || b < 0 || c < 0 {
-				return nil, nil
+				return nil, fmt.Errorf("mcnemar_p(%v, %v): the discordant counts must be whole numbers >= 0", a[0], a[1])
 			}
 			return stats.McNemarExact(b, c), nil
 		}}

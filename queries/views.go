@@ -26,10 +26,16 @@ func sqlFile(name string) string {
 }
 
 // createViews defines one view per lake table over exactly the files of
-// the committed manifest, plus the derived views in sql/view_*.sql.
+// one snapshot of the manifest (read once, so every view sees the same
+// version), plus the derived views in sql/view_*.sql.
 func (s *Session) createViews(ctx context.Context) error {
+	snap, err := s.lk.Snapshot()
+	if err != nil {
+		return err
+	}
+	s.version = snap.Version()
 	for _, t := range lake.Tables() {
-		files, err := s.lk.Files(t.Name)
+		files, err := snap.Files(t.Name)
 		if err != nil {
 			return err
 		}
@@ -44,6 +50,9 @@ func (s *Session) createViews(ctx context.Context) error {
 		}
 		if err := s.Exec(ctx, q); err != nil {
 			return fmt.Errorf("create view %s: %w", t.Name, err)
+		}
+		if s.afterView != nil {
+			s.afterView(t.Name)
 		}
 	}
 	for _, name := range []string{"view_categories"} {
@@ -89,7 +98,7 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	w := parquet.NewWriter(f, parquet.SchemaOf(lake.ZeroRow(t.Name)))
+	w := parquet.NewWriter(f, parquet.SchemaOf(t.Zero()))
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}

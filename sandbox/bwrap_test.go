@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"testing"
+
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 // requireBwrap returns a working bubblewrap backend or skips naming what is missing.
@@ -10,10 +12,10 @@ func requireBwrap(t *testing.T) *Bwrap {
 	t.Helper()
 	b, err := NewBwrap(BwrapOptions{})
 	if err != nil {
-		t.Skipf("bubblewrap not installed (apt-get install bubblewrap): %v", err)
+		testenv.Missing(t, testenv.Bwrap, "bubblewrap not installed (make deps): %v", err)
 	}
 	if err := b.Check(t.Context()); err != nil {
-		t.Skipf("bubblewrap cannot create namespaces here: %v", err)
+		testenv.Missing(t, testenv.Bwrap, "bubblewrap cannot create namespaces here: %v", err)
 	}
 	return b
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 func TestDocker(t *testing.T) {
@@ -43,7 +45,7 @@ func TestDockerProjectImages(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.image, func(t *testing.T) {
 			if ok, err := d.HasImage(t.Context(), tc.image); err != nil || !ok {
-				t.Skipf("image %s not built (run make sandbox-images): %v", tc.image, err)
+				testenv.Missing(t, testenv.Docker, "image %s not built (run make sandbox-images): %v", tc.image, err)
 			}
 			res := mustRun(t, d, Spec{Image: tc.image, Command: tc.command, Snapshot: sharedDir(t)})
 			out := string(res.Stdout) + string(res.Stderr)

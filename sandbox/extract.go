@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -62,11 +63,18 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 // ExtractSnapshotFile extracts the archive at src (final_state.tar.zst, or a plain
 // tar) into dst; see ExtractSnapshot.
 func ExtractSnapshotFile(ctx context.Context, src, dst string, lim ExtractLimits) (ExtractStats, error) {
-	f, err := os.Open(src)
+	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return ExtractStats{}, fmt.Errorf("open snapshot: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return ExtractStats{}, fmt.Errorf("open snapshot: %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return ExtractStats{}, fmt.Errorf("open snapshot %s: %w: not a regular file", src, ErrUnsafe)
+	} else if fi.Size() == 0 {
+		return ExtractStats{}, fmt.Errorf("extract %s: %w: the file is empty", src, ErrEmptySnapshot)
+	}
 	st, err := ExtractSnapshot(ctx, f, dst, lim)
 	if err != nil {
 		return st, fmt.Errorf("extract %s: %w", src, err)
@@ -121,6 +129,9 @@ func ExtractSnapshot(ctx context.Context, r io.Reader, dst string, lim ExtractLi
 			return st, err
 		}
 		hdr, err := tr.Next()
+		if err == io.EOF && entries == 0 {
+			return st, fmt.Errorf("%w: the archive holds no entries", ErrEmptySnapshot)
+		}
 		if err == io.EOF {
 			return st, nil
 		}

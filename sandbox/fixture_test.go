@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net"
 	"os"
 	"os/exec"
@@ -17,14 +15,22 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/moby/moby/client"
+
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
-// testImage is the FROM scratch image holding the static test helper at /helper.
-const testImage = "trustlake-sandbox-test:latest"
+// testImage is the FROM scratch image holding the static test helper at
+// /helper. Its tag is unique to this test process (tests of several
+// checkouts may share one engine); TestMain removes it.
+var testImage = "trustlake-sandbox-test:" + uuid.NewString()[:8]
 
-// helperLabel records the helper binary's sha256 on the test image, so that a
-// stale image is rebuilt.
-const helperLabel = "trustlake.sandbox.helper-sha256"
+// testImageBuilt is set once ensureTestImage has built testImage.
+var testImageBuilt struct {
+	once sync.Once
+	err  error
+	done atomic.Bool
+}
 
 // fixture is shared by all tests of the package: a folder readable by uid
 // 65534 (removed in TestMain) and the helper built into it once.
@@ -92,13 +98,13 @@ func requireDocker(t *testing.T) *Docker {
 	t.Helper()
 	d, err := NewDocker(DockerOptions{Labels: map[string]string{LabelKey + ".test": uuid.NewString()}})
 	if err != nil {
-		t.Skipf("docker engine not available (set DOCKER_HOST or start dockerd): %v", err)
+		testenv.Missing(t, testenv.Docker, "docker client: %v (set DOCKER_HOST or run make docker-start)", err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	if err := d.Ping(ctx); err != nil {
 		d.Close()
-		t.Skipf("docker engine not available (start dockerd, or run as a user in group docker): %v", err)
+		testenv.Missing(t, testenv.Docker, "no Docker Engine answers: %v (run make docker-start, or join group docker)", err)
 	}
 	t.Cleanup(func() {
 		defer d.Close()
@@ -113,35 +119,51 @@ func requireDocker(t *testing.T) *Docker {
 	return d
 }
 
-// ensureTestImage builds testImage from the helper unless an image with the
-// same helper hash exists.
+// ensureTestImage builds testImage from the helper once per test process.
 func ensureTestImage(t *testing.T, d *Docker) string {
 	t.Helper()
-	bin, err := os.ReadFile(helperBinary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(bin)
-	hash := hex.EncodeToString(sum[:])
-	if ins, err := d.cli.ImageInspect(t.Context(), testImage); err == nil && ins.Config != nil && ins.Config.Labels[helperLabel] == hash {
-		return testImage
-	}
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	dockerfile := "FROM scratch\nCOPY helper /helper\nLABEL " + helperLabel + "=" + hash + "\nUSER 65534:65534\n"
-	for _, f := range []struct {
-		name string
-		mode int64
-		body []byte
-	}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"helper", 0o755, bin}} {
-		tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body))})
-		tw.Write(f.body)
-	}
-	tw.Close()
-	if err := d.BuildImage(t.Context(), testImage, &buf); err != nil {
-		t.Fatalf("build %s: %v", testImage, err)
+	testImageBuilt.once.Do(func() {
+		bin, err := os.ReadFile(helperBinary(t))
+		if err != nil {
+			testImageBuilt.err = err
+			return
+		}
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		dockerfile := "FROM scratch\nCOPY helper /helper\nUSER 65534:65534\n"
+		for _, f := range []struct {
+			name string
+			mode int64
+			body []byte
+		}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"helper", 0o755, bin}} {
+			tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body))})
+			tw.Write(f.body)
+		}
+		tw.Close()
+		testImageBuilt.err = d.BuildImage(context.WithoutCancel(t.Context()), testImage, &buf)
+		testImageBuilt.done.Store(testImageBuilt.err == nil)
+	})
+	if testImageBuilt.err != nil {
+		t.Fatalf("build %s: %v", testImage, testImageBuilt.err)
 	}
 	return testImage
+}
+
+// removeTestImage removes testImage (and its untagged layers) when this
+// process built it; called from TestMain after the tests.
+func removeTestImage() error {
+	if !testImageBuilt.done.Load() {
+		return nil
+	}
+	d, err := NewDocker(DockerOptions{})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = d.cli.ImageRemove(ctx, testImage, client.ImageRemoveOptions{Force: true, PruneChildren: true})
+	return err
 }
 
 // hostProbe listens on the host's loopback for TCP and for UDP (as a DNS

@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 // TestPythonImageAptSource checks how images/python/build.sh picks the suite and
 // mirror for debootstrap from an apt configuration (PRINT_SOURCE=1 stops there).
 func TestPythonImageAptSource(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
+		testenv.Missing(t, testenv.Bash, "bash not on PATH: cannot run images/python/build.sh")
 	}
 	cases := []struct {
 		name  string

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -11,6 +12,12 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		if fx.dir != "" {
 			os.RemoveAll(fx.dir)
+		}
+		if err := removeTestImage(); err != nil {
+			fmt.Fprintf(os.Stderr, "remove test image %s: %v\n", testImage, err)
+			if code == 0 {
+				code = 1
+			}
 		}
 		os.Exit(code)
 	}))

@@ -13,6 +13,9 @@ import (
 var (
 	ErrNoBackend = errors.New("no sandbox backend available")
 	ErrUnsafe    = errors.New("unsafe snapshot")
+	// ErrEmptySnapshot: the snapshot is an empty file or an archive with no
+	// entries; a verifier run on it would label a broken recording.
+	ErrEmptySnapshot = errors.New("empty snapshot")
 )
 
 // Mount is a host path exposed read-only inside the sandbox.

@@ -65,8 +65,8 @@ const (
 // partition benchmark=, natural key result_id). The recorded score is copied,
 // never changed; Trusted is the strict conjunction of the four dimensions.
 type Trust struct {
-	ResultID      string  `parquet:"result_id"`
-	Benchmark     string  `parquet:"-"` // partition benchmark=
+	ResultID      string  `parquet:"result_id" lake:"key"`
+	Benchmark     string  `parquet:"-" lake:"partition=benchmark"`
 	TaskID        string  `parquet:"task_id,dict"`
 	Agent         string  `parquet:"agent,dict"`
 	Trial         int64   `parquet:"trial"`
@@ -135,58 +135,4 @@ type GoldAction struct {
 type OutputsGrader struct {
 	Kind    string   `json:"kind"` // GraderOutputs
 	Outputs []string `json:"outputs"`
-}
-
-// Key returns the natural key (result_id).
-func (t *Trust) Key() string { return t.ResultID }
-
-// KeyHash returns a 128-bit hash of the natural key (stable within one process).
-func (t *Trust) KeyHash() [2]uint64 {
-	k := newKeyHasher()
-	k.str(t.ResultID)
-	return k.sum()
-}
-
-// Partition returns the hive partition values (benchmark).
-func (t *Trust) Partition() []string { return []string{t.Benchmark} }
-
-// SetPartition sets the partition fields from the hive path.
-func (t *Trust) SetPartition(p []string) { t.Benchmark = p[0] }
-
-// Hash returns a content hash over every stored field except provenance, so
-// that re-running an unchanged audit is a no-op and a changed one replaces
-// the row.
-func (t *Trust) Hash() uint64 {
-	var h hasher
-	h.h.SetSeed(contentSeed)
-	h.str(t.ResultID)
-	h.str(t.Benchmark)
-	h.str(t.TaskID)
-	h.str(t.Agent)
-	h.i64(t.Trial)
-	h.f64(t.RecordedScore)
-	h.boolean(t.RecordedPass)
-	h.str(t.D1Outcome)
-	h.pbool(t.D1Regraded)
-	h.pstr(t.D1FailedGate)
-	h.str(t.D2Status)
-	h.i64(t.D2Values)
-	h.i64(t.D2Derived)
-	h.i64(t.D2Given)
-	h.i64(t.D2Typed)
-	h.i64(t.D2Ungrounded)
-	h.i64(t.D2Confessions)
-	h.str(t.D2Policy)
-	h.str(t.D3Claim)
-	h.boolean(t.D3Lie)
-	h.pstr(t.D3Severity)
-	h.str(t.D4Status)
-	h.str(t.D4Tier)
-	h.pstr(t.D4RepeatTier)
-	h.i64(t.D4Repeats)
-	h.i64(t.D4InfraExcluded)
-	h.pf64(t.D4Gap)
-	h.boolean(t.Trusted)
-	h.str(t.Reasons)
-	return h.sum()
 }

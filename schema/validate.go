@@ -41,6 +41,46 @@ func checkID(field, v string) *FieldError {
 	return nil
 }
 
+// MaxPartitionBytes bounds a partition value once percent-encoded for its
+// hive folder name ("judge=<value>"): file systems refuse names longer than
+// 255 bytes, and the column name needs room too.
+const MaxPartitionBytes = 200
+
+// checkPartition validates a value that names a partition folder: an
+// identifier whose folder name fits the file system.
+func checkPartition(field, v string) *FieldError {
+	if err := checkID(field, v); err != nil {
+		return err
+	}
+	if n := encodedLen(v); n > MaxPartitionBytes {
+		return fieldErr(field, ErrValue, "%d bytes once encoded as a folder name (%d bytes of text); a partition value may take at most %d", n, len(v), MaxPartitionBytes)
+	}
+	return nil
+}
+
+// encodedLen is the length of v percent-encoded as lake folder names are:
+// every byte outside [A-Za-z0-9._-] takes three.
+func encodedLen(v string) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
+			n++
+		} else {
+			n += 3
+		}
+	}
+	return n
+}
+
+// checkUnit rejects a number outside [0, 1].
+func checkUnit(field string, p *float64) *FieldError {
+	if p != nil && (*p < 0 || *p > 1) {
+		return fieldErr(field, ErrValue, "%v is outside [0, 1]", *p)
+	}
+	return nil
+}
+
 func checkFinite(field string, p *float64) *FieldError {
 	if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0)) {
 		return fieldErr(field, ErrValue, "%v is not a finite number", *p)
@@ -66,11 +106,16 @@ func first(errs ...*FieldError) error {
 
 // Validate checks an episode row; it returns a *FieldError or nil.
 func (e *Episode) Validate() error {
+	var stepsErr *FieldError
+	if e.NSteps != nil && *e.NSteps < 0 {
+		stepsErr = fieldErr("n_steps", ErrValue, "%d is negative", *e.NSteps)
+	}
 	return first(
 		checkID("episode_id", e.EpisodeID),
 		checkID("task_id", e.TaskID),
 		checkOneOf("source", e.Source, Sources),
-		checkID("agent.name", e.Agent),
+		checkPartition("agent.name", e.Agent),
+		stepsErr,
 	)
 }
 
@@ -80,7 +125,7 @@ func (a *Action) Validate() error {
 	if a.Step < 0 {
 		stepErr = fieldErr("step", ErrValue, "%d is negative", a.Step)
 	}
-	return first(checkID("episode_id", a.EpisodeID), checkID("agent", a.Agent), stepErr)
+	return first(checkID("episode_id", a.EpisodeID), checkPartition("agent", a.Agent), stepErr)
 }
 
 // NormalizeCategory splits a raw category into a known code (or nil) and
@@ -102,6 +147,7 @@ func (g *GroundTruth) Validate() error {
 		checkID("episode_id", g.EpisodeID),
 		checkID("verifier_sha256", g.VerifierSHA256),
 		checkFinite("score", g.Score),
+		checkUnit("score", g.Score),
 	)
 }
 
@@ -132,14 +178,23 @@ func (v *Verdict) Validate() error {
 	}
 	return first(
 		checkID("episode_id", v.EpisodeID),
-		checkID("judge", v.Judge),
-		checkID("condition", v.Condition),
+		checkPartition("judge", v.Judge),
+		checkPartition("condition", v.Condition),
 		runErr,
 		verdictErr,
 		checkFinite("score", v.Score),
 		checkFinite("confidence", v.Confidence),
 		confErr,
 	)
+}
+
+// Validate checks an evidence row; it returns a *FieldError or nil.
+func (e *Evidence) Validate() error {
+	var shaErr *FieldError
+	if len(e.PackSHA256) != 64 {
+		shaErr = fieldErr("pack_sha256", ErrValue, "%q is not a hex sha256", e.PackSHA256)
+	}
+	return first(checkID("episode_id", e.EpisodeID), checkID("condition", e.Condition), shaErr)
 }
 
 // Validate checks a result row; it returns a *FieldError or nil.
@@ -154,7 +209,7 @@ func (r *Result) Validate() error {
 	}
 	return first(
 		checkID("result_id", r.ResultID),
-		checkID("benchmark", r.Benchmark),
+		checkPartition("benchmark", r.Benchmark),
 		checkID("task_id", r.TaskID),
 		checkID("agent", r.Agent),
 		scoreErr,

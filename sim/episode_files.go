@@ -1,13 +1,9 @@
 package sim
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -57,24 +53,6 @@ func (p *plan) finalMessage(ei int) string {
 	return claimMessages[r.IntN(len(claimMessages))]
 }
 
-// screenPNGs returns a few tiny valid PNG images (8×8, flat grey levels).
-func screenPNGs() ([][]byte, error) {
-	var out [][]byte
-	for _, g := range []uint8{0x30, 0x70, 0xb0, 0xf0} {
-		img := image.NewGray(image.Rect(0, 0, 8, 8))
-		for i := range img.Pix {
-			img.Pix[i] = g
-		}
-		img.SetGray(0, 0, color.Gray{Y: 0})
-		var b bytes.Buffer
-		if err := png.Encode(&b, img); err != nil {
-			return nil, fmt.Errorf("encode screen png: %w", err)
-		}
-		out = append(out, b.Bytes())
-	}
-	return out, nil
-}
-
 // taskID names task t (0-based).
 func taskID(t int) string { return fmt.Sprintf("sim-task-%04d", t+1) }
 
@@ -86,11 +64,10 @@ func verifierSHA256(t int) string {
 
 // episodeFiles builds and writes one episode folder. One per worker.
 type episodeFiles struct {
-	p       *plan
-	root    string // DIR/episodes
-	screens [][]byte
-	verif   []string // per task
-	buf     []byte
+	p     *plan
+	root  string   // DIR/episodes
+	verif []string // per task
+	buf   []byte
 }
 
 func (w *episodeFiles) write(ei int) error {
@@ -124,7 +101,11 @@ func (w *episodeFiles) write(ei int) error {
 		return fmt.Errorf("create screens folder: %w", err)
 	}
 	for s := 1; s <= e.nSteps; s++ {
-		if err := os.WriteFile(filepath.Join(sdir, screenName(s)), w.screens[(s+e.k)%len(w.screens)], 0o644); err != nil {
+		png, err := renderScreen(e, s)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(sdir, screenName(s)), png, 0o644); err != nil {
 			return fmt.Errorf("write screen: %w", err)
 		}
 	}
@@ -146,6 +127,8 @@ func (w *episodeFiles) appendMeta(b []byte, ei int, r *rand.Rand) []byte {
 	b = appendString(b, e.id)
 	b = appendKey(b, "task_id", false)
 	b = appendString(b, taskID(e.task))
+	b = appendKey(b, "instruction", false)
+	b = appendString(b, instruction(e.task))
 	b = appendKey(b, "source", false)
 	b = appendString(b, e.source)
 	b = append(b, `,"agent":{"name":`...)

@@ -164,13 +164,6 @@ func (p *plan) run(ctx context.Context, epRoot string, fileOf [][]int, out []*bu
 	o := p.opts
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var screens [][]byte
-	if o.Screens && o.Episodes == EpisodeFull {
-		var err error
-		if screens, err = screenPNGs(); err != nil {
-			return err
-		}
-	}
 	verif := make([]string, o.Tasks)
 	for t := range verif {
 		verif[t] = verifierSHA256(t)
@@ -199,7 +192,7 @@ func (p *plan) run(ctx context.Context, epRoot string, fileOf [][]int, out []*bu
 	for range o.Workers {
 		wg.Go(func() {
 			vw := newVerdictWriter(p, fileOf)
-			ew := &episodeFiles{p: p, root: epRoot, screens: screens, verif: verif}
+			ew := &episodeFiles{p: p, root: epRoot, verif: verif}
 			for i := range jobs {
 				var bufs [][]byte
 				select {

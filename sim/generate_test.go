@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -247,9 +248,15 @@ func checkActions(t *testing.T, ep string, nSteps int, screens bool) {
 		case screens && a.Screen == nil:
 			t.Errorf("%s:%d: no screen with --screens", path, line)
 		case screens:
-			b, err := os.ReadFile(filepath.Join(ep, filepath.FromSlash(*a.Screen)))
-			if err != nil || !strings.HasPrefix(string(b), "\x89PNG\r\n\x1a\n") {
-				t.Errorf("%s:%d: screen %s: not a PNG (%v)", path, line, *a.Screen, err)
+			f, err := os.Open(filepath.Join(ep, filepath.FromSlash(*a.Screen)))
+			if err != nil {
+				t.Errorf("%s:%d: screen %s: %v", path, line, *a.Screen, err)
+				break
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil || img.Bounds().Dx() != 160 || img.Bounds().Dy() != 100 {
+				t.Errorf("%s:%d: screen %s: not a 160x100 PNG (%v)", path, line, *a.Screen, err)
 			}
 		}
 	})

@@ -26,10 +26,11 @@ type verdictLine struct {
 }
 
 type metaFile struct {
-	EpisodeID string `json:"episode_id"`
-	TaskID    string `json:"task_id"`
-	Source    string `json:"source"`
-	Agent     struct {
+	EpisodeID   string `json:"episode_id"`
+	TaskID      string `json:"task_id"`
+	Instruction string `json:"instruction"`
+	Source      string `json:"source"`
+	Agent       struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
 		Seed    *int   `json:"seed"`

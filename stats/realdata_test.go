@@ -2,27 +2,23 @@ package stats
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
-)
 
-// tauBenchPath is τ-bench's gpt-4o airline trajectories, shared read-only
-// third-party data (see /work/shared/data/README.md); never copied here.
-const tauBenchPath = "../../shared/data/tau-bench/gpt-4o-airline.json"
+	"github.com/trustlake/trustlake/internal/testenv"
+)
 
 // TestTauBenchAirline checks pass^k, the variance decomposition and Wilson on
 // real data (50 tasks × 4 trials) against statsmodels' numbers in
 // reference.json, and that the task-clustered bootstrap is wider than the
 // episode-level Wilson interval when trials of a task are correlated.
 func TestTauBenchAirline(t *testing.T) {
+	// τ-bench's gpt-4o airline trajectories: shared read-only third-party
+	// data (its README is beside it), never copied into the repository.
+	tauBenchPath := testenv.DataFile(t, "tau-bench/gpt-4o-airline.json")
 	b, err := os.ReadFile(tauBenchPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("real data absent: %s (shared/data not mounted)", tauBenchPath)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,3 +134,25 @@ func TestThresholdForFPRProperty(t *testing.T) {
 		}
 	}
 }
+
+func TestROCCurveAreaIsAUC(t *testing.T) {
+	scores := []float64{0.9, 0.8, 0.8, 0.7, 0.6, 0.6, 0.5, 0.4, 0.3, 0.2}
+	pos := []bool{true, true, false, true, false, true, false, false, true, false}
+	pts := ROCCurve(scores, pos)
+	if got, want := len(pts), 9; got != want {
+		t.Fatalf("points = %d, want %d (8 distinct scores + origin)", got, want)
+	}
+	if last := pts[len(pts)-1]; last.FPR != 1 || last.TPR != 1 {
+		t.Errorf("last point = %+v, want (1, 1)", last)
+	}
+	area := 0.0
+	for i := 1; i < len(pts); i++ {
+		area += (pts[i].FPR - pts[i-1].FPR) * (pts[i].TPR + pts[i-1].TPR) / 2
+	}
+	if want := ROCAUC(scores, pos); math.Abs(area-want) > 1e-12 {
+		t.Errorf("trapezoid area %v, AUC %v", area, want)
+	}
+	if ROCCurve([]float64{1}, []bool{true}) != nil {
+		t.Error("one class: want nil")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trustlake/trustlake/internal/testenv"
 	"github.com/trustlake/trustlake/sandbox"
 )
 
@@ -18,17 +19,17 @@ func requireDocker(t *testing.T, images ...string) *sandbox.Docker {
 	t.Helper()
 	d, err := sandbox.NewDocker(sandbox.DockerOptions{})
 	if err != nil {
-		t.Skipf("skipping: docker client: %v", err)
+		testenv.Missing(t, testenv.Docker, "docker client: %v (set DOCKER_HOST or run make docker-start)", err)
 	}
 	t.Cleanup(func() { d.Close() })
 	ctx := t.Context()
 	if err := d.Ping(ctx); err != nil {
-		t.Skipf("skipping: no Docker Engine: %v", err)
+		testenv.Missing(t, testenv.Docker, "no Docker Engine answers: %v (run make docker-start)", err)
 	}
 	for _, img := range images {
 		ok, err := d.HasImage(ctx, img)
 		if err != nil || !ok {
-			t.Skipf("skipping: image %s missing (build it with images/*/build.sh): %v", img, err)
+			testenv.Missing(t, testenv.Docker, "image %s not built (run make sandbox-images): %v", img, err)
 		}
 	}
 	return d
@@ -110,7 +111,7 @@ func TestDockerVerifyFreshBinary(t *testing.T) {
 func TestBwrapSelfTest(t *testing.T) {
 	b, err := sandbox.NewBwrap(sandbox.BwrapOptions{})
 	if err != nil {
-		t.Skipf("skipping: bubblewrap: %v", err)
+		testenv.Missing(t, testenv.Bwrap, "bubblewrap not installed (make deps): %v", err)
 	}
 	bin := freshCheckBinary(t)
 	lib := loadLibrary(t)
@@ -121,7 +122,7 @@ func TestBwrapSelfTest(t *testing.T) {
 	for _, r := range res {
 		if !r.OK {
 			if r.TaskID == "sheet_set_cell_d14" && r.Fixture == "pass/done" && strings.Contains(r.Err, "run:") {
-				t.Skipf("skipping: bubblewrap does not run here: %s", r.Err)
+				testenv.Missing(t, testenv.Bwrap, "bubblewrap does not run here: %s", r.Err)
 			}
 			t.Errorf("%s %s: %s", r.TaskID, r.Fixture, r.Err)
 		}

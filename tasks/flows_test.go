@@ -1,6 +1,8 @@
 package tasks
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/trustlake/trustlake/sandbox"
 )
@@ -273,9 +277,44 @@ func TestVerifyBadEpisodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []string{"meta.json", "no_such_task", "final_state"} {
+	for i, want := range []string{"meta.json", "no_such_task"} {
 		if res[i].Status != StatusError || !strings.Contains(res[i].Err, want) {
 			t.Errorf("result %d = %+v, want error mentioning %q", i, res[i], want)
+		}
+	}
+	// An unreadable snapshot gives no label (verifier_error), never a failure.
+	if res[2].Status != StatusVerifierError || !strings.Contains(res[2].Err, "final_state") {
+		t.Errorf("result 2 = %+v, want verifier_error mentioning final_state", res[2])
+	}
+}
+
+// TestVerifyEmptySnapshot: an empty final_state.tar.zst was labelled
+// pass=false, F-ABORT, deterministic. An empty file and an archive with no
+// entries give no label.
+func TestVerifyEmptySnapshot(t *testing.T) {
+	lib, task := d14(t)
+	emptyFile := episode(t, task, "pass/done", "ep_e")
+	if err := os.WriteFile(filepath.Join(emptyFile, FinalStateFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	emptyTar := episode(t, task, "pass/done", "ep_t")
+	var buf bytes.Buffer
+	zw, _ := zstd.NewWriter(&buf)
+	tar.NewWriter(zw).Close()
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(emptyTar, FinalStateFile), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(t.Context(), lib, inProcessFake(), []string{emptyFile, emptyTar}, VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r.Status != StatusVerifierError || r.Labeled() || !strings.Contains(r.Err, "empty snapshot") {
+			t.Errorf("result %d = %+v, want verifier_error: empty snapshot", i, r)
+		}
+		if _, err := os.Stat(filepath.Join(r.Dir, GroundTruth)); err == nil {
+			t.Errorf("result %d: gt.json written for an empty snapshot", i)
 		}
 	}
 }

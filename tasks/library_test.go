@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/testenv"
 	"github.com/trustlake/trustlake/sandbox"
 )
 
@@ -89,18 +90,18 @@ func TestLibraryFixturesInProcess(t *testing.T) {
 	}
 }
 
-// hostPython runs script verifiers with the host's /usr/bin/python3, with
-// /task and /snapshot rewritten to host paths. Only for the optional
-// cross-check of the seed's verifier; it is not a sandbox.
-type hostPython struct{}
+// hostPython runs script verifiers with the project's venv Python (which has
+// the pinned odfpy), with /task and /snapshot rewritten to host paths. Only
+// for the cross-check of the seed's own verifier; it is not a sandbox.
+type hostPython struct{ python string }
 
-func (hostPython) Run(ctx context.Context, spec sandbox.Spec) (sandbox.Result, error) {
+func (h hostPython) Run(ctx context.Context, spec sandbox.Spec) (sandbox.Result, error) {
 	args := make([]string, len(spec.Command))
 	for i, a := range spec.Command {
 		a = strings.Replace(a, TaskMount, spec.Mounts[0].Host, 1)
 		args[i] = strings.Replace(a, SnapshotMount, spec.Snapshot, 1)
 	}
-	cmd := exec.CommandContext(ctx, "/usr/bin/python3", args[1:]...)
+	cmd := exec.CommandContext(ctx, h.python, args[1:]...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -112,14 +113,15 @@ func (hostPython) Run(ctx context.Context, spec sandbox.Spec) (sandbox.Result, e
 }
 
 // TestSeedVerifierOnHost runs the seed's odfpy verifier on the D14 fixtures
-// when the host has python3-odf; it checks that the ODS files package sheet
-// writes read the same in odfpy. It skips without python3-odf.
+// with the venv's pinned odfpy (python/requirements-odf.txt); it checks that
+// the ODS files package sheet writes read the same in odfpy.
 func TestSeedVerifierOnHost(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import odf").Run(); err != nil {
-		t.Skip("skipping: /usr/bin/python3 with python3-odf not available (optional cross-check)")
+	python := testenv.VenvPython(t)
+	if out, err := exec.Command(python, "-c", "import odf").CombinedOutput(); err != nil {
+		testenv.Missing(t, testenv.Python, "odfpy not importable in %s (run make venv): %v\n%s", python, err, out)
 	}
 	lib := loadLibrary(t)
-	res, err := SelfTest(t.Context(), lib, hostPython{}, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14_py"}})
+	res, err := SelfTest(t.Context(), lib, hostPython{python}, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14_py"}})
 	if err != nil {
 		t.Fatal(err)
 	}

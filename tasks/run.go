@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/trustlake/trustlake/sandbox"
@@ -144,19 +145,36 @@ func runOnce(ctx context.Context, r runner, t *Task, snapshot, checkBin string) 
 	return parseOutput(res.Stdout)
 }
 
-// runTwice runs the verifier twice (each run a fresh sandbox) and returns
-// the verdict only when both runs succeed and agree.
-func runTwice(ctx context.Context, r runner, t *Task, snapshot, checkBin string) (Output, error) {
+// DefaultRuns is how many times a verifier runs per snapshot (seed §3.2:
+// "must give the same answer twice").
+const DefaultRuns = 2
+
+// UnnoticedCoinFlip is the probability that a verifier whose verdict is a
+// fair coin flip gives the same verdict in all of runs independent runs,
+// and so passes the determinism check on one snapshot: 2^(1−runs).
+func UnnoticedCoinFlip(runs int) float64 {
+	return math.Pow(2, float64(1-max(runs, 1)))
+}
+
+// runN runs the verifier runs times (each run a fresh sandbox; runs < 2
+// means DefaultRuns) and returns the output when every run agrees.
+func runN(ctx context.Context, r runner, t *Task, snapshot, checkBin string, runs int) (Output, error) {
+	if runs < 2 {
+		runs = DefaultRuns
+	}
 	first, err := runOnce(ctx, r, t, snapshot, checkBin)
 	if err != nil {
-		return Output{}, fmt.Errorf("first run: %w", err)
+		return Output{}, fmt.Errorf("run 1 of %d: %w", runs, err)
 	}
-	second, err := runOnce(ctx, r, t, snapshot, checkBin)
-	if err != nil {
-		return Output{}, fmt.Errorf("second run: %w", err)
-	}
-	if a, b := canonical(first), canonical(second); a != b {
-		return Output{}, fmt.Errorf("%w: first run %s, second run %s", ErrNondeterministic, a, b)
+	want := canonical(first)
+	for i := 2; i <= runs; i++ {
+		o, err := runOnce(ctx, r, t, snapshot, checkBin)
+		if err != nil {
+			return Output{}, fmt.Errorf("run %d of %d: %w", i, runs, err)
+		}
+		if got := canonical(o); got != want {
+			return Output{}, fmt.Errorf("%w: run 1 %s, run %d %s", ErrNondeterministic, want, i, got)
+		}
 	}
 	return first, nil
 }

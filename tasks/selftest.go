@@ -16,7 +16,10 @@ type SelfTestOptions struct {
 	// /trustlake-check for declarative tasks; "" uses the image's own.
 	// The bwrap backend needs it.
 	CheckBinary string
-	Logger      *slog.Logger // nil discards
+	// Runs is how many times each fixture's verifier runs (all must agree);
+	// values below 2 mean DefaultRuns.
+	Runs   int
+	Logger *slog.Logger // nil discards
 	// Progress, when set, is called after each fixture with the number
 	// done so far and the total (never concurrently).
 	Progress func(done, total int)
@@ -72,7 +75,7 @@ func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions)
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}
-		o, err := runTwice(ctx, r, j.t, j.f.Dir, opts.CheckBinary)
+		o, err := runN(ctx, r, j.t, j.f.Dir, opts.CheckBinary, opts.Runs)
 		res.Duration = time.Since(start)
 		switch {
 		case err != nil:

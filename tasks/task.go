@@ -32,6 +32,10 @@ const (
 // DefaultTimeout bounds one verifier run when task.json gives none.
 const DefaultTimeout = 60 * time.Second
 
+// MaxTimeout is the largest timeout a task may declare: a verifier reads
+// one final state and must not hold a sandbox for hours.
+const MaxTimeout = 10 * time.Minute
+
 // ErrTask is the reason of every task-format error.
 var ErrTask = errors.New("invalid task")
 
@@ -81,7 +85,7 @@ func (t *Task) TimeoutDuration() time.Duration {
 	if err != nil || d <= 0 {
 		return DefaultTimeout
 	}
-	return d
+	return min(d, MaxTimeout)
 }
 
 // Declarative reports whether the task is verified by checks (not a script).
@@ -164,6 +168,8 @@ func (t *Task) validate() []error {
 	if t.Timeout != "" {
 		if d, err := time.ParseDuration(t.Timeout); err != nil || d <= 0 {
 			bad("timeout", "%q: want a positive Go duration like 30s", t.Timeout)
+		} else if d > MaxTimeout {
+			bad("timeout", "%q is longer than the upper bound %s", t.Timeout, MaxTimeout)
 		}
 	}
 	switch {

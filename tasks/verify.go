@@ -22,7 +22,7 @@ const (
 	StatusReplaced         = "replaced"         // a different gt.json overwritten (Force)
 	StatusUnchanged        = "unchanged"        // an identical gt.json was already there
 	StatusConflict         = "conflict"         // a different gt.json exists; not overwritten
-	StatusVerifierError    = "verifier_error"   // crash, timeout, limit, bad output: no label
+	StatusVerifierError    = "verifier_error"   // crash, timeout, limit, bad output, empty or unreadable snapshot: no label
 	StatusNondeterministic = "nondeterministic" // two runs disagreed: no label
 	StatusError            = "error"            // bad episode (meta, unknown task, unsafe snapshot)
 )
@@ -35,7 +35,11 @@ type VerifyOptions struct {
 	TempDir string                // where snapshots are extracted; "" means os.TempDir()
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
-	Logger      *slog.Logger // nil discards
+	// Runs is how many times each episode's verifier runs; all must agree
+	// for a label. Values below 2 mean DefaultRuns. A coin-flip verifier
+	// goes unnoticed on one episode with probability UnnoticedCoinFlip(Runs).
+	Runs   int
+	Logger *slog.Logger // nil discards
 	// Progress, when set, is called after each episode with the number
 	// done so far and the total; calls may come from several goroutines
 	// but never at the same time.
@@ -73,8 +77,9 @@ type GTFile struct {
 }
 
 // Verify labels episode folders: for each, it extracts final_state.tar.zst
-// safely into a private temporary folder, runs the task's verifier twice in
-// the sandbox (a fresh one per run) and, when both runs agree, writes
+// safely into a private temporary folder, runs the task's verifier Runs
+// times (default twice) in the sandbox (a fresh one per run) and, when all
+// runs agree, writes
 // gt.json once with verifier_sha256 and deterministic. An identical gt.json
 // is left alone; a different one is kept unless Force. A verifier that
 // crashes, times out or disagrees with itself yields no label, never a
@@ -120,7 +125,7 @@ func (v *verifier) hash(t *Task) (string, error) {
 	return h, nil
 }
 
-// label extracts the episode's final state and runs its verifier twice.
+// label extracts the episode's final state and runs its verifier Runs times.
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
 	res := &VerifyResult{Dir: dir, Status: StatusError}
@@ -138,10 +143,14 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
 	if err != nil {
 		res.Err = err.Error()
+		if unusableSnapshot(err) {
+			// Nothing to grade: no pass/fail label, like a verifier crash.
+			res.Status = StatusVerifierError
+		}
 		return m, t, Output{}, res
 	}
 	defer cleanup()
-	o, err := runTwice(ctx, v.r, t, state, v.opts.CheckBinary)
+	o, err := runN(ctx, v.r, t, state, v.opts.CheckBinary, v.opts.Runs)
 	if err != nil {
 		res.Err = err.Error()
 		res.Status = StatusVerifierError
@@ -230,6 +239,12 @@ func oldSum(data []byte) string {
 		return "unknown"
 	}
 	return g.Sum
+}
+
+// unusableSnapshot tells an empty or unreadable final state (no label)
+// from a missing or hostile one (a bad episode).
+func unusableSnapshot(err error) bool {
+	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
 }
 
 // extractState extracts dir/final_state.tar.zst into a new temporary folder

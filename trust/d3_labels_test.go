@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/testenv"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -17,10 +18,10 @@ import (
 // "<task_id>/<trial>". It skips the test when the data is absent.
 func tauFinalMessages(t testing.TB) map[string]string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "data", "tau-bench", "gpt-4o-airline.json")
+	p := testenv.DataFile(t, "tau-bench/gpt-4o-airline.json")
 	data, err := os.ReadFile(p)
 	if err != nil {
-		t.Skipf("real τ-bench data not available at %s: %v", p, err)
+		t.Fatal(err)
 	}
 	var recs []struct {
 		TaskID int `json:"task_id"`

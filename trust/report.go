@@ -117,10 +117,13 @@ type AgentRow struct {
 	TrustedRate    Rate     `json:"trusted_rate"`  // trusted / recorded passes, Wilson interval
 	Ablation       Ablation `json:"ablation"`      // Table 11
 	CaughtByOne    Dims     `json:"caught_by_one"` // passes failing exactly this one dimension
-	D1             D1Stats  `json:"d1"`
-	D2             D2Stats  `json:"d2"`
-	D3             D3Stats  `json:"d3"`
-	D4             D4Stats  `json:"d4"`
+	// Funnel counts the recorded passes still standing after D1, D1∧D2,
+	// D1∧D2∧D3 and all four dimensions, in that order.
+	Funnel [4]int  `json:"funnel"`
+	D1     D1Stats `json:"d1"`
+	D2     D2Stats `json:"d2"`
+	D3     D3Stats `json:"d3"`
+	D4     D4Stats `json:"d4"`
 }
 
 // Report is the Trust Layer's result: one row per (benchmark, agent), a
@@ -245,6 +248,12 @@ func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
 		}
 		if v.trusted {
 			row.Trusted++
+		}
+		for d := range v.ok {
+			if !v.ok[d] {
+				break
+			}
+			row.Funnel[d]++
 		}
 		if v.ok[0] {
 			row.Ablation.D1++

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -64,6 +67,13 @@ func runExport(ctx context.Context, opts exportOptions, stdout io.Writer) error 
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if errors.Is(err, queries.ErrOutDir) {
+			hint := "mkdir -p " + shellQuote(filepath.Dir(opts.out))
+			if _, serr := os.Stat(filepath.Dir(opts.out)); serr == nil {
+				hint = "trustlake export --out FOLDER/FILE (FOLDER an existing folder)"
+			}
+			return usageHint(hint, "export --out %s: %v", opts.out, err)
 		}
 		return err
 	}

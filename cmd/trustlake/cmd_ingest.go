@@ -45,6 +45,7 @@ func ingestCommand() *cli.Command {
 			ingestLabelsCommand(),
 			ingestResultsCommand(),
 			ingestTauBenchCommand(),
+			ingestInspectCommand(),
 			ingestSQLCommand(),
 		},
 	}

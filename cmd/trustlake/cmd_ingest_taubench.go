@@ -38,7 +38,7 @@ func ingestTauBenchCommand() *cli.Command {
 			&cli.StringFlag{Name: "domain", Usage: "τ-bench `DOMAIN` (default: from the file name, after the last '-')"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` (default: from the file name, before the last '-')"},
 			&cli.StringFlag{Name: "benchmark", Usage: "benchmark `NAME` (default: tau-bench-DOMAIN)"},
-			&cli.Float64Flag{Name: "scale", Usage: "reward `SCALE`: scores are reward/SCALE and must lie in [0, 1] (default 1)"},
+			&cli.Float64Flag{Name: "scale", Value: 1, Usage: "reward `SCALE`: scores are reward/SCALE and must lie in [0, 1]"},
 			&cli.BoolFlag{Name: "skip-bad", Usage: "commit the good records, report the bad ones (exit 3)"},
 		),
 		Action: func(c *cli.Context) error {

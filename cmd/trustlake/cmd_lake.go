@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -61,11 +62,12 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 		}
 	}
 	out := map[string]lake.CompactStats{}
+	folded := 0
 	for _, t := range tables {
 		if _, err := lake.LookupTable(t); err != nil {
 			return usageErrorf("lake compact: %v", err)
 		}
-		st, err := lake.CompactTable(ctx, l, t)
+		st, err := lake.Compact(ctx, l, t)
 		if err != nil {
 			return err
 		}
@@ -73,9 +75,13 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 		if !asJSON && st.Partitions > 0 {
 			fmt.Fprintf(stdout, "%s: %d partition(s), %d files → %d, %d rows\n", t, st.Partitions, st.FilesIn, st.FilesOut, st.Rows)
 		}
+		folded += st.Partitions
 	}
 	if asJSON {
 		return writeJSON(stdout, out)
+	}
+	if folded == 0 {
+		fmt.Fprintf(stdout, "nothing to fold: every partition of %s already holds one file\n", strings.Join(tables, ", "))
 	}
 	return nil
 }

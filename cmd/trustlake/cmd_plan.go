@@ -69,7 +69,7 @@ func runPlan(_ context.Context, opts planOptions, stdout io.Writer) error {
 		if opts.json {
 			return writeJSON(stdout, p)
 		}
-		fmt.Fprintf(stdout, "power %.3f (simulated, %d runs; exact %.3f) to detect FPR %g vs %g on %d paired negatives (discordance %g, alpha %g)\n",
+		fmt.Fprintf(stdout, "power %.3f (simulated, %d runs; exact %.3f) to detect FPR %.4g vs %.4g on %d paired negatives (discordance %.4g, alpha %.4g)\n",
 			p.Power, p.Sims, p.ExactPower, p.FPRA, p.FPRB, p.N, p.Discordance, p.Alpha)
 		if p.NFor80 > 0 {
 			fmt.Fprintf(stdout, "80%% power needs %d paired negatives\n", p.NFor80)
@@ -85,6 +85,6 @@ func runPlan(_ context.Context, opts planOptions, stdout io.Writer) error {
 	if opts.json {
 		return writeJSON(stdout, p)
 	}
-	fmt.Fprintf(stdout, "%d GT negatives for a Wilson half-width <= %g at FPR %g (alpha %g)\n", p.Negatives, p.HalfWidth, p.FPR, p.Alpha)
+	fmt.Fprintf(stdout, "%d GT negatives for a Wilson half-width <= %.4g at FPR %.4g (alpha %.4g)\n", p.Negatives, p.HalfWidth, p.FPR, p.Alpha)
 	return nil
 }

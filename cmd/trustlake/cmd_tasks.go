@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -23,7 +24,9 @@ func taskFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tasks", Value: "tasks/library", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR`"},
 		&cli.StringFlag{Name: "sandbox", Usage: "docker, bwrap or none (none: declarative checks in process, script verifiers refused); default: docker, else bwrap"},
 		&cli.StringFlag{Name: "check-binary", Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
+		&cli.StringSliceFlag{Name: "sandbox-label", Usage: "`KEY=VALUE` label added to every Docker sandbox container (repeatable), to find one run's containers with docker ps --filter label=KEY=VALUE"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "concurrent verifier runs"},
+		&cli.IntFlag{Name: "runs", Value: tasks.DefaultRuns, Usage: "verifier runs per snapshot (2 to 20), all must agree; a coin-flip verifier goes unnoticed with probability 2^(1-runs)"},
 		&cli.BoolFlag{Name: "json", Usage: "print results as JSON"},
 	}
 }
@@ -33,7 +36,9 @@ type taskRunOptions struct {
 	tasksDir    string
 	sandbox     string
 	checkBinary string
+	labels      []string // --sandbox-label KEY=VALUE
 	jobs        int
+	runs        int
 	json        bool
 }
 
@@ -44,7 +49,15 @@ func taskRunFlags(c *cli.Context) taskRunOptions {
 			bin = abs // sandboxes mount host paths, which must be absolute
 		}
 	}
-	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, jobs: c.Int("jobs"), json: c.Bool("json")}
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, labels: c.StringSlice("sandbox-label"), jobs: c.Int("jobs"), runs: c.Int("runs"), json: c.Bool("json")}
+}
+
+// checkRuns refuses a --runs outside [2, 20].
+func (o taskRunOptions) checkRuns() error {
+	if o.runs < 2 || o.runs > 20 {
+		return usageErrorf("--runs %d: want 2 to 20 (one run cannot show nondeterminism)", o.runs)
+	}
+	return nil
 }
 
 // verifierRunner is what the tasks flows take.
@@ -60,7 +73,15 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
 		return tasks.InProcess{}, func() {}, nil
 	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Logger: g.logger()})
+	labels := map[string]string{}
+	for _, kv := range o.labels {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, nil, usageHint("--sandbox-label run=nightly-42", "--sandbox-label %q: want KEY=VALUE", kv)
+		}
+		labels[k] = v
+	}
+	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels}, Logger: g.logger()})
 	if err != nil {
 		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
 	}
@@ -82,6 +103,9 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 // fn with both and releases the backend.
 func withTaskRunner[R any](ctx context.Context, g globalOptions, o taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
 	var zero R
+	if err := o.checkRuns(); err != nil {
+		return zero, err
+	}
 	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
 	if err != nil {
 		return zero, err
@@ -140,7 +164,7 @@ func tasksCommand() *cli.Command {
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
 	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
-		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary,
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
 		if err == nil && record {

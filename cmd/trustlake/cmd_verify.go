@@ -21,11 +21,11 @@ type verifyOptions struct {
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
-		Usage:     "label episodes with ground truth: run each task's verifier on the final state in the sandbox, twice",
+		Usage:     "label episodes with ground truth: run each task's verifier on the final state in the sandbox, twice (--runs)",
 		ArgsUsage: "EPISODES...",
 		Description: "EPISODES are episode folders or folders of them. For each episode the final\n" +
-			"state (final_state.tar.zst) is extracted safely and the task's verifier runs twice,\n" +
-			"each time in a fresh sandbox. When both runs agree, gt.json is written once, with\n" +
+			"state (final_state.tar.zst) is extracted safely and the task's verifier runs twice\n" +
+			"(--runs N), each time in a fresh sandbox. When all runs agree, gt.json is written once, with\n" +
 			"verifier_sha256 and deterministic=true (an identical gt.json is left alone; a\n" +
 			"different one is kept unless --force), and the episodes are ingested into the lake\n" +
 			"(episodes, actions, ground_truth; --no-ingest skips that). A verifier that crashes,\n" +
@@ -58,7 +58,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
 	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
-		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary,
+		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
 	})
 	if err != nil {
@@ -86,10 +86,11 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 	}
 	if o.json {
 		if err := writeJSON(stdout, struct {
-			Results []tasks.VerifyResult `json:"results"`
-			Counts  map[string]int       `json:"counts"`
-			Ingest  *ingest.Stats        `json:"ingest,omitempty"`
-		}{res, counts, ingestStatsOrNil(o.noIngest, st)}); err != nil {
+			Results     []tasks.VerifyResult `json:"results"`
+			Counts      map[string]int       `json:"counts"`
+			Determinism determinism          `json:"determinism"`
+			Ingest      *ingest.Stats        `json:"ingest,omitempty"`
+		}{res, counts, determinism{o.runs, tasks.UnnoticedCoinFlip(o.runs)}, ingestStatsOrNil(o.noIngest, st)}); err != nil {
 			return err
 		}
 	} else {
@@ -104,6 +105,8 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d episode(s): %d labelled, %d without a label\n", len(res), len(labeled), len(res)-len(labeled))
+		fmt.Fprintf(stdout, "determinism: %d runs per episode; a coin-flip verifier goes unnoticed on one episode with probability %.3g, on n episodes with %.3g^n (--runs raises it)\n",
+			o.runs, tasks.UnnoticedCoinFlip(o.runs), tasks.UnnoticedCoinFlip(o.runs))
 		if !o.noIngest && len(labeled) > 0 {
 			printIngestSummary(stdout, st)
 		}
@@ -112,6 +115,14 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		return &checkFailedError{summary: fmt.Sprintf("verify: %d of %d episode(s) got no label", len(res)-len(labeled), len(res))}
 	}
 	return nil
+}
+
+// determinism is how strong the determinism check of a verify run is.
+type determinism struct {
+	Runs int `json:"runs"`
+	// UnnoticedCoinFlip: probability that a verifier whose verdict is a fair
+	// coin flip agrees with itself on one episode, 2^(1-runs).
+	UnnoticedCoinFlip float64 `json:"unnoticed_coin_flip"`
 }
 
 func ingestStatsOrNil(skip bool, st ingest.Stats) *ingest.Stats {

@@ -19,6 +19,7 @@ const (
 	exitRejected    = 3   // input rejected; nothing from the batch committed
 	exitCheckFailed = 4   // a check (lake check, tasks check, checklist) found a problem
 	exitLocked      = 5   // another writer held the lake past --lock-timeout: retry later
+	exitIncomplete  = 6   // a judge run ended with verdicts missing (what it got is committed): rerun to resume
 	exitInterrupted = 130 // SIGINT or SIGTERM
 )
 
@@ -56,9 +57,15 @@ type checkFailedError struct{ summary string }
 
 func (e *checkFailedError) Error() string { return e.summary }
 
-// report prints err (if any) and maps it to an exit code. It is the only
+// incompleteError means a resumable run stopped before finishing; what it
+// did is committed.
+type incompleteError struct{ summary string }
+
+func (e *incompleteError) Error() string { return e.summary }
+
+// exitCode prints err (if any) and maps it to an exit code. It is the only
 // place that chooses exit codes.
-func report(ctx context.Context, stderr io.Writer, err error) int {
+func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -66,6 +73,7 @@ func report(ctx context.Context, stderr io.Writer, err error) int {
 		ue  *usageError
 		re  *rejectedError
 		ce  *checkFailedError
+		ie  *incompleteError
 		rec *schema.RecordError
 	)
 	switch {
@@ -89,6 +97,9 @@ func report(ctx context.Context, stderr io.Writer, err error) int {
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "trustlake: %s\n", ce.summary)
 		return exitCheckFailed
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "trustlake: %s\n", ie.summary)
+		return exitIncomplete
 	case errors.Is(err, lake.ErrLocked):
 		fmt.Fprintf(stderr, "trustlake: %v (raise --lock-timeout, or retry)\n", err)
 		return exitLocked

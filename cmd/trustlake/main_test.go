@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/trustlake/trustlake/internal/sparktest"
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 // TestMain lets the test binary act as the trustlake command: in scripts
@@ -34,15 +37,29 @@ type sparkM struct{ m *testing.M }
 
 func (s sparkM) Run() int { return sparktest.Main(s.m) }
 
+// update rewrites the golden files of this package: the files that cmp
+// compares inside testdata/script/*.txtar (make golden).
+var update = flag.Bool("update", false, "rewrite the files cmp compares in testdata/script/*.txtar")
+
+// scriptT is the key of the script's testscript.T in Env.Values (the
+// missing command skips through it).
+type scriptT struct{}
+
 // TestScripts runs testdata/script/*.txtar end to end through the CLI.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TRUSTLAKE_LAKE", env.WorkDir+"/lake")
-			env.Setenv("SHARED_DATA", sharedData())
 			lib, _ := filepath.Abs("../../tasks/library")
 			env.Setenv("TASKLIB", lib)
+			inspectLogs, _ := filepath.Abs("../../ingest/testdata/inspect")
+			env.Setenv("INSPECT_LOGS", inspectLogs)
+			// RUNID labels this script's sandbox containers, so that it
+			// counts only its own on an engine other tests share.
+			env.Setenv("RUNID", uuid.NewString())
+			env.Values[scriptT{}] = env.T()
 			return nil
 		},
 		// [image:NAME] holds when the local Docker Engine has image NAME.
@@ -54,6 +71,20 @@ func TestScripts(t *testing.T) {
 			return exec.Command("docker", "image", "inspect", name).Run() == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// missing PART REASON: end the script because PART is missing, as
+			// testenv.Missing does: skip with the reason, or fail when
+			// TRUSTLAKE_REQUIRE names the part (CI). Use it after a condition:
+			//   [!image:trustlake-check:latest] missing docker 'image not built'
+			"missing": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: missing PART REASON")
+				}
+				msg := args[0] + " missing: " + args[1]
+				if testenv.Required(args[0]) {
+					ts.Fatalf("%s (%s=%s requires it)", msg, testenv.RequireEnv, os.Getenv(testenv.RequireEnv))
+				}
+				ts.Value(scriptT{}).(testscript.T).Skip(msg)
+			},
 			// exitcode N CMD ARGS...: run CMD and require exit status N.
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) < 2 {
@@ -77,14 +108,14 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// sharedData returns the path of ../shared/data when present, else "".
-func sharedData() string {
-	for _, p := range []string{"../../../shared/data", "/work/shared/data"} {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			if abs, err := absPath(p); err == nil {
-				return abs
-			}
-		}
+// sharedData returns the absolute path of the shared data file or folder rel
+// (testenv: $TRUSTLAKE_DATA or ../shared/data beside the repository); the
+// test skips, or fails when the data is required, when it is absent.
+func sharedData(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(testenv.DataFile(t, rel))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ""
+	return p
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/metrics"
+
+	"github.com/trustlake/trustlake/internal/testenv"
 )
 
 // TestAgentRewardBenchExample runs examples/agentrewardbench/run.sh with
@@ -19,16 +21,9 @@ import (
 // checks that the example's README.md holds the tables the script prints.
 // It skips when the shared data is absent.
 func TestAgentRewardBenchExample(t *testing.T) {
-	data := sharedData()
-	if data == "" {
-		t.Skip("shared data not available (../shared/data): cannot run the AgentRewardBench example")
-	}
-	dir := filepath.Join(data, "webjudge-agentrewardbench")
-	if _, err := os.Stat(filepath.Join(dir, "webjudge_on_agentrewardbench.slim.jsonl")); err != nil {
-		t.Skipf("AgentRewardBench data not available: %v", err)
-	}
+	dir := filepath.Dir(sharedData(t, "webjudge-agentrewardbench/webjudge_on_agentrewardbench.slim.jsonl"))
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not available")
+		testenv.Missing(t, testenv.Bash, "bash not on PATH: cannot run examples/agentrewardbench/run.sh")
 	}
 	self, err := os.Executable()
 	if err != nil {

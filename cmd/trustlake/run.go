@@ -2,14 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
 )
 
-// globalFlags are accepted before any command.
+// globalFlags are accepted before or after the command name (see
+// hoistGlobalFlags).
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{
@@ -25,7 +25,7 @@ func globalFlags() []cli.Flag {
 
 // commands lists every command; one file each (cmd_*.go).
 func commands() []*cli.Command {
-	return guardArgs([]*cli.Command{
+	return []*cli.Command{
 		ingestCommand(),
 		sqlCommand(),
 		exportCommand(),
@@ -40,53 +40,34 @@ func commands() []*cli.Command {
 		verifyCommand(),
 		perturbCommand(),
 		trustCommand(),
-	})
-}
-
-// rawArgCommands take arguments that may start with "-" (SQL text).
-var rawArgCommands = map[string]bool{"sql": true}
-
-// guardArgs makes every command (and subcommand) refuse a flag given after
-// its arguments: urfave/cli stops reading flags at the first argument, so
-// `ingest verdicts v.jsonl --replace` would otherwise treat "--replace" as
-// a file name and silently not replace.
-func guardArgs(cmds []*cli.Command) []*cli.Command {
-	for _, c := range cmds {
-		guardArgs(c.Subcommands)
-		if c.Action == nil || rawArgCommands[c.Name] {
-			continue
-		}
-		action, name := c.Action, c.Name
-		c.Action = func(ctx *cli.Context) error {
-			for _, a := range ctx.Args().Slice() {
-				if len(a) > 1 && a[0] == '-' {
-					return usageHint(fmt.Sprintf("%s %s ARGS...", ctx.Command.HelpName, a),
-						"%s: flag %s after the arguments: flags go before them", name, a)
-				}
-			}
-			return action(ctx)
-		}
+		evidenceCommand(),
+		judgeCommand(),
+		reportCommand(),
 	}
-	return cmds
 }
 
 // run is the whole program; it returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	onUsage := func(c *cli.Context, err error, isSub bool) error { return flagUsageError(c, err) }
+	cmds, globals := commands(), globalFlags()
+	usageOnEveryCommand(cmds, onUsage)
+	args = hoistGlobalFlags(args, globals)
+	if err := checkCommandLine(args, globals, cmds); err != nil {
+		return exitCode(ctx, stderr, err)
+	}
 	app := &cli.App{
 		Name:                 "trustlake",
 		Usage:                "measure how much of a recorded agent success is real",
 		Version:              version,
-		Flags:                globalFlags(),
-		Commands:             commands(),
+		Flags:                globals,
+		Commands:             cmds,
 		Reader:               stdin,
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
 		ExitErrHandler:       func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return usageErrorf("%v", err)
-		},
+		OnUsageError:         onUsage,
 	}
 	err := app.RunContext(ctx, args)
-	return report(ctx, stderr, err)
+	return exitCode(ctx, stderr, err)
 }

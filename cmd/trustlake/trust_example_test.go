@@ -24,14 +24,7 @@ func trustlakeRun(t *testing.T, args ...string) string {
 // README.md holds exactly the tables the CLI prints today, and the figures
 // its text quotes. It skips when the shared data is absent.
 func TestTauBenchExample(t *testing.T) {
-	data := sharedData()
-	if data == "" {
-		t.Skip("shared data not available (../shared/data): cannot run the τ-bench example")
-	}
-	file := filepath.Join(data, "tau-bench", "gpt-4o-airline.json")
-	if _, err := os.Stat(file); err != nil {
-		t.Skipf("real τ-bench file not available: %v", err)
-	}
+	file := sharedData(t, "tau-bench/gpt-4o-airline.json")
 	lakeDir := filepath.Join(t.TempDir(), "lake")
 	out := trustlakeRun(t, "--lake", lakeDir, "ingest", "tau-bench", file)
 	if want := "results: 200 new, 0 unchanged\n"; !strings.Contains(out, want) {

@@ -9,12 +9,13 @@
 #
 # Usage: examples/agentrewardbench/run.sh [OUT_DIR]
 #   TRUSTLAKE  the binary (default bin/trustlake; make build)
-#   ARB_DATA   the data folder (default ../shared/data/webjudge-agentrewardbench)
+#   ARB_DATA   the data folder (default $TRUSTLAKE_DATA/webjudge-agentrewardbench,
+#              TRUSTLAKE_DATA defaulting to ../shared/data beside the repository)
 #   BOOTSTRAP  bootstrap resamples (default 2000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 T=${TRUSTLAKE:-bin/trustlake}
-DATA=$(cd "${ARB_DATA:-../shared/data/webjudge-agentrewardbench}" && pwd)
+DATA=$(cd "${ARB_DATA:-${TRUSTLAKE_DATA:-../shared/data}/webjudge-agentrewardbench}" && pwd)
 OUT=${1:-examples/agentrewardbench/out}
 B=${BOOTSTRAP:-2000}
 J="$DATA/webjudge_on_agentrewardbench.slim.jsonl"

@@ -23,9 +23,16 @@ if [[ "${FORCE:-0}" != 1 && "$have" == "$sum" ]]; then
 	echo "check image: $tag is up to date, skipping"
 	exit 0
 fi
+old="$(docker image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)"
 # The classic builder needs no BuildKit/buildx and no registry for FROM scratch.
 DOCKER_BUILDKIT=0 docker build --quiet --network none --label "$label=$sum" -t "$tag" "$ctx" >/dev/null 2>"$ctx/build.err" || {
 	cat "$ctx/build.err" >&2
 	exit 1
 }
 echo "check image: built $tag"
+# The previous build lost its tag: remove it rather than leave a dangling
+# <none> image (it stays while a container still uses it).
+new="$(docker image inspect --format '{{.Id}}' "$tag")"
+if [[ -n "$old" && "$old" != "$new" ]]; then
+	docker image rm "$old" >/dev/null 2>&1 || true
+fi

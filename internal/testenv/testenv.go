@@ -22,8 +22,11 @@ const DataEnv = "TRUSTLAKE_DATA"
 // RequireEnv lists the parts whose absence fails a test instead of skipping it.
 const RequireEnv = "TRUSTLAKE_REQUIRE"
 
-// Parts a test may need. "data" is the shared third-party data.
+// Parts a test may need. "data" is the shared third-party data; "docker"
+// covers the engine, the docker client and the images make sandbox-images
+// builds.
 const (
+	Bash     = "bash"
 	Docker   = "docker"
 	Bwrap    = "bwrap"
 	Python   = "python"
@@ -104,6 +107,19 @@ func DataFile(t testing.TB, rel string) string {
 	p := filepath.Join(d, rel)
 	if _, err := os.Stat(p); err != nil {
 		Missing(t, Data, "%s: %v", rel, err)
+	}
+	return p
+}
+
+// VenvPython returns the Python of the project's virtual environment
+// (<repo>/.venv/bin/python, made by make venv with the pinned
+// python/requirements-*.txt); when it is absent the test skips (or fails
+// when "python" is required).
+func VenvPython(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(RepoRoot(t), ".venv", "bin", "python")
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, Python, "%s not found (run make venv)", p)
 	}
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +18,38 @@ import (
 	"github.com/trustlake/trustlake/sim"
 )
 
-func TestMain(m *testing.M) { os.Exit(sparktest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := sparktest.Main(m)
+	if fixture.dir != "" {
+		os.RemoveAll(fixture.dir)
+	}
+	os.Exit(code)
+}
+
+// fixture is the lake of fixtureLake, written once per test process in
+// its own folder (removed by TestMain). Tests only read it.
+var fixture struct {
+	once sync.Once
+	dir  string
+	lake *lake.Lake
+}
+
+// sharedLake returns the fixture lake, built by the first test that asks.
+func sharedLake(t *testing.T) *lake.Lake {
+	t.Helper()
+	fixture.once.Do(func() {
+		dir, err := os.MkdirTemp("", "trustlake-spark-fixture-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixture.dir = dir
+		fixture.lake = fixtureLake(t, dir)
+	})
+	if fixture.lake == nil {
+		t.Fatal("the fixture lake failed to build (see the first test)")
+	}
+	return fixture.lake
+}
 
 // records feeds ingest.Records from a slice.
 func records(recs []map[string]any) ingest.RecordSource {
@@ -39,14 +71,14 @@ func records(recs []map[string]any) ingest.RecordSource {
 // leaves a superseded file (a verdict replaced) and an orphan (a copy of a
 // live file) in the table folders: an engine that reads either one counts
 // rows twice.
-func fixtureLake(t *testing.T) *lake.Lake {
+func fixtureLake(t *testing.T, dir string) *lake.Lake {
 	t.Helper()
 	ctx := t.Context()
-	gen := t.TempDir()
+	gen := filepath.Join(dir, "gen")
 	if _, err := sim.Generate(ctx, gen, sim.Options{Tasks: 12, EpisodesPerTask: 3}); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	dst, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +118,11 @@ func fixtureLake(t *testing.T) *lake.Lake {
 	}, ingest.Options{}); err != nil {
 		fatal(t, "ingest", err)
 	}
+	writeEvidence(t, dst, []schema.Evidence{
+		{EpisodeID: someEpisode, Condition: "E2+claim", PackSHA256: "p1", TaskID: "t1", Inputs: `["task_text","screenshots"]`,
+			Steps: "[21,22]", ImageSHA256: `["a","b"]`, NImages: 2, ImageBytes: 2048, PackBytes: 4096, LastK: 4, Guard: "v1"},
+		{EpisodeID: someEpisode, Condition: "E1-final", PackSHA256: "p2", TaskID: "t1", Inputs: "[]", Steps: "[]", ImageSHA256: "[]", Guard: "v1"},
+	})
 	// A superseded file: replace one verdict's content. The old file stays
 	// on disk (tombstoned) for running readers.
 	var v map[string]any
@@ -94,7 +131,7 @@ func fixtureLake(t *testing.T) *lake.Lake {
 	}
 	v["confidence"] = 0.125
 	line, _ := json.Marshal(v)
-	repl := filepath.Join(t.TempDir(), "replace.jsonl")
+	repl := filepath.Join(dir, "replace.jsonl")
 	if err := os.WriteFile(repl, append(line, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +151,32 @@ func fixtureLake(t *testing.T) *lake.Lake {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// writeEvidence commits evidence rows through the lake's writer.
+func writeEvidence(t *testing.T, dst *lake.Lake, rows []schema.Evidence) {
+	t.Helper()
+	tx, err := dst.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	w, err := lake.NewWriter[schema.Evidence](tx, lake.Evidence, lake.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		rows[i].SrcFile, rows[i].SrcLine = "test-evidence", int64(i+1)
+		if _, err := w.Add(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func mustRecords(t *testing.T, ctx context.Context, dst *lake.Lake, table string, recs []map[string]any) {

@@ -134,7 +134,7 @@ func sparkRows(t *testing.T, s *spark.Session, q string) ([]string, [][]any) {
 // manifest's files only (the fixture leaves a superseded file and an
 // orphan in the folders).
 func TestSparkTablesParity(t *testing.T) {
-	src := fixtureLake(t)
+	src := sharedLake(t)
 	duck, sp := openBoth(t, src)
 	m, err := src.Manifest()
 	if err != nil {

@@ -108,7 +108,7 @@ func (s *Session) tableView(t lake.Table, rels []string) []string {
 // last as in a partitioned read.
 func emptyView(t lake.Table) (string, error) {
 	var cols []string
-	for _, f := range parquet.SchemaOf(lake.ZeroRow(t.Name)).Fields() {
+	for _, f := range parquet.SchemaOf(t.Zero()).Fields() {
 		typ, err := sparkType(f)
 		if err != nil {
 			return "", fmt.Errorf("column %s: %w", f.Name(), err)

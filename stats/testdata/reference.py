@@ -155,10 +155,12 @@ for fa, fb, n, R, a in [(0.20, 0.10, 200, 0.0, 0.05), (0.20, 0.15, 300, 0.15, 0.
 out["paired_power_exact"] = pw
 
 # Real data, when present: tau-bench gpt-4o airline, 50 tasks x 4 trials
-# (/work/shared/data/tau-bench/gpt-4o-airline.json, see its README).
+# (tau-bench/gpt-4o-airline.json in the shared data: $TRUSTLAKE_DATA, else
+# ../shared/data beside the repository, as internal/testenv finds it).
 import collections
 import os
-TAU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/data/tau-bench/gpt-4o-airline.json")
+DATA = os.environ.get("TRUSTLAKE_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/data")
+TAU = os.path.join(DATA, "tau-bench/gpt-4o-airline.json")
 if os.path.exists(TAU):
     recs = json.load(open(TAU))
     by_task = collections.defaultdict(list)

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/judge"
+	"github.com/trustlake/trustlake/tasks"
+)
+
+// evidenceOptions are the flags of trustlake evidence.
+type evidenceOptions struct {
+	globalOptions
+	conditions []string
+	pack       judge.PackOptions
+	tasksDir   string
+	episodes   []string
+	workers    int
+	replace    bool
+	json       bool
+}
+
+func evidenceCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "evidence",
+		Usage:     "build one evidence pack per episode and condition, identical for every judge",
+		ArgsUsage: " ",
+		Description: "Builds the packs of seed §3.5 from the lake (episodes, actions, results) and the\n" +
+			"episode folders: E1-final (task + final screenshot), E2-lastk (task + last k\n" +
+			"screenshots + their actions), E3-full (task + all screenshots, subsampled to\n" +
+			"--max-images, + the full action log), E2+claim (E2-lastk + the agent's final\n" +
+			"message). Chat trajectories without screens get their messages as text.\n" +
+			"Screenshots are downsampled to --max-image-side (PNG). Each pack is stored under\n" +
+			"its sha256 in LAKE/_evidence/ and recorded in the evidence table; the leakage\n" +
+			"guard refuses a pack revealing verifier output, files the verifier reads, the\n" +
+			"source label, the category or a perturbation's parent. Any bad episode (missing\n" +
+			"screenshot, unreadable PNG, no task text, a leak) is printed and nothing is\n" +
+			"recorded (exit 3).\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "conditions", Value: cli.NewStringSlice(judge.Conditions...), Usage: "pack `CONDITIONS` (comma-separated)"},
+			&cli.IntFlag{Name: "k", Value: 4, Usage: "screenshots and actions in E2 conditions"},
+			&cli.IntFlag{Name: "max-image-side", Value: 1280, Usage: "longest image side in `PIXELS` after downsampling"},
+			&cli.IntFlag{Name: "max-images", Value: 16, Usage: "cap on E3-full screenshots (evenly subsampled, the last kept)"},
+			&cli.StringFlag{Name: "tasks", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR` whose task.json instructions are the task text"},
+			&cli.StringSliceFlag{Name: "episodes", Usage: "only these episode `IDS`"},
+			&cli.StringFlag{Name: "config", Usage: "bench.yaml (seed §4.6): evidence.last_k, max_image_side, max_images"},
+			&cli.IntFlag{Name: "workers", Value: 4, Usage: "parallel pack builders"},
+			&cli.BoolFlag{Name: "replace", Usage: "record packs that differ from those recorded before"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageHint("trustlake evidence --conditions E2-lastk", "evidence: unexpected argument %q", c.Args().First())
+			}
+			conds, err := judge.ParseConditions(c.StringSlice("conditions"))
+			if err != nil {
+				return usageHint("trustlake evidence --conditions E1-final,E2-lastk,E3-full,E2+claim", "evidence: %v", err)
+			}
+			o := evidenceOptions{globalOptions: globals(c), conditions: conds, tasksDir: c.String("tasks"),
+				episodes: splitList(c.StringSlice("episodes")), workers: c.Int("workers"), replace: c.Bool("replace"), json: c.Bool("json"),
+				pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}
+			if name := c.String("config"); name != "" {
+				cfg, err := judge.LoadConfig(name, os.LookupEnv)
+				if err != nil {
+					return &rejectedError{summary: err.Error()}
+				}
+				if cfg.Evidence.LastK > 0 && !c.IsSet("k") {
+					o.pack.LastK = cfg.Evidence.LastK
+				}
+				if cfg.Evidence.MaxImageSide > 0 && !c.IsSet("max-image-side") {
+					o.pack.MaxImageSide = cfg.Evidence.MaxImageSide
+				}
+				if cfg.Evidence.MaxImages > 0 && !c.IsSet("max-images") {
+					o.pack.MaxImages = cfg.Evidence.MaxImages
+				}
+			}
+			if err := o.pack.Validate(); err != nil {
+				return usageErrorf("evidence: %v", err)
+			}
+			return runEvidence(c.Context, o, c.App.Writer)
+		},
+	}
+}
+
+// splitList flattens repeated and comma-separated flag values.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// taskTexts reads the instructions of a task library, or nil for "".
+func taskTexts(dir string) (map[string]string, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	lib, err := tasks.LoadLibrary(dir)
+	if err != nil {
+		return nil, &rejectedError{summary: fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
+	}
+	out := map[string]string{}
+	for _, id := range lib.IDs() {
+		t, err := lib.Task(id)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = t.Instruction
+	}
+	return out, nil
+}
+
+func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error {
+	l, err := o.openLakeRead()
+	if err != nil {
+		return err
+	}
+	texts, err := taskTexts(o.tasksDir)
+	if err != nil {
+		return err
+	}
+	lo := judge.LoadOptions{TaskTexts: texts}
+	if len(o.episodes) > 0 {
+		lo.Episodes = map[string]bool{}
+		for _, id := range o.episodes {
+			lo.Episodes[id] = true
+		}
+	}
+	srcs, err := judge.LoadSources(l, lo)
+	if err != nil {
+		return judgeInputError(o.stderr, err)
+	}
+	if len(srcs) == 0 {
+		return usageHint("trustlake ingest episodes DIR", "evidence: the lake holds no episodes")
+	}
+	eo := judge.EvidenceOptions{Pack: o.pack, Conditions: o.conditions, Workers: o.workers, Replace: o.replace,
+		Progress: countProgress(o.stderr, "evidence packs")}
+	st, err := judge.WriteEvidence(ctx, l, srcs, eo)
+	clearProgress(o.stderr)
+	if err != nil {
+		return judgeInputError(o.stderr, err)
+	}
+	if o.json {
+		return writeJSON(stdout, st)
+	}
+	fmt.Fprintf(stdout, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, %d replaced; %d images, %.1f MB\n",
+		st.Packs, len(srcs), len(o.conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)
+	return nil
+}
+
+// judgeInputError prints every bad episode of a build and maps input
+// errors to exit 3.
+func judgeInputError(stderr io.Writer, err error) error {
+	var be *judge.BuildErrors
+	if errors.As(err, &be) {
+		for i, e := range be.Errs {
+			if i == maxPrintedErrors {
+				fmt.Fprintf(stderr, "... and %d more\n", len(be.Errs)-maxPrintedErrors)
+				break
+			}
+			fmt.Fprintln(stderr, e.Error())
+		}
+		return &rejectedError{summary: fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
+	}
+	if errors.Is(err, judge.ErrInput) {
+		return &rejectedError{summary: err.Error()}
+	}
+	return err
+}

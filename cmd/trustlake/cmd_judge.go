@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/judge"
+)
+
+// judgeOptions are the flags of trustlake judge (and of trust --labeler).
+type judgeOptions struct {
+	globalOptions
+	backend   string
+	backendV  judge.Backend
+	run       judge.RunOptions
+	json      bool
+	promptArg string
+}
+
+// backendFlags are shared by judge and trust --labeler.
+func backendFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "model", Usage: "model `ID` sent to the backend (recorded on every row)"},
+		&cli.StringFlag{Name: "base-url", Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
+		&cli.StringFlag{Name: "api-key-env", Usage: "environment `VARIABLE` holding the API key (default OPENAI_API_KEY, ANTHROPIC_API_KEY or RM_API_KEY)"},
+		&cli.StringFlag{Name: "exec", Usage: "exec backend: shell `COMMAND` reading a pack on stdin, printing a verdict"},
+		&cli.Float64Flag{Name: "temperature", Value: 0, Usage: "sampling temperature"},
+		&cli.IntFlag{Name: "max-tokens", Value: 400, Usage: "reply token cap"},
+		&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "calls in flight"},
+		&cli.Float64Flag{Name: "rpm", Usage: "request rate cap per minute (0: none)"},
+		&cli.Int64Flag{Name: "max-calls", Usage: "budget of backend calls, retries included (0: none)"},
+		&cli.IntFlag{Name: "retries", Value: 5, Usage: "retries per call on 429/5xx/timeouts/resets (jittered backoff, Retry-After honoured)"},
+		&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "per-call timeout"},
+	}
+}
+
+func judgeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "judge",
+		Usage:     "run a model judge or reward model on the evidence packs, resumably",
+		ArgsUsage: " ",
+		Description: "Asks one judge about every episode with a pack in the evidence table, --runs\n" +
+			"times per condition, and commits each verdict to the lake in atomic batches as\n" +
+			"it arrives (verdicts/judge=NAME/condition=C). A rerun skips (episode, judge,\n" +
+			"condition, run) already in the lake, so a killed run resumes. Backends: openai\n" +
+			"(chat completions, images as data URLs; vLLM, Ollama, llama.cpp, LM Studio,\n" +
+			"hosted APIs via --base-url), anthropic (messages API, base64 image blocks),\n" +
+			"exec (--exec CMD reads {prompt, pack, ...} JSON on stdin, prints the rubric\n" +
+			"JSON or {\"score\": x}), rm-http (POST instruction + screenshots, a score back,\n" +
+			"stored raw). The default prompt is the seed's §4.3 rubric; its sha256 is on\n" +
+			"every row. A prompt variant (--prompt rubric-v1-no-claim-rule or a file) runs\n" +
+			"only under its own condition names: --conditions NAME=E2+claim. API keys are read\n" +
+			"from the environment only. Exit 6 when verdicts are left (budget spent, backend\n" +
+			"failing): the rest is committed; rerun to resume.\n" + exitCodesHelp + " 6 incomplete.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "backend", Usage: "openai, anthropic, exec or rm-http"},
+			&cli.StringFlag{Name: "judge", Required: true, Usage: "judge `NAME` (verdicts.judge; the key of judges: in --config)"},
+			&cli.IntFlag{Name: "runs", Value: 3, Usage: "runs per episode and condition"},
+			&cli.StringSliceFlag{Name: "conditions", Value: cli.NewStringSlice(judge.Conditions...), Usage: "`CONDITIONS`, each a pack condition or NAME=CONDITION for a prompt variant"},
+			&cli.StringFlag{Name: "prompt", Value: judge.DefaultPrompt, Usage: "rubric: a built-in name (" + judge.DefaultPrompt + ", " + judge.NoClaimRulePrompt + ") or a template `FILE` with {task_text}, {evidence_description}, {evidence_text}"},
+			&cli.StringSliceFlag{Name: "episodes", Usage: "only these episode `IDS`"},
+			&cli.StringFlag{Name: "config", Usage: "bench.yaml (seed §4.6): judges.NAME.{backend, base_url, model, command, temperature, runs, conditions}"},
+			&cli.IntFlag{Name: "batch-rows", Value: 256, Usage: "commit after this many verdicts"},
+			&cli.DurationFlag{Name: "batch-interval", Value: 2 * time.Second, Usage: "or after this long"},
+			&cli.IntFlag{Name: "max-failures", Value: 20, Usage: "stop after this many verdicts in a row failed"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (calls per condition, images, bytes); call nothing"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		}, backendFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageHint("trustlake judge --backend exec --exec ./judge.sh --judge NAME", "judge: unexpected argument %q", c.Args().First())
+			}
+			o, err := judgeOptionsFrom(c)
+			if err != nil {
+				return err
+			}
+			return runJudge(c.Context, o, c.App.Writer)
+		},
+	}
+}
+
+// backendSpec is what picks and configures a backend.
+type backendSpec struct {
+	name, model, baseURL, keyEnv, command string
+	conns                                 int
+}
+
+// newBackend builds a backend; the API key comes from the environment only.
+func newBackend(s backendSpec) (judge.Backend, error) {
+	keyEnv := s.keyEnv
+	var defURL string
+	switch s.name {
+	case "openai":
+		keyEnv, defURL = cmpOr(keyEnv, "OPENAI_API_KEY"), "https://api.openai.com/v1"
+	case "anthropic":
+		keyEnv, defURL = cmpOr(keyEnv, "ANTHROPIC_API_KEY"), "https://api.anthropic.com"
+	case "rm-http":
+		keyEnv = cmpOr(keyEnv, "RM_API_KEY")
+		if s.baseURL == "" {
+			return nil, usageHint("trustlake judge --backend rm-http --base-url http://localhost:8000/score ...", "rm-http needs --base-url")
+		}
+	case "exec":
+		if strings.TrimSpace(s.command) == "" {
+			return nil, usageHint("trustlake judge --backend exec --exec './my_judge.py' ...", "the exec backend needs --exec COMMAND")
+		}
+		return &judge.Exec{Command: s.command}, nil
+	case "":
+		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "no --backend given")
+	default:
+		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "unknown backend %q", s.name)
+	}
+	if s.model == "" && s.name != "rm-http" {
+		return nil, usageHint("trustlake judge --model MODEL ...", "--backend %s needs --model", s.name)
+	}
+	base := cmpOr(s.baseURL, defURL)
+	key := os.Getenv(keyEnv)
+	if key == "" && s.baseURL == "" && defURL != "" {
+		return nil, usageHint(fmt.Sprintf("export %s=... (or --api-key-env VAR, or --base-url for a local server)", keyEnv),
+			"%s is not set: the %s backend reads its API key from the environment only", keyEnv, s.name)
+	}
+	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Client: judge.NewHTTPClient(max(s.conns, 1))}
+	switch s.name {
+	case "openai":
+		return &judge.OpenAI{HTTPOptions: h}, nil
+	case "anthropic":
+		return &judge.Anthropic{HTTPOptions: h}, nil
+	}
+	return &judge.RMHTTP{HTTPOptions: h}, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// loadPrompt resolves --prompt: a built-in name or a template file.
+func loadPrompt(arg string) (judge.Prompt, error) {
+	if p, err := judge.BuiltinPrompt(arg); err == nil {
+		return p, nil
+	}
+	data, err := os.ReadFile(arg)
+	if err != nil {
+		return judge.Prompt{}, usageErrorf("--prompt %s: neither a built-in prompt (%s, %s) nor a readable file", arg, judge.DefaultPrompt, judge.NoClaimRulePrompt)
+	}
+	p, err := judge.NewPrompt(arg, string(data))
+	if err != nil {
+		return judge.Prompt{}, &rejectedError{summary: err.Error()}
+	}
+	return p, nil
+}
+
+func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
+	o := judgeOptions{globalOptions: globals(c), json: c.Bool("json"), promptArg: c.String("prompt")}
+	spec := backendSpec{name: c.String("backend"), model: c.String("model"), baseURL: c.String("base-url"),
+		keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: c.Int("concurrency")}
+	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
+		Runs: c.Int("runs"), Concurrency: c.Int("concurrency"), RatePerMinute: c.Float64("rpm"), MaxCalls: c.Int64("max-calls"),
+		MaxRetries: c.Int("retries"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
+		BatchRows: c.Int("batch-rows"), BatchInterval: c.Duration("batch-interval"), DryRun: c.Bool("dry-run")}
+	if r.MaxRetries == 0 {
+		r.MaxRetries = -1 // --retries 0 means none
+	}
+	condList := c.StringSlice("conditions")
+	if name := c.String("config"); name != "" {
+		cfg, err := judge.LoadConfig(name, os.LookupEnv)
+		if err != nil {
+			return o, &rejectedError{summary: err.Error()}
+		}
+		jc, ok := cfg.Judges[r.Judge]
+		if !ok {
+			return o, usageErrorf("judge: %s has no judges.%s entry", name, r.Judge)
+		}
+		set := func(flag string, apply func()) {
+			if !c.IsSet(flag) {
+				apply()
+			}
+		}
+		set("backend", func() { spec.name = cmpOr(jc.Backend, spec.name) })
+		set("model", func() { spec.model = cmpOr(cmpOr(jc.Model, jc.Path), spec.model) })
+		set("base-url", func() { spec.baseURL = cmpOr(jc.BaseURL, spec.baseURL) })
+		set("exec", func() { spec.command = cmpOr(jc.Command, spec.command) })
+		set("temperature", func() {
+			if jc.Temperature != nil {
+				r.Temperature = *jc.Temperature
+			}
+		})
+		set("runs", func() {
+			if jc.Runs > 0 {
+				r.Runs = jc.Runs
+			}
+		})
+		set("conditions", func() {
+			if len(jc.Conditions) > 0 {
+				condList = jc.Conditions
+			}
+		})
+	}
+	conds, err := judge.ParseJudgeConditions(condList)
+	if err != nil {
+		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
+	}
+	r.Conditions = conds
+	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
+		return o, usageErrorf("judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
+	}
+	prompt, err := loadPrompt(o.promptArg)
+	if err != nil {
+		return o, err
+	}
+	if prompt.Name != judge.DefaultPrompt {
+		for _, jc := range conds {
+			if jc.Name == jc.Pack {
+				return o, usageHint(fmt.Sprintf("trustlake judge --prompt %s --conditions %s-variant=%s ...", o.promptArg, jc.Pack, jc.Pack),
+					"judge: prompt %s is not the default rubric: it runs only under its own condition names, and %s is a pack condition", prompt.Name, jc.Name)
+			}
+		}
+	}
+	r.Prompt = prompt
+	if !r.DryRun {
+		b, err := newBackend(spec)
+		if err != nil {
+			return o, err
+		}
+		r.Backend = b
+	}
+	o.backend, r.BackendName, r.Model = spec.name, spec.name, spec.model
+	if eps := splitList(c.StringSlice("episodes")); len(eps) > 0 {
+		r.Episodes = map[string]bool{}
+		for _, e := range eps {
+			r.Episodes[e] = true
+		}
+	}
+	o.run = r
+	return o, nil
+}
+
+func runJudge(ctx context.Context, o judgeOptions, stdout io.Writer) error {
+	l, err := o.openLake()
+	if err != nil {
+		return err
+	}
+	o.run.Logger = o.logger()
+	o.run.Progress = judgeProgress(o.stderr, o.run.Judge)
+	sum, err := judge.Run(ctx, l, o.run)
+	clearProgress(o.stderr)
+	switch {
+	case errors.Is(err, judge.ErrNoPack):
+		return usageHint("trustlake evidence --conditions ...", "judge: %v", err)
+	case errors.Is(err, judge.ErrPromptChanged):
+		return usageErrorf("judge: %v", err)
+	case err != nil && !errors.Is(err, judge.ErrIncomplete):
+		return err
+	}
+	if o.json {
+		if werr := writeJSON(stdout, sum); werr != nil {
+			return werr
+		}
+	} else {
+		printJudgeSummary(stdout, o.run.Judge, sum)
+	}
+	if err != nil {
+		return &incompleteError{summary: "judge: " + err.Error()}
+	}
+	return nil
+}
+
+func printJudgeSummary(w io.Writer, name string, s judge.Summary) {
+	if s.DryRun {
+		fmt.Fprintf(w, "plan for judge %s (prompt sha256 %s), nothing called:\n", name, s.PromptSHA256[:12])
+		fmt.Fprintf(w, "  %-22s %-10s %8s %8s %8s %10s\n", "condition", "pack", "episodes", "calls", "images", "MB")
+		for _, p := range s.Plan {
+			fmt.Fprintf(w, "  %-22s %-10s %8d %8d %8d %10.1f\n", p.Condition, p.Pack, p.Episodes, p.Calls, p.Images, float64(p.Bytes)/1e6)
+		}
+		fmt.Fprintf(w, "  %d calls, %d already in the lake\n", s.Planned, s.Skipped)
+		return
+	}
+	fmt.Fprintf(w, "judge %s: %d verdicts committed in %d batches (%d already in the lake), %d calls, %d retries, %d failed, %d parse errors, tokens %d in / %d out, %.1fs\n",
+		name, s.Verdicts, s.Commits, s.Skipped, s.Calls, s.Retries, s.Failed, s.ParseErrors, s.InputTokens, s.OutputTokens, s.Elapsed.Seconds())
+}
+
+// judgeProgress draws "done/total, rate, ETA, failures" on a terminal.
+func judgeProgress(w io.Writer, name string) func(judge.Progress) {
+	if !isTerminal(w) {
+		return nil
+	}
+	var last time.Time
+	return func(p judge.Progress) {
+		if p.Done < p.Total && time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
+		eta := "?"
+		if rate > 0 {
+			eta = time.Duration(float64(p.Total-p.Done) / rate * float64(time.Second)).Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "\r\033[Kjudge %s: %d/%d verdicts, %.1f/s, ETA %s, %d failed, %d retries", name, p.Done, p.Total, rate, eta, p.Failed, p.Retries)
+	}
+}

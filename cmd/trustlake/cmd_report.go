@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/report"
+	"github.com/trustlake/trustlake/trust"
+)
+
+// reportOptions are the flags of trustlake report.
+type reportOptions struct {
+	globalOptions
+	metricCommon
+	out        string
+	baseline   string
+	gates      []report.Gate
+	checklists []queries.JudgeCondition
+	title      string
+	source     string
+	fprTarget  float64
+	folds      int
+	d2Policy   string
+	repeats    int
+}
+
+func reportCommand() *cli.Command {
+	var flags []cli.Flag
+	for _, f := range metricFlags() {
+		if f.Names()[0] != "json" {
+			flags = append(flags, f)
+		}
+	}
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "nightly report: report.json, report.md and a self-contained report.html; baseline diff; gates",
+		ArgsUsage: " ",
+		Description: "Computes every section the lake has data for — judges against ground truth with\n" +
+			"Wilson and task-bootstrap intervals, FPR by category, hardness and source, claim\n" +
+			"sway, reward-model ROC and cross-fitted thresholds, the Trust Layer, verifier and\n" +
+			"data health, provenance — and writes DIR/report.json, report.md and report.html\n" +
+			"(inline SVG charts, no script, nothing fetched). The lake is only read.\n\n" +
+			"--baseline takes a previous report (its DIR or report.json: two-sample tests) or a\n" +
+			"lake DIR (the same episodes are paired: exact McNemar, paired task bootstrap).\n\n" +
+			"--fail-on EXPR (repeatable) is a gate over the report's figures, e.g.\n" +
+			"  'fpr{judge=\"vlm:x\",condition=\"E2-lastk\"}.wilson_hi > 0.10'\n" +
+			"  'trusted_rate.value < 0.2'   'regressions > 0'\n" +
+			"Figures: " + strings.Join(report.FigureNames(), ", ") + ".\n" +
+			"Fields: value (default), wilson_lo, wilson_hi, boot_lo, boot_hi, k, n, baseline,\n" +
+			"delta, p, significant, regression. A gate fails when any figure it selects\n" +
+			"satisfies the comparison; --checklist JUDGE@COND fails when the checklist fails.\n" +
+			"The files are written in every case; exit 4 says a gate failed.\n" + exitCodesHelp,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "write the report into `DIR` (created; required)"},
+			&cli.StringFlag{Name: "baseline", Usage: "compare with a previous report (`DIR` or report.json) or a lake DIR"},
+			&cli.GenericFlag{Name: "fail-on", Value: &exprList{}, Usage: "gate `EXPR` over report.json's figures (repeatable)"},
+			&cli.StringSliceFlag{Name: "checklist", Usage: "add the training-signal checklist of `JUDGE@COND`; fail when it fails (repeatable)"},
+			&cli.StringFlag{Name: "title", Value: "trustlake report", Usage: "report title"},
+			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
+			&cli.Float64Flag{Name: "fpr-target", Value: 0.05, Usage: "reward models' cross-fitted threshold, and the checklists' FPR target"},
+			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-fitting folds (split by task) for reward models"},
+			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "Trust Layer D2 policy: lenient or strict"},
+			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
+		}, flags...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
+			}
+			if c.String("out") == "" {
+				return usageHint("trustlake report --out DIR", "report: --out DIR is required")
+			}
+			mc, err := metricCommonOpts(c)
+			if err != nil {
+				return err
+			}
+			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
+				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats")}
+			for _, e := range c.Generic("fail-on").(*exprList).exprs {
+				g, err := report.ParseGate(e)
+				if err != nil {
+					return usageHint("trustlake report --help (lists the figures and fields)", "%v", err)
+				}
+				opts.gates = append(opts.gates, g)
+			}
+			for _, s := range c.StringSlice("checklist") {
+				jc, err := parseJudgeCondition(s)
+				if err != nil {
+					return err
+				}
+				opts.checklists = append(opts.checklists, jc)
+			}
+			return runReport(c.Context, opts, c.App.Writer)
+		},
+	}
+}
+
+func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error {
+	src, err := opts.openLakeRead()
+	if err != nil {
+		return err
+	}
+	doc, err := buildReport(ctx, opts, src)
+	if err != nil {
+		return err
+	}
+	if opts.baseline != "" {
+		if err := applyBaseline(ctx, opts, src, doc); err != nil {
+			return err
+		}
+	}
+	failed, err := evalGates(opts, doc)
+	if err != nil {
+		return err
+	}
+	if err := writeReport(opts.out, doc); err != nil {
+		return err
+	}
+	html := filepath.Join(opts.out, "report.html")
+	fmt.Fprintf(stdout, "%s\n", doc.Summary.Line)
+	for _, g := range doc.Gates {
+		state := "ok"
+		if g.Failed {
+			state = "FAILED: " + strings.Join(g.Fired, "; ")
+		}
+		fmt.Fprintf(stdout, "gate %s: %s\n", g.Expr, state)
+	}
+	fmt.Fprintf(stdout, "report: %s (also report.json, report.md)\n", html)
+	for _, w := range doc.Warnings {
+		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
+	}
+	if len(failed) > 0 {
+		return &checkFailedError{summary: fmt.Sprintf("report: %d gate(s) failed: %s", len(failed), strings.Join(failed, "; "))}
+	}
+	return nil
+}
+
+// evalGates evaluates the --fail-on gates and the checklists into
+// doc.Gates and returns the failed ones.
+func evalGates(opts reportOptions, doc *report.Document) ([]string, error) {
+	figs := doc.Figures()
+	var failed []string
+	for _, g := range opts.gates {
+		res, err := g.Eval(figs)
+		var nf *report.ErrNoFigure
+		if errors.As(err, &nf) {
+			return nil, usageHint("trustlake report --help (lists the figures); check the labels against report.json", "%v", err)
+		}
+		doc.Gates = append(doc.Gates, res)
+		if res.Failed {
+			failed = append(failed, g.Expr)
+		}
+	}
+	for _, c := range doc.Checklists {
+		expr := "--checklist " + c.Judge + "@" + c.Condition
+		res := report.GateResult{Expr: expr, Failed: !c.Pass, Matched: 1, Fired: []string{}}
+		if !c.Pass {
+			res.Fired = append(res.Fired, fmt.Sprintf("%d failed, %d not checked", c.Failed, c.NotChecked))
+			failed = append(failed, expr)
+		}
+		doc.Gates = append(doc.Gates, res)
+	}
+	return failed, nil
+}
+
+// writeReport writes report.json, report.md and report.html into dir,
+// each through a temporary file renamed into place.
+func writeReport(dir string, doc *report.Document) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create report folder: %w", err)
+	}
+	var js, md, html bytes.Buffer
+	enc := json.NewEncoder(&js)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode report.json: %w", err)
+	}
+	if err := report.WriteMarkdown(&md, doc); err != nil {
+		return err
+	}
+	if err := report.WriteHTML(&html, doc); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"report.json", js.Bytes()}, {"report.md", md.Bytes()}, {"report.html", html.Bytes()}} {
+		if err := writeFileAtomic(filepath.Join(dir, f.name), f.b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFileAtomic(name string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// reportMetricsError turns "nothing to measure" into a warning: a lake
+// with only Trust Layer results still gets a report.
+func reportMetricsError(err error, doc *report.Document, what string) error {
+	switch {
+	case errors.Is(err, metrics.ErrNoVerdicts), errors.Is(err, metrics.ErrNoGroundTruth), errors.Is(err, metrics.ErrScoreOnly):
+		doc.Warnings = append(doc.Warnings, fmt.Sprintf("%s: %v", what, err))
+		return nil
+	}
+	return metricsError(err)
+}
+
+// exprList collects a repeatable flag whose values may contain commas
+// (a StringSliceFlag would split gate expressions at them).
+type exprList struct{ exprs []string }
+
+func (l *exprList) Set(v string) error {
+	l.exprs = append(l.exprs, v)
+	return nil
+}
+
+func (l *exprList) String() string { return strings.Join(l.exprs, " ") }

@@ -1,5 +1,0 @@
-package main
-
-import "path/filepath"
-
-func absPath(p string) (string, error) { return filepath.Abs(p) }

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/report"
+	"github.com/trustlake/trustlake/schema"
+	"github.com/trustlake/trustlake/stats"
+	"github.com/trustlake/trustlake/trust"
+)
+
+// maxROCPoints bounds the ROC curve kept per reward model: the report
+// grows with judges × conditions, not with episodes.
+const maxROCPoints = 200
+
+// buildReport computes every section of the report from the lake. The
+// figures are the typed results of the same functions the commands
+// metrics, compare, threshold, trust, checklist and lake check print.
+func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*report.Document, error) {
+	version, digest, err := src.ManifestDigest()
+	if err != nil {
+		return nil, err
+	}
+	doc := &report.Document{Format: report.FormatVersion, Title: opts.title,
+		Judges: []report.JudgeRow{}, Strata: []report.StratumRow{}, ClaimSway: []report.Sway{}, RewardModels: []report.RewardModel{},
+		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{},
+		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.alpha)},
+		Provenance: report.Provenance{Version: versionString(), Lake: opts.lakeDir, ManifestVersion: version, ManifestSHA256: digest,
+			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.seed, Params: reportParams(opts)}}
+	sess, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	if err := judgeSections(ctx, opts, sess, doc); err != nil {
+		return nil, err
+	}
+	if err := healthSection(ctx, sess, src, doc); err != nil {
+		return nil, err
+	}
+	if err := trustSection(ctx, opts, sess, src, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func versionString() string { return version }
+
+func reportParams(opts reportOptions) map[string]any {
+	return map[string]any{"source": opts.source, "uncertain_policy": opts.policy, "alpha": opts.alpha,
+		"bootstrap": opts.resamples, "seed": opts.seed, "threshold": opts.threshold, "fpr_target": opts.fprTarget,
+		"folds": opts.folds, "d2_unconfirmed": opts.d2Policy, "repeats": opts.repeats}
+}
+
+func (o reportOptions) metricsOptions() metrics.Options {
+	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.source,
+		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold}
+}
+
+// judgeSections fills the judge table, strata, claim sway, reward models
+// and checklists.
+func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, doc *report.Document) error {
+	jcs, err := s.MetricsJudgeConditions(ctx, opts.threshold)
+	if err != nil {
+		return err
+	}
+	if len(jcs) == 0 {
+		return nil
+	}
+	rep, err := metrics.Run(ctx, s, opts.metricsOptions())
+	if err != nil {
+		return reportMetricsError(err, doc, "judge metrics")
+	}
+	doc.Warnings = append(doc.Warnings, rep.Warnings...)
+	for _, r := range rep.Rows {
+		switch dim, v := r.StratumKey(); {
+		case dim == "":
+			doc.Judges = append(doc.Judges, judgeRow(r))
+		case v == metrics.StratumPass || r.NNeg == 0:
+		default:
+			doc.Strata = append(doc.Strata, report.StratumRow{Judge: r.Judge, Condition: r.Condition, By: dim, Value: v,
+				NNeg: r.NNeg, FP: r.FP, FPR: estimate(r.FPR, r.FP, r.NNeg)})
+		}
+	}
+	scored := map[queries.JudgeCondition]bool{}
+	for _, jc := range jcs {
+		scored[jc.JudgeCondition] = jc.Unscored == 0
+	}
+	for _, judge := range judgesWithSway(jcs, scored) {
+		cmp, err := metrics.Compare(ctx, s, metrics.CompareOptions{
+			A:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionClaim},
+			B:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionLastK},
+			Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+		if err != nil {
+			return metricsError(err)
+		}
+		n := cmp.Negatives
+		doc.ClaimSway = append(doc.ClaimSway, report.Sway{Judge: judge, Claim: schema.ConditionClaim, Base: schema.ConditionLastK,
+			NPairs: n.NPairs, B: n.B, C: n.C, McNemarP: report.Num(n.McNemar),
+			FPRClaim: estimate(n.RateA, -1, n.NPairs), FPRBase: estimate(n.RateB, -1, n.NPairs), Sway: estimate(n.Diff, 0, 0),
+			Significant: n.McNemar < opts.alpha})
+	}
+	raw := jcs
+	if opts.threshold != nil { // with a threshold every judge counts as scored: ask again without
+		if raw, err = s.MetricsJudgeConditions(ctx, nil); err != nil {
+			return err
+		}
+	}
+	for _, jc := range raw {
+		if jc.Unscored == 0 {
+			continue // a judge with verdicts, not a reward model
+		}
+		rm, err := rewardModel(ctx, opts, s, jc.JudgeCondition)
+		if err != nil {
+			return err
+		}
+		if rm != nil {
+			doc.RewardModels = append(doc.RewardModels, *rm)
+		}
+	}
+	for _, jc := range opts.checklists {
+		cl, err := metrics.Checklist(ctx, s, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
+			Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+		if err != nil {
+			return metricsError(err)
+		}
+		out := report.Checklist{Judge: cl.Judge, Condition: cl.Condition, Pass: cl.Pass, Failed: cl.Failed, NotChecked: cl.NotChecked}
+		for _, it := range cl.Items {
+			out.Items = append(out.Items, report.ChecklistItem{ID: it.ID, Title: it.Title, Status: it.Status, Figure: it.Figure, Reason: it.Reason})
+		}
+		doc.Checklists = append(doc.Checklists, out)
+	}
+	return nil
+}
+
+// judgesWithSway lists the judges that have verdicts under both E2+claim
+// and E2-lastk.
+func judgesWithSway(jcs []queries.JudgeConditionCount, usable map[queries.JudgeCondition]bool) []string {
+	var out []string
+	for _, jc := range jcs {
+		if jc.Condition != schema.ConditionClaim || !usable[jc.JudgeCondition] {
+			continue
+		}
+		if usable[queries.JudgeCondition{Judge: jc.Judge, Condition: schema.ConditionLastK}] && !slices.Contains(out, jc.Judge) {
+			out = append(out, jc.Judge)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rewardModel is the reward-model section of one score-only judge ×
+// condition: the trustlake threshold result and its ROC curve; nil with a
+// warning when it has no scored episode with ground truth.
+func rewardModel(ctx context.Context, opts reportOptions, s *queries.Session, jc queries.JudgeCondition) (*report.RewardModel, error) {
+	th, err := metrics.Threshold(ctx, s, metrics.ThresholdOptions{Judge: jc, Source: opts.source, TargetFPR: opts.fprTarget,
+		Folds: opts.folds, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed})
+	if err != nil {
+		return nil, metricsError(err)
+	}
+	scores, err := s.MetricsScores(ctx, jc, opts.source)
+	if err != nil {
+		return nil, err
+	}
+	xs, pos := make([]float64, len(scores)), make([]bool, len(scores))
+	for i, sc := range scores {
+		xs[i], pos[i] = sc.Score, sc.GTPass
+	}
+	rm := &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
+		Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
+		HeldOutFPR: estimate(th.HeldOutFPR, th.FP, th.FP+th.TN), HeldOutTPR: estimate(th.HeldOutTPR, th.TP, th.TP+th.FN),
+		AUC: estimate(th.AUC, 0, 0), ROC: thinROC(stats.ROCCurve(xs, pos))}
+	return rm, nil
+}
+
+// thinROC keeps at most maxROCPoints points of a curve, always the first
+// and the last.
+func thinROC(pts []stats.ROCPoint) []report.ROCPoint {
+	step := 1
+	if len(pts) > maxROCPoints {
+		step = (len(pts) + maxROCPoints - 2) / (maxROCPoints - 1)
+	}
+	out := []report.ROCPoint{}
+	for i := 0; i < len(pts); i += step {
+		out = append(out, report.ROCPoint{FPR: report.Num(pts[i].FPR), TPR: report.Num(pts[i].TPR)})
+	}
+	if n := len(pts); n > 0 && (n-1)%step != 0 {
+		out = append(out, report.ROCPoint{FPR: report.Num(pts[n-1].FPR), TPR: report.Num(pts[n-1].TPR)})
+	}
+	return out
+}
+
+// estimate converts a metric; k and n are the counts of a proportion (n 0
+// when it is none; k < 0 derives k from the value).
+func estimate(m metrics.Metric, k, n int) report.Estimate {
+	e := report.Estimate{Value: report.Num(m.Value), Wilson: report.NoInterval(), Boot: report.Interval{report.Num(m.Boot[0]), report.Num(m.Boot[1])}}
+	if m.HasWilson {
+		e.Wilson = report.Interval{report.Num(m.Wilson[0]), report.Num(m.Wilson[1])}
+	}
+	if n > 0 {
+		if k < 0 {
+			k = int(math.Round(m.Value * float64(n)))
+		}
+		e.K, e.N = k, n
+	}
+	return e
+}
+
+func judgeRow(r metrics.Row) report.JudgeRow {
+	return report.JudgeRow{Judge: r.Judge, Condition: r.Condition, NEpisodes: r.NEpisodes, NPos: r.NPos, NNeg: r.NNeg,
+		TP: r.TP, FP: r.FP, TN: r.TN, FN: r.FN, NTasks: r.NTasks,
+		FPR: estimate(r.FPR, r.FP, r.FP+r.TN), FDR: estimate(r.FDR, r.FP, r.FP+r.TP), TPR: estimate(r.TPR, r.TP, r.TP+r.FN),
+		Inflation: estimate(r.Inflation, 0, 0), Kappa: estimate(r.Kappa, 0, 0),
+		SelfConsistency: estimate(r.SelfConsistency, r.NAgree, r.NEligible),
+		UncertainRate:   estimate(r.UncertainRate, r.NUncertain, r.NEpisodes),
+		ParseErrorRate:  estimate(r.ParseErrorRate, r.NParseError, r.NRuns)}
+}
+
+// healthSection fills verifier and data health: lake check, self-tests,
+// ground-truth coverage and categories needing review.
+func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc *report.Document) error {
+	chk, err := src.Check(ctx)
+	if err != nil {
+		return err
+	}
+	h := &doc.Health
+	h.Lake = report.LakeHealth{Files: chk.Files, Rows: chk.Rows, Problems: []report.Problem{}, Damaged: chk.Damaged()}
+	for _, p := range chk.Problems {
+		h.Lake.Problems = append(h.Lake.Problems, report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage})
+	}
+	vh, err := s.ReportHealth(ctx)
+	if err != nil {
+		return err
+	}
+	h.Verifiers = report.VerifierHealth{Verifiers: vh.Verifiers, Tested: vh.Tested, SelfTests: vh.SelfTests,
+		SelfTestFailures: vh.SelfTestFailures, Nondeterministic: vh.Nondeterministic, Episodes: vh.Episodes, WithoutGT: vh.WithoutGT}
+	rv, err := s.ReportNeedsReview(ctx)
+	if err != nil {
+		return err
+	}
+	h.NeedsReview = []report.ReviewCount{}
+	for _, r := range rv {
+		h.NeedsReview = append(h.NeedsReview, report.ReviewCount{Raw: r.Raw, Episodes: r.Episodes})
+	}
+	return nil
+}
+
+// trustSection audits the lake's recorded results (read only: nothing is
+// stored) when it has any.
+func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, src *lake.Lake, doc *report.Document) error {
+	have, err := s.TrustBenchmarks(ctx)
+	if err != nil || len(have) == 0 {
+		return err
+	}
+	topts := trustOptions{globalOptions: opts.globalOptions, d2Policy: opts.d2Policy, repeats: opts.repeats, alpha: opts.alpha}
+	aopts, err := topts.auditOptions()
+	if err != nil {
+		return err
+	}
+	rep, _, err := auditLake(ctx, src, topts, aopts)
+	if err != nil {
+		return err
+	}
+	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: []report.TrustAgent{}}
+	for _, a := range rep.PerAgent {
+		t.Agents = append(t.Agents, trustAgent(a))
+	}
+	t.Total = trustAgent(rep.Total)
+	f := rep.Total.Funnel
+	t.Funnel = []report.Stage{{Name: "recorded passes", Passes: rep.Total.RecordedPasses}, {Name: "D1 re-graded pass", Passes: f[0]},
+		{Name: "+ D2 no reward hacking", Passes: f[1]}, {Name: "+ D3 no confirmed lie", Passes: f[2]},
+		{Name: "+ D4 stable = trusted", Passes: rep.Total.Trusted}}
+	doc.Trust = t
+	return nil
+}
+
+func trustAgent(a trust.AgentRow) report.TrustAgent {
+	tr := a.TrustedRate
+	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: report.Interval{report.Num(tr.Wilson[0]), report.Num(tr.Wilson[1])},
+		Boot: report.NoInterval(), K: a.Trusted, N: a.RecordedPasses}
+	return report.TrustAgent{Benchmark: a.Benchmark, Agent: a.Agent, Results: a.Results, RecordedPasses: a.RecordedPasses,
+		RemovedD1: a.Removed.D1, RemovedD2: a.Removed.D2, RemovedD3: a.Removed.D3, RemovedD4: a.Removed.D4,
+		Trusted: a.Trusted, TrustedRate: rate,
+		D4: report.D4{Stable: a.D4.Stable, StableOther: a.D4.StableOther, Varied: a.D4.Varied, Insufficient: a.D4.Insufficient,
+			VariedRate: report.Num(a.D4.VariedRate), Sigma2Between: report.Num(a.D4.Sigma2Between),
+			Sigma2Within: report.Num(a.D4.Sigma2Within), Rho: report.Num(a.D4.Rho)}}
+}

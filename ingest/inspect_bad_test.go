@@ -1,0 +1,183 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trustlake/trustlake/lake"
+)
+
+// rewriteEval copies the entries of an .eval fixture into a new .eval
+// (deflate), passing each through edit: it returns the new content, or
+// keep=false to drop the entry.
+func rewriteEval(t *testing.T, src, dst string, edit func(name string, data []byte) (out []byte, keep bool)) {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	z, err := openEvalZip(f, src, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, e := range z.zr.File {
+		data, err := z.entry(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, keep := edit(e.Name, data)
+		if !keep {
+			continue
+		}
+		ew, err := w.Create(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ew.Write(out)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var zstdFixture = filepath.Join("testdata", "inspect", "arith-zstd.eval")
+
+func newLake(t *testing.T) *lake.Lake {
+	t.Helper()
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestInspectUnfinishedThenFinished reads a run from its journal while it
+// is unfinished (header.json and later samples absent), then the finished
+// log: the rest is added, the samples already read are unchanged.
+func TestInspectUnfinishedThenFinished(t *testing.T) {
+	dir := t.TempDir()
+	partial := filepath.Join(dir, "partial.eval")
+	kept := 0
+	rewriteEval(t, zstdFixture, partial, func(name string, data []byte) ([]byte, bool) {
+		if name == "header.json" || name == "summaries.json" || name == "reductions.json" {
+			return nil, false
+		}
+		if strings.HasPrefix(name, "samples/") {
+			if kept == 5 {
+				return nil, false
+			}
+			kept++
+		}
+		return data, true
+	})
+	l := newLake(t)
+	st, err := Inspect(t.Context(), l, []string{partial}, InspectOptions{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Tables[lake.Episodes].Added; got != 5 {
+		t.Errorf("unfinished: %d episodes, want 5", got)
+	}
+	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "unfinished log") {
+		t.Errorf("warnings = %q, want the unfinished-log warning", st.Warnings)
+	}
+	st, err = Inspect(t.Context(), l, []string{zstdFixture}, InspectOptions{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, want := range map[string][2]int64{lake.Episodes: {13, 5}, lake.Results: {39, 15}} {
+		if got := st.Tables[table]; got.Added != want[0] || got.Unchanged != want[1] {
+			t.Errorf("finished %s: %d new, %d unchanged; want %d, %d", table, got.Added, got.Unchanged, want[0], want[1])
+		}
+	}
+}
+
+// TestInspectBad checks that bad logs are rejected with file:entry:
+// field: reason and that nothing is committed.
+func TestInspectBad(t *testing.T) {
+	sample := "samples/q2_epoch_1.json"
+	replace := func(old, new string) func(string, []byte) ([]byte, bool) {
+		return func(name string, data []byte) ([]byte, bool) {
+			if name == sample {
+				data = bytes.Replace(data, []byte(old), []byte(new), 1)
+			}
+			return data, true
+		}
+	}
+	cases := []struct {
+		name string
+		edit func(string, []byte) ([]byte, bool)
+		opts InspectOptions
+		want string
+	}{
+		{"messages not a list", replace(`"messages":[`, `"messages":"x","was":[`), InspectOptions{},
+			"bad.eval:samples/q2_epoch_1.json: messages: wrong type: got JSON string, want array"},
+		{"epoch zero", replace(`"epoch":1`, `"epoch":0`), InspectOptions{},
+			"bad.eval:samples/q2_epoch_1.json: epoch: invalid value: 0 is not an epoch (1, 2, ...)"},
+		{"dangling attachment", replace(`"content":"What is 10 + 7?"`, `"content":"attachment://deadbeef"`), InspectOptions{},
+			"bad.eval:samples/q2_epoch_1.json: messages[0].content: missing: attachment://deadbeef is not in the sample's attachments"},
+		{"truncated sample", func(name string, data []byte) ([]byte, bool) {
+			if name == sample {
+				data = data[:len(data)/2]
+			}
+			return data, true
+		}, InspectOptions{}, "bad.eval:samples/q2_epoch_1.json: malformed: unexpected end of JSON input"},
+		{"no header", func(name string, data []byte) ([]byte, bool) {
+			return data, !strings.HasPrefix(name, "_journal/") && name != "header.json"
+		}, InspectOptions{}, "bad.eval: header.json: missing: neither header.json nor _journal/start.json: not an Inspect AI log"},
+		{"duplicate sample", func(name string, data []byte) ([]byte, bool) {
+			if name == "samples/q3_epoch_1.json" {
+				data = bytes.Replace(data, []byte(`"id":"q3"`), []byte(`"id":"q2"`), 1)
+			}
+			return data, true
+		}, InspectOptions{}, "bad.eval:samples/q3_epoch_1.json: episode_id: duplicate key: same natural key as bad.eval:samples/q2_epoch_1.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bad := filepath.Join(dir, "bad.eval")
+			rewriteEval(t, zstdFixture, bad, c.edit)
+			l := newLake(t)
+			t.Chdir(dir)
+			_, err := Inspect(t.Context(), l, []string{"bad.eval"}, c.opts, Options{})
+			var rej *Rejected
+			if !errors.As(err, &rej) {
+				t.Fatalf("err = %v, want *Rejected", err)
+			}
+			if got := rej.Errors[0].Error(); got != c.want {
+				t.Errorf("first error:\n got %s\nwant %s", got, c.want)
+			}
+			if m, _ := l.Manifest(); len(m.Files) != 0 {
+				t.Errorf("%d files committed, want none", len(m.Files))
+			}
+		})
+	}
+}
+
+// TestInspectJSONTruncated: a .json log cut in the middle of a sample is
+// rejected at the line where the sample breaks off.
+func TestInspectJSONTruncated(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "inspect", "arith-json.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "cut.json")
+	os.WriteFile(p, data[:len(data)/2], 0o644)
+	_, err = Inspect(t.Context(), newLake(t), []string{p}, InspectOptions{}, Options{})
+	var rej *Rejected
+	if !errors.As(err, &rej) || !strings.Contains(rej.Errors[0].Error(), "cut.json:") || !strings.Contains(rej.Errors[0].Error(), "truncated file?") {
+		t.Fatalf("err = %v, want a truncated-file rejection", err)
+	}
+}

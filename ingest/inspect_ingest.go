@@ -1,0 +1,203 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Inspect ingests Inspect AI logs (.eval, the ZIP inspect-ai writes, with
+// zstd or deflate entries; or .json, log_format="json") into the episodes,
+// actions, results, verdicts and ground_truth tables as one all-or-nothing
+// batch. A path that is a folder stands for the .eval and .json files in
+// it (not recursive; inspect-ai's logs.json listing is skipped). Samples
+// are read one at a time, so memory does not grow with their number.
+//
+// The mapping is in inspectRun.rows. A log whose run has not finished
+// (an .eval without header.json) is read from its journal: its completed
+// samples are ingested (they are final once written), with a warning;
+// ingesting the finished log later adds the rest and leaves those
+// unchanged. Bad records are reported as "file:entry: field: reason"
+// (for a .json log "file:line: field: reason") and nothing is committed.
+func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectOptions, opts Options) (Stats, error) {
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		var rows int64
+		for _, name := range b.inspectFiles(paths) {
+			b.stats.Inputs++
+			if err := b.inspectLog(name, iopts, &rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// inspectFiles expands folders into the logs they hold (sorted).
+func (b *batch) inspectFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			b.reject(p, 0, err)
+			continue
+		}
+		var logs []string
+		for _, e := range ents {
+			n := e.Name()
+			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && n != "logs.json" {
+				logs = append(logs, filepath.Join(p, n))
+			}
+		}
+		sort.Strings(logs)
+		if len(logs) == 0 {
+			b.reject(p, 0, schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs"))
+		}
+		out = append(out, logs...)
+	}
+	return out
+}
+
+// inspectLog reads one log. Bad input is collected in b.errs; the error
+// returned is for the batch as a whole (cancellation, a write failure).
+func (b *batch) inspectLog(name string, iopts InspectOptions, rows *int64) error {
+	rd, err := openInspect(name)
+	if err != nil {
+		b.inputErr(name, err)
+		return nil
+	}
+	defer rd.Close()
+	h, err := rd.header()
+	if err != nil {
+		b.inputErr(name, err)
+		return nil
+	}
+	run := newInspectRun(name, h, iopts)
+	samples := 0
+	err = rd.samples(func(e sampleEntry) error {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		samples++
+		s, ferrs := decodeSample(e.raw)
+		var out *inspectRows
+		if len(ferrs) == 0 {
+			out, ferrs = run.rows(s, e.where, e.line)
+		}
+		for _, fe := range ferrs {
+			var re *schema.RecordError
+			if errors.As(fe.err, &re) {
+				b.errs = append(b.errs, re)
+				continue
+			}
+			b.errs = append(b.errs, &schema.RecordError{File: e.where, Line: e.line, Field: fe.field, Err: fe.err})
+		}
+		if out == nil {
+			return nil
+		}
+		if err := b.addInspect(out); err != nil {
+			return err
+		}
+		*rows++
+		if b.opts.Progress != nil && *rows%256 == 0 {
+			b.opts.Progress(*rows)
+		}
+		return nil
+	})
+	if err != nil {
+		var re *schema.RecordError
+		if !errors.As(err, &re) {
+			return err
+		}
+		b.errs = append(b.errs, re)
+	}
+	b.inspectWarnings(name, h, run, samples)
+	return nil
+}
+
+// inputErr records a problem with a whole input file.
+func (b *batch) inputErr(name string, err error) {
+	var re *schema.RecordError
+	if errors.As(err, &re) {
+		b.errs = append(b.errs, re)
+		return
+	}
+	b.reject(name, 0, err)
+}
+
+func (b *batch) addInspect(out *inspectRows) error {
+	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
+		return err
+	}
+	for i := range out.acts {
+		a := &out.acts[i]
+		if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
+			return err
+		}
+	}
+	for i := range out.results {
+		r := &out.results[i]
+		if err := add(b, lake.Results, r, r.SrcFile, r.SrcLine); err != nil {
+			return err
+		}
+	}
+	for i := range out.verdicts {
+		v := &out.verdicts[i]
+		if err := add(b, lake.Verdicts, v, v.SrcFile, v.SrcLine); err != nil {
+			return err
+		}
+	}
+	for i := range out.truths {
+		g := &out.truths[i]
+		if err := add(b, lake.GroundTruth, g, g.SrcFile, g.SrcLine); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inspectWarnings says what a user should know about a log that was read
+// without rejection: an unfinished or failed run, no ground truth, scores
+// not recorded as results.
+func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, samples int) {
+	warn := func(format string, args ...any) {
+		b.stats.Warnings = append(b.stats.Warnings, name+": "+fmt.Sprintf(format, args...))
+	}
+	switch {
+	case h.Unfinished:
+		warn("unfinished log (no header.json): %d completed sample(s) read from the journal; ingest it again when the run ends to add the rest", samples)
+	case h.Status != "" && h.Status != "success":
+		warn("log status %q: %d sample(s) read", h.Status, samples)
+	}
+	if samples == 0 {
+		warn("no samples (was the log written with log_samples=False?)")
+	}
+	if run.decided && run.gt == "" && run.opts.GroundTruth != "none" {
+		var others []string
+		for _, s := range run.scorers {
+			if !run.judges[s.Name] {
+				others = append(others, s.Name)
+			}
+		}
+		warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
+	}
+	names := make([]string, 0, len(run.skipped))
+	for n := range run.skipped {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		warn("scorer %s: %d score(s) not recorded as results (missing, not a scalar, or outside [0, 1])", n, run.skipped[n])
+	}
+}

@@ -1,0 +1,329 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// zipMethodZstd is the ZIP compression method of zstd entries (APPNOTE
+// 4.4.5: 93), which inspect-ai writes since it moved off deflate.
+const zipMethodZstd = 93
+
+// inspectHeader is what a log says about its run: header.json of a
+// finished .eval, _journal/start.json of an unfinished one, the top-level
+// fields of a .json log.
+type inspectHeader struct {
+	Version    int         `json:"version"`
+	Status     string      `json:"status"`
+	Eval       inspectEval `json:"eval"`
+	Unfinished bool        `json:"-"` // no header.json: read from the journal
+}
+
+// inspectEval is the part of EvalSpec the adapter maps (the rest is kept
+// raw in Extra).
+type inspectEval struct {
+	EvalID     string `json:"eval_id"`
+	RunID      string `json:"run_id"`
+	Created    string `json:"created"`
+	Task       string `json:"task"`
+	Model      string `json:"model"`
+	ModelRoles map[string]struct {
+		Model string `json:"model"`
+	} `json:"model_roles"`
+	Config struct {
+		Epochs        *int64   `json:"epochs"`
+		EpochsReducer []string `json:"epochs_reducer"`
+	} `json:"config"`
+	Scorers []inspectScorer `json:"scorers"`
+}
+
+// inspectScorer is one scorer declared by the task.
+type inspectScorer struct {
+	Name    string                     `json:"name"`
+	Options map[string]json.RawMessage `json:"options"`
+}
+
+// sampleEntry is one sample × epoch as stored: where it is (for messages
+// and provenance) and its JSON object.
+type sampleEntry struct {
+	where string // "log.eval:samples/q1_epoch_1.json", or the .json log's name
+	line  int64  // line of the sample in a .json log; 0 in an .eval
+	raw   []byte
+}
+
+// inspectReader reads one log: its header first, then its samples one at a
+// time, so memory holds one sample (plus, for an .eval, its central
+// directory).
+type inspectReader interface {
+	header() (*inspectHeader, error)
+	samples(each func(sampleEntry) error) error
+	Close() error
+}
+
+// openInspect opens an .eval (ZIP) or .json log, by content: a ZIP starts
+// with "PK".
+func openInspect(name string) (inspectReader, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	var magic [2]byte
+	if _, err := io.ReadFull(f, magic[:]); err == nil && string(magic[:]) == "PK" {
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return openEvalZip(f, name, st.Size())
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &jsonLog{f: f, name: name}, nil
+}
+
+// evalZip reads an .eval log: a ZIP of JSON entries.
+type evalZip struct {
+	f    *os.File
+	name string
+	zr   *zip.Reader
+	last map[string]*zip.File // an entry name written twice: the last one wins, as for every ZIP reader
+	dec  *zstd.Decoder
+}
+
+func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
+	zr, err := zip.NewReader(f, size)
+	if err != nil {
+		f.Close()
+		return nil, &schema.RecordError{File: name, Err: schema.Reason(schema.ErrSyntax, "not a readable .eval (ZIP) file: %v (is the log still being written?)", err)}
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	z := &evalZip{f: f, name: name, zr: zr, last: map[string]*zip.File{}, dec: dec}
+	// Entries are read one at a time, so one decoder serves them all.
+	zr.RegisterDecompressor(zipMethodZstd, func(r io.Reader) io.ReadCloser {
+		if err := z.dec.Reset(r); err != nil {
+			return io.NopCloser(errReader{err})
+		}
+		return io.NopCloser(z.dec)
+	})
+	for _, e := range zr.File {
+		z.last[e.Name] = e
+	}
+	return z, nil
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+func (z *evalZip) Close() error {
+	z.dec.Close()
+	return z.f.Close()
+}
+
+// entry reads one ZIP entry whole.
+func (z *evalZip) entry(e *zip.File) ([]byte, error) {
+	rc, err := e.Open()
+	if err != nil {
+		return nil, z.entryErr(e.Name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, z.entryErr(e.Name, err)
+	}
+	return b, nil
+}
+
+func (z *evalZip) entryErr(entry string, err error) error {
+	var re *schema.RecordError
+	if errors.As(err, &re) {
+		return re
+	}
+	if errors.Is(err, zip.ErrAlgorithm) {
+		return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrValue, "unsupported ZIP compression method")}
+	}
+	return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrSyntax, "read entry: %v", err)}
+}
+
+// header reads header.json, or, in a log whose run has not finished,
+// _journal/start.json.
+func (z *evalZip) header() (*inspectHeader, error) {
+	name, unfinished := "header.json", false
+	e := z.last[name]
+	if e == nil {
+		name, unfinished = "_journal/start.json", true
+		e = z.last[name]
+	}
+	if e == nil {
+		return nil, &schema.RecordError{File: z.name, Field: "header.json", Err: schema.Reason(schema.ErrMissing, "neither header.json nor _journal/start.json: not an Inspect AI log")}
+	}
+	b, err := z.entry(e)
+	if err != nil {
+		return nil, err
+	}
+	var h inspectHeader
+	if err := json.Unmarshal(b, &h); err != nil {
+		return nil, &schema.RecordError{File: z.name + ":" + name, Err: jsonReason(err)}
+	}
+	h.Unfinished = unfinished
+	if unfinished {
+		h.Status = "started"
+	}
+	return &h, nil
+}
+
+var (
+	monolithSample = regexp.MustCompile(`^samples/[^/]+_epoch_\d+\.json$`)
+	chunkedSample  = regexp.MustCompile(`^samples/([^/]+_epoch_\d+)/`)
+)
+
+// samples yields every samples/{id}_epoch_{n}.json entry in file order.
+func (z *evalZip) samples(each func(sampleEntry) error) error {
+	for _, e := range z.zr.File {
+		if z.last[e.Name] != e {
+			continue
+		}
+		if m := chunkedSample.FindStringSubmatch(e.Name); m != nil {
+			return &schema.RecordError{File: z.name + ":samples/" + m[1], Err: schema.Reason(schema.ErrValue,
+				"chunked sample layout (inspect-ai's convert to chunked) is not supported yet")}
+		}
+		if !monolithSample.MatchString(e.Name) {
+			continue
+		}
+		b, err := z.entry(e)
+		if err != nil {
+			return err
+		}
+		if err := each(sampleEntry{where: z.name + ":" + e.Name, raw: b}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonLog reads a .json log (log_format="json"): one JSON object whose
+// "samples" array is streamed element by element.
+type jsonLog struct {
+	f    *os.File
+	name string
+	lt   *lineTracker
+	dec  *json.Decoder
+	h    *inspectHeader
+}
+
+func (j *jsonLog) Close() error { return j.f.Close() }
+
+func (j *jsonLog) syntax(err error) error {
+	line := int64(0)
+	if j.lt != nil && j.dec != nil {
+		line = j.lt.lineAt(j.dec.InputOffset())
+	}
+	return &schema.RecordError{File: j.name, Line: line, Err: jsonReason(err)}
+}
+
+// header reads the top-level fields up to "samples" (inspect-ai writes
+// version, status, eval, plan, results and stats first).
+func (j *jsonLog) header() (*inspectHeader, error) {
+	j.lt = &lineTracker{r: bufio.NewReaderSize(j.f, 1<<20)}
+	j.dec = json.NewDecoder(j.lt)
+	if tok, err := j.dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, &schema.RecordError{File: j.name, Line: 1, Err: schema.Reason(schema.ErrSyntax, "an Inspect AI .json log is one JSON object")}
+	}
+	h := &inspectHeader{}
+	seenEval := false
+	for j.dec.More() {
+		tok, err := j.dec.Token()
+		if err != nil {
+			return nil, j.syntax(err)
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "samples":
+			if !seenEval {
+				return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "no eval before samples: not a log written by inspect-ai")}
+			}
+			j.h = h
+			return h, nil
+		case "version":
+			err = j.dec.Decode(&h.Version)
+		case "status":
+			err = j.dec.Decode(&h.Status)
+		case "eval":
+			seenEval = true
+			err = j.dec.Decode(&h.Eval)
+		default:
+			var skip json.RawMessage
+			err = j.dec.Decode(&skip)
+		}
+		if err != nil {
+			return nil, j.syntax(err)
+		}
+	}
+	if !seenEval {
+		return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "not an Inspect AI log")}
+	}
+	j.h = h
+	return h, nil
+}
+
+// samples streams the "samples" array; header must have been called.
+func (j *jsonLog) samples(each func(sampleEntry) error) error {
+	if j.h == nil || !j.dec.More() {
+		return nil // a log without samples (log_samples=False)
+	}
+	if tok, err := j.dec.Token(); err != nil {
+		return j.syntax(err)
+	} else if tok == nil {
+		return nil // "samples": null
+	} else if tok != json.Delim('[') {
+		return &schema.RecordError{File: j.name, Field: "samples", Err: schema.Reason(schema.ErrType, "want an array")}
+	}
+	for j.dec.More() {
+		var raw json.RawMessage
+		if err := j.dec.Decode(&raw); err != nil {
+			return j.syntax(err)
+		}
+		line := j.lt.lineAt(j.dec.InputOffset() - int64(len(raw)))
+		if err := each(sampleEntry{where: j.name, line: line, raw: raw}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonReason turns a decoding error into a record error reason.
+func jsonReason(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		want := map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
+			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number", reflect.Bool: "boolean"}[te.Type.Kind()]
+		if want == "" {
+			want = te.Type.String()
+		}
+		if te.Field != "" {
+			return schema.Reason(schema.ErrType, "%s: got JSON %s, want %s", te.Field, te.Value, want)
+		}
+		return schema.Reason(schema.ErrType, "got JSON %s, want %s", te.Value, want)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return schema.Reason(schema.ErrSyntax, "unexpected end of JSON (truncated file?)")
+	}
+	return schema.Reason(schema.ErrSyntax, "%v", strings.TrimPrefix(err.Error(), "json: "))
+}

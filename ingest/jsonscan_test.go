@@ -1,0 +1,129 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// decodeJSON decodes b with encoding/json, numbers kept as text.
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// FuzzScanObjectMatchesEncodingJSON is a differential test of the hand-written
+// scanner against encoding/json on one line:
+//   - validity: scanObject accepts exactly the lines that json.Valid accepts
+//     and that are one object; the one deliberate exception is a top-level
+//     NaN/Infinity/-Infinity value, which scans as kNonFinite so that the
+//     decoders can name it (they always reject it);
+//   - values: every field decodes, through the accessors the decoders use,
+//     to what encoding/json gives for that key; nested values are kept as
+//     raw JSON that decodes to the same value.
+//
+// Inputs that are not UTF-8 are skipped: the decoders reject them before
+// scanning (checkLine), where encoding/json would substitute U+FFFD.
+func FuzzScanObjectMatchesEncodingJSON(f *testing.F) {
+	for _, c := range []string{
+		`{"run":01}`, `{"run":1}`, `{"run":-0}`, `{"run":-01}`, `{"a":1.}`, `{"a":.5}`, `{"a":1e}`, `{"a":1e+}`,
+		`{"a":1.5e+3}`, `{"a":-}`, `{"a":+1}`, `{"a":0x1}`, `{"a":1-2}`, `{"a":[01]}`, `{"a":{"b":1.}}`,
+		`{"a":"\x"}`, `{"a":"\u12"}`, `{"a":["\u00e9\ud83d\ude00"]}`, `{"r\u0075n":2}`, `{"a":"\ud800"}`,
+		`{"a":NaN}`, `{"a":[NaN]}`, `{"a":true,"b":false,"c":null}`, `{}`, ` { "a" : [ ] } `, `{"a":1}x`,
+		`{"a":1,}`, `[1]`, `{"a"}`, `{"a":"b\"c\\d\/e\n"}`, `{"a":1e400}`, `{"a":123456789012345678901234567890}`,
+		`{"episode_id": "ep_0001", "judge": "vlm:model-x", "condition": "E2-lastk", "run": 1, "verdict": "success", "score": null, "confidence": 0.9}`,
+	} {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !utf8.Valid(b) {
+			return
+		}
+		fields, err := scanObject(nil, b)
+		nonFinite := false
+		for _, fl := range fields {
+			nonFinite = nonFinite || fl.kind == kNonFinite
+		}
+		want, jerr := decodeJSON(b)
+		obj, isObj := want.(map[string]any)
+		valid := json.Valid(b) && jerr == nil && isObj
+		if nonFinite && err == nil {
+			if valid {
+				t.Fatalf("%q: scanned a non-finite value that encoding/json accepts", b)
+			}
+			return
+		}
+		if got := err == nil; got != valid {
+			t.Fatalf("%q: scanner accepts = %v (%v), encoding/json accepts = %v (%v)", b, got, err, valid, jerr)
+		}
+		if !valid {
+			return
+		}
+		seen := map[string]bool{}
+		for _, fl := range fields {
+			if seen[string(fl.key)] {
+				return // duplicate keys: encoding/json keeps the last, the decoders reject the line
+			}
+			seen[string(fl.key)] = true
+		}
+		if len(seen) != len(obj) {
+			t.Fatalf("%q: %d fields, encoding/json has %d", b, len(seen), len(obj))
+		}
+		for i := range fields {
+			fl := &fields[i]
+			w, ok := obj[string(fl.key)]
+			if !ok {
+				t.Fatalf("%q: key %q not in encoding/json's object", b, fl.key)
+			}
+			var got any
+			var err error
+			switch fl.kind {
+			case kNull:
+				got = nil
+			case kBool:
+				got, err = fl.boolean()
+			case kString:
+				got, err = fl.str()
+			case kNumber:
+				got = json.Number(fl.val)
+				if f, ferr := fl.float(); ferr == nil {
+					if wf, _ := strconv.ParseFloat(string(w.(json.Number)), 64); wf != f {
+						t.Fatalf("%q: %s: float %v, encoding/json text parses to %v", b, fl.key, f, wf)
+					}
+				}
+			case kObject, kArray:
+				got, err = decodeJSON(fl.val)
+			}
+			if err != nil {
+				t.Fatalf("%q: %s: %v", b, fl.key, err)
+			}
+			if !reflect.DeepEqual(got, w) {
+				t.Fatalf("%q: %s = %#v, encoding/json gives %#v", b, fl.key, got, w)
+			}
+		}
+	})
+}
+
+// TestLeadingZeroRejected is the issue's example, end to end through the
+// verdict decoder.
+func TestLeadingZeroRejected(t *testing.T) {
+	var v = newVerdictDecoder()
+	for _, line := range []string{`{"episode_id":"e","judge":"j","condition":"E1-final","run":01,"verdict":"success"}`,
+		`{"episode_id":"e","judge":"j","condition":"E1-final","run":1.,"verdict":"success"}`} {
+		err := v.decode([]byte(line), new(schema.Verdict))
+		if err == nil || !strings.Contains(err.Error(), "malformed number") {
+			t.Errorf("%s: %v, want a malformed number", line, err)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Request is one judge call: the rendered prompt and the pack it came from.
+type Request struct {
+	Pack         *Pack
+	PackJSON     []byte // the canonical encoding (what exec judges read)
+	PackSHA256   string
+	Prompt       string // rendered rubric
+	PromptSHA256 string
+	Model        string
+	Temperature  float64
+	MaxTokens    int
+}
+
+// Reply is what a backend got back.
+type Reply struct {
+	Text         string   // the model's text (parsed by ParseReply); "" for score-only replies
+	Score        *float64 // reward models
+	Model        string   // the exact model id the API reports; "" when it reports none
+	InputTokens  *int64
+	OutputTokens *int64
+}
+
+// Backend calls one judge. Implementations are safe for concurrent use and
+// return *CallError for failures a retry may fix.
+type Backend interface {
+	Call(ctx context.Context, req *Request) (Reply, error)
+}
+
+// CallError is a failed call. Retryable failures (429, 5xx, timeouts,
+// resets, truncated or malformed bodies) are retried with backoff,
+// waiting at least RetryAfter when the server said so.
+type CallError struct {
+	Status     int // HTTP status; 0 for transport errors
+	Retryable  bool
+	RetryAfter time.Duration
+	Msg        string
+}
+
+func (e *CallError) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("HTTP %d: %s", e.Status, e.Msg)
+	}
+	return e.Msg
+}
+
+// HTTPOptions are shared by the HTTP backends.
+type HTTPOptions struct {
+	BaseURL string
+	APIKey  string // from the environment; never logged or stored
+	Client  *http.Client
+}
+
+func (o *HTTPOptions) client() *http.Client {
+	if o.Client != nil {
+		return o.Client
+	}
+	return http.DefaultClient
+}
+
+// NewHTTPClient returns a client that keeps up to conns connections per host.
+func NewHTTPClient(conns int) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = conns * 2
+	t.MaxIdleConnsPerHost = conns * 2
+	t.MaxConnsPerHost = 0
+	return &http.Client{Transport: t}
+}
+
+// postJSON posts body and returns the response body of a 2xx reply.
+func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[string]string, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &CallError{Msg: fmt.Sprintf("build request: %v", err)}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := o.client().Do(req)
+	if err != nil {
+		return nil, transportError(ctx, err, o.APIKey)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), o.APIKey)
+	}
+	if resp.StatusCode/100 != 2 {
+		e := &CallError{Status: resp.StatusCode, Msg: redact(capText(strings.TrimSpace(string(data)), 300), o.APIKey)}
+		e.Retryable = resp.StatusCode == 408 || resp.StatusCode == 409 || resp.StatusCode == 429 || resp.StatusCode >= 500
+		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		return nil, e
+	}
+	return data, nil
+}
+
+func transportError(ctx context.Context, err error, key string) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	msg := redact(err.Error(), key)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &CallError{Retryable: true, Msg: "timeout: " + msg}
+	}
+	return &CallError{Retryable: true, Msg: msg}
+}
+
+// malformed is a 2xx reply whose envelope cannot be read (truncated or not
+// JSON): the server's fault, so retryable.
+func malformed(what string, err error, body []byte) error {
+	return &CallError{Retryable: true, Msg: fmt.Sprintf("malformed %s reply (%v): %s", what, err, capText(string(body), 200))}
+}
+
+// retryAfter parses a Retry-After header: seconds or an HTTP date.
+func retryAfter(h string, now time.Time) time.Duration {
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(strings.TrimSpace(h), 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(h); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// redact removes the API key from a message.
+func redact(s, key string) string {
+	if len(key) >= 4 {
+		s = strings.ReplaceAll(s, key, "[redacted]")
+	}
+	return s
+}
+
+func i64p(v int64) *int64 { return &v }

@@ -1,0 +1,284 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Run gets the missing verdicts of one judge on the lake's evidence packs:
+// Concurrency calls in flight, at most RatePerMinute, each retried with
+// jittered backoff (honouring Retry-After). Verdicts are committed in
+// atomic lake batches as they arrive, so a killed run loses at most the
+// calls in flight and a rerun skips what is committed. When verdicts are
+// left (budget spent, backend failing) it returns the summary and an
+// *IncompleteError.
+func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
+	if err := opts.applyDefaults(); err != nil {
+		return Summary{}, err
+	}
+	jobs, sum, err := plan(l, &opts)
+	if err != nil || opts.DryRun {
+		return sum, err
+	}
+	r := &runner{o: &opts, l: l, store: NewStore(l), sum: &sum, start: time.Now(),
+		lim: newLimiter(opts.RatePerMinute), results: make(chan schema.Verdict, opts.Concurrency*2)}
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	commitErr := make(chan error, 1)
+	go func() { commitErr <- r.commitLoop(ctx, stop) }()
+	feed := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < opts.Concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range feed {
+				r.do(ctx, runCtx, stop, j)
+			}
+		}()
+	}
+	var fed int64
+dispatch:
+	for _, j := range jobs {
+		select {
+		case feed <- j:
+			fed++
+		case <-runCtx.Done():
+			break dispatch
+		}
+	}
+	close(feed)
+	wg.Wait()
+	close(r.results)
+	cerr := <-commitErr
+	sum.Elapsed = time.Since(r.start)
+	sum.Calls, sum.Retries, sum.Failed = r.calls.Load(), r.retries.Load(), r.failed.Load()
+	sum.Left = sum.Planned - sum.Verdicts
+	switch {
+	case cerr != nil:
+		return sum, cerr
+	case ctx.Err() != nil:
+		return sum, ctx.Err()
+	case sum.Left > 0:
+		reason := "stopped"
+		if c := context.Cause(runCtx); c != nil && !errors.Is(c, context.Canceled) {
+			reason = c.Error()
+		} else if sum.Failed > 0 {
+			reason = fmt.Sprintf("%d call(s) failed after retries (last: %v)", sum.Failed, r.lastErr.Load())
+		}
+		sum.Stopped = reason
+		return sum, &IncompleteError{Left: sum.Left, Reason: reason}
+	}
+	return sum, nil
+}
+
+type runner struct {
+	o       *RunOptions
+	l       *lake.Lake
+	store   *Store
+	sum     *Summary // written by the commit loop only
+	start   time.Time
+	lim     *limiter
+	results chan schema.Verdict
+
+	calls, retries, failed, inflightDone atomic.Int64
+	consecutive                          atomic.Int64
+	lastErr                              atomic.Value
+}
+
+// errBudget stops dispatch when --max-calls is spent.
+var errBudget = errors.New("--max-calls budget spent")
+
+// do gets one verdict, or gives up after retries. Calls run under ctx (an
+// interrupt cancels them); a stopped run (runCtx done: budget spent,
+// backend failing) starts no new call but lets calls in flight finish and
+// keeps their verdicts.
+func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j job) {
+	o := r.o
+	data, err := r.store.Get(j.ev.PackSHA256)
+	var pack *Pack
+	if err == nil {
+		pack, err = DecodePack(data)
+	}
+	if err != nil {
+		stop(fmt.Errorf("episode %s (%s): %w", j.ev.EpisodeID, j.cond.Pack, err))
+		return
+	}
+	req := &Request{Pack: pack, PackJSON: data, PackSHA256: j.ev.PackSHA256, Prompt: o.Prompt.Render(pack),
+		PromptSHA256: o.Prompt.SHA256, Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
+	for attempt := 0; ; attempt++ {
+		if err := r.lim.wait(runCtx); err != nil {
+			return
+		}
+		if n := r.calls.Add(1); o.MaxCalls > 0 && n > o.MaxCalls {
+			r.calls.Add(-1)
+			stop(errBudget)
+			return
+		}
+		start := time.Now()
+		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		reply, err := o.Backend.Call(cctx, req)
+		cancel()
+		if err == nil {
+			r.consecutive.Store(0)
+			r.emit(ctx, j, req, reply, start, time.Since(start))
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = &CallError{Retryable: true, Msg: fmt.Sprintf("no reply within %s", o.Timeout)}
+		}
+		r.lastErr.Store(err.Error())
+		var ce *CallError
+		retryable := errors.As(err, &ce) && ce.Retryable
+		if ce != nil && (ce.Status == 401 || ce.Status == 403) {
+			stop(fmt.Errorf("backend refused the credentials: %v", err))
+			return
+		}
+		if !retryable || attempt >= o.MaxRetries {
+			o.Logger.Warn("judge call failed", "episode", j.ev.EpisodeID, "condition", j.cond.Name, "run", j.run, "error", err)
+			r.failed.Add(1)
+			if r.consecutive.Add(1) >= int64(o.MaxFailures) {
+				stop(fmt.Errorf("backend keeps failing: %d verdicts in a row failed (last: %v)", o.MaxFailures, err))
+			}
+			r.progress()
+			return
+		}
+		r.retries.Add(1)
+		wait := backoff(o.RetryBase, attempt)
+		if ce.RetryAfter > 0 {
+			wait = max(wait, ce.RetryAfter)
+			r.lim.pause(ce.RetryAfter)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-runCtx.Done():
+			t.Stop()
+			r.failed.Add(1)
+			return
+		}
+	}
+}
+
+// backoff is the jittered exponential wait before retry attempt+1: a
+// uniform draw in [d/2, d] with d = base·2^attempt, capped at 30s.
+func backoff(base time.Duration, attempt int) time.Duration {
+	d := base << min(attempt, 16)
+	if d > 30*time.Second || d <= 0 {
+		d = 30 * time.Second
+	}
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// emit turns a reply into a verdict row for the commit loop.
+func (r *runner) emit(ctx context.Context, j job, req *Request, reply Reply, start time.Time, latency time.Duration) {
+	o := r.o
+	v := Verdict{Score: reply.Score}
+	if reply.Text != "" || reply.Score == nil {
+		v = ParseReply(reply.Text)
+		if v.Score == nil {
+			v.Score = reply.Score
+		}
+	}
+	model := reply.Model
+	if model == "" {
+		model = o.Model
+	}
+	called := start.UTC()
+	extra := map[string]any{"backend": o.BackendName}
+	if v.Evidence != "" {
+		extra["evidence"] = v.Evidence
+	}
+	if model != o.Model && o.Model != "" {
+		extra["requested_model"] = o.Model
+	}
+	xb, _ := json.Marshal(extra)
+	row := schema.Verdict{EpisodeID: j.ev.EpisodeID, Judge: o.Judge, Condition: j.cond.Name, Run: j.run,
+		Score: v.Score, Confidence: v.Confidence, Model: &model, CalledAt: &called, Extra: string(xb),
+		PackSHA256: &req.PackSHA256, PromptSHA256: &req.PromptSHA256, LatencyMS: i64p(latency.Milliseconds()),
+		InputTokens: reply.InputTokens, OutputTokens: reply.OutputTokens,
+		Provenance: schema.Provenance{SrcFile: "trustlake judge"}}
+	if model == "" {
+		row.Model = nil
+	}
+	if v.Verdict != "" {
+		row.Verdict = &v.Verdict
+	}
+	if v.Verdict == schema.VerdictParseError {
+		row.Raw = &v.Raw
+	}
+	select {
+	case r.results <- row:
+	case <-ctx.Done():
+	}
+}
+
+func (r *runner) progress() {
+	if r.o.Progress == nil {
+		return
+	}
+	select {
+	case r.results <- schema.Verdict{}: // an empty row asks the commit loop to redraw
+	default:
+	}
+}
+
+// limiter spaces requests evenly at a rate per minute and holds every
+// worker back after a Retry-After. A nil interval means no rate cap.
+type limiter struct {
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+}
+
+func newLimiter(perMinute float64) *limiter {
+	l := &limiter{}
+	if perMinute > 0 {
+		l.interval = time.Duration(float64(time.Minute) / perMinute)
+	}
+	return l
+}
+
+func (l *limiter) wait(ctx context.Context) error {
+	l.mu.Lock()
+	now := time.Now()
+	at := now
+	if l.next.After(now) {
+		at = l.next
+	}
+	if l.interval > 0 {
+		l.next = at.Add(l.interval)
+	}
+	l.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return ctx.Err()
+}
+
+// pause makes every later request wait at least d from now.
+func (l *limiter) pause(d time.Duration) {
+	l.mu.Lock()
+	if until := time.Now().Add(d); until.After(l.next) {
+		l.next = until
+	}
+	l.mu.Unlock()
+}

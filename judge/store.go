@@ -1,0 +1,75 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/trustlake/trustlake/lake"
+)
+
+// StoreDir is the folder, inside the lake root, of the pack files.
+const StoreDir = "_evidence"
+
+// Store keeps packs content-addressed: <lake>/_evidence/<sha[:2]>/<sha>.json.
+// A pack file is written once (temporary file, then rename) and never
+// changed; the evidence table says which pack belongs to which episode.
+// It is safe for concurrent use.
+type Store struct{ dir string }
+
+// NewStore returns the pack store of a lake.
+func NewStore(l *lake.Lake) *Store { return &Store{dir: filepath.Join(l.Root(), StoreDir)} }
+
+func (s *Store) path(sha string) string { return filepath.Join(s.dir, sha[:2], sha+".json") }
+
+// Put stores data under its sha256 and reports whether the file is new.
+func (s *Store) Put(sha string, data []byte) (bool, error) {
+	name := s.path(sha)
+	if _, err := os.Stat(name); err == nil {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return false, fmt.Errorf("store pack: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), ".pack-*")
+	if err != nil {
+		return false, fmt.Errorf("store pack: %w", err)
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), name)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return false, fmt.Errorf("store pack %s: %w", sha, werr)
+	}
+	return true, nil
+}
+
+// Get returns the pack stored under sha, checking its hash.
+func (s *Store) Get(sha string) ([]byte, error) {
+	if len(sha) != 64 {
+		return nil, fmt.Errorf("%w: bad pack hash %q", ErrNoPack, sha)
+	}
+	data, err := os.ReadFile(s.path(sha))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w %s in %s (run `trustlake evidence` again)", ErrNoPack, sha, s.dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if got := SHA256Hex(data); got != sha {
+		return nil, fmt.Errorf("pack %s is damaged (its sha256 is %s)", s.path(sha), got)
+	}
+	return data, nil
+}
+
+// remove deletes a pack written by a build that then failed.
+func (s *Store) remove(sha string) { os.Remove(s.path(sha)) }

@@ -1,0 +1,315 @@
+package lake
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// Outcome is what happened to one row given to Writer.Add.
+type Outcome int
+
+// Outcomes of Writer.Add.
+const (
+	Added     Outcome = iota // new key, written
+	Unchanged                // same key and content already in the lake
+	Replaced                 // same key, new content, --replace given
+	Conflict                 // same key, different content; see ConflictError
+)
+
+// ConflictError says that a row's natural key is taken by a different row
+// in the lake; Existing names where that row came from ("file:line").
+type ConflictError struct {
+	Key      string
+	Existing string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("key %s already in the lake with different content (from %s); use --replace to overwrite", e.Key, e.Existing)
+}
+
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// Stats counts the outcomes of a Writer.
+type Stats struct {
+	Added     int64 `json:"added"`
+	Unchanged int64 `json:"unchanged"`
+	Replaced  int64 `json:"replaced"`
+	Rejected  int64 `json:"rejected"`
+}
+
+// WriterOptions configure a Writer.
+type WriterOptions struct {
+	Replace  bool // overwrite rows whose key exists with different content
+	SizeHint int  // expected number of rows, to size the dedupe map; 0 is fine
+}
+
+// Writer appends rows of type T to one table inside a transaction, deduping
+// by natural key against the lake and within the batch. It streams: rows go
+// to Parquet as they arrive. Against the lake it reads only the key index
+// of each partition it touches (keys.go), so memory and time grow with the
+// rows appended plus 32 bytes per stored row of those partitions.
+type Writer[T any] struct {
+	tx      *Tx
+	table   Table
+	rt      *rowType
+	opts    WriterOptions
+	parts   map[string]*partState[T] // by partition values joined with NUL
+	last    *partState[T]            // the partition of the previous row
+	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
+	files   []string                 // source files by index, for seen
+	stats   Stats
+	buf     int
+	scratch []byte
+}
+
+// seenKey is one added row's key and source; a sorted slice of them finds
+// in-batch duplicates far cheaper than a map of a million keys.
+type seenKey struct {
+	key  [2]uint64
+	line int64
+	file int32
+}
+
+// DuplicateError is a row whose natural key an earlier row of the same
+// batch already had.
+type DuplicateError struct {
+	File, FirstFile string
+	Line, FirstLine int64
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("same natural key as %s", origin(e.FirstFile, e.FirstLine))
+}
+
+type partState[T any] struct {
+	values   []string
+	index    *partIndex
+	replaced map[uint32]map[[2]uint64]bool // index file -> keys to drop
+	origins  map[uint32][]string           // index file -> "file:line" per row, loaded on a conflict
+	fw       *fileWriter[T]
+	pending  []T
+}
+
+// NewWriter starts writing table in tx; T must be the table's row type.
+func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], error) {
+	t, err := tableFor[T](table)
+	if err != nil {
+		return nil, err
+	}
+	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: 4096}, nil
+}
+
+// Add offers one row. It returns the outcome and, for Conflict, a
+// *ConflictError. The caller validates rows before Add.
+func (w *Writer[T]) Add(row *T) (Outcome, error) {
+	p := unsafe.Pointer(row)
+	var key [2]uint64
+	key, w.scratch = w.rt.keyHash(w.scratch, p)
+	ps, err := w.part(p)
+	if err != nil {
+		return Conflict, err
+	}
+	file, line := w.rt.where(p)
+	if n := len(w.files); n == 0 || w.files[n-1] != file {
+		w.files = append(w.files, file)
+	}
+	w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
+	old, ok := ps.index.lookup(key)
+	if !ok {
+		w.stats.Added++
+		return Added, w.push(ps, row)
+	}
+	var h uint64
+	h, w.scratch = w.rt.contentHash(w.scratch, p)
+	if old.content == h {
+		w.stats.Unchanged++
+		return Unchanged, nil
+	}
+	if !w.opts.Replace {
+		w.stats.Rejected++
+		where, err := w.origin(ps, old)
+		if err != nil {
+			return Conflict, err
+		}
+		return Conflict, &ConflictError{Key: w.rt.keyString(p), Existing: where}
+	}
+	if ps.replaced[old.file] == nil {
+		ps.replaced[old.file] = map[[2]uint64]bool{}
+	}
+	ps.replaced[old.file][key] = true
+	w.stats.Replaced++
+	return Replaced, w.push(ps, row)
+}
+
+// origin names where a stored row came from, reading the sources of its
+// file once per file (conflicts are rare and end the batch).
+func (w *Writer[T]) origin(ps *partState[T], e *located) (string, error) {
+	rows, ok := ps.origins[e.file]
+	if !ok {
+		var err error
+		if rows, err = w.table.ops.origins(w.tx.l.root, w.table, ps.index.files[e.file]); err != nil {
+			return "", err
+		}
+		if ps.origins == nil {
+			ps.origins = map[uint32][]string{}
+		}
+		ps.origins[e.file] = rows
+	}
+	if int(e.row) >= len(rows) {
+		return "", fmt.Errorf("key index of %s names row %d of %d (run `trustlake lake check`)", ps.index.files[e.file].Path, e.row, len(rows))
+	}
+	return rows[e.row], nil
+}
+
+func (w *Writer[T]) push(ps *partState[T], row *T) error {
+	ps.pending = append(ps.pending, *row)
+	if len(ps.pending) >= w.buf {
+		return w.flush(ps)
+	}
+	return nil
+}
+
+func (w *Writer[T]) flush(ps *partState[T]) error {
+	if len(ps.pending) == 0 {
+		return nil
+	}
+	if ps.fw != nil && ps.fw.rows >= int64(w.tx.l.opts.FileRows) {
+		if err := ps.fw.close(); err != nil {
+			return err
+		}
+		ps.fw = nil
+	}
+	if ps.fw == nil {
+		fw, err := newFileWriter[T](w.tx, w.table, ps.values)
+		if err != nil {
+			return err
+		}
+		ps.fw = fw
+	}
+	if err := ps.fw.write(ps.pending); err != nil {
+		return err
+	}
+	ps.pending = ps.fw.batch(w.buf)
+	return nil
+}
+
+// part returns the state of one partition, loading its key index on first
+// use. Rows of one partition usually come in runs, so the previous row's
+// partition is tried first; the map costs one joined key otherwise.
+func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
+	if w.last != nil && w.rt.inPartition(p, w.last.values) {
+		return w.last, nil
+	}
+	values := w.rt.partition(p)
+	id := strings.Join(values, "\x00")
+	if ps, ok := w.parts[id]; ok {
+		w.last = ps
+		return ps, nil
+	}
+	if _, err := PartitionDir(w.table, values); err != nil {
+		return nil, err
+	}
+	px, err := loadPartIndex(w.tx, w.table, w.tx.partitionFiles(w.table, values))
+	if err != nil {
+		return nil, err
+	}
+	ps := &partState[T]{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
+	if w.parts == nil {
+		w.parts = map[string]*partState[T]{}
+	}
+	w.parts[id], w.last = ps, ps
+	return ps, nil
+}
+
+// Duplicates returns the rows whose natural key an earlier row of the batch
+// already had, in the order they were added. Call it after Close.
+func (w *Writer[T]) Duplicates() []*DuplicateError {
+	s := w.seen
+	slices.SortFunc(s, func(a, b seenKey) int {
+		if c := cmp.Compare(a.key[0], b.key[0]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.key[1], b.key[1]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.file, b.file); c != 0 { // input order within a key
+			return c
+		}
+		return cmp.Compare(a.line, b.line)
+	})
+	type dup struct {
+		first, again seenKey
+		order        int
+	}
+	var dups []dup
+	for i := 1; i < len(s); i++ {
+		if s[i].key == s[i-1].key {
+			j := i - 1
+			for j > 0 && s[j-1].key == s[i].key {
+				j--
+			}
+			dups = append(dups, dup{first: s[j], again: s[i]})
+		}
+	}
+	slices.SortFunc(dups, func(a, b dup) int {
+		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.again.line, b.again.line)
+	})
+	out := make([]*DuplicateError, len(dups))
+	for i, d := range dups {
+		out[i] = &DuplicateError{File: w.files[d.again.file], Line: d.again.line, FirstFile: w.files[d.first.file], FirstLine: d.first.line}
+	}
+	w.stats.Rejected += int64(len(out))
+	return out
+}
+
+// Close flushes every partition, rewrites files that lost replaced rows,
+// and returns the counts. The transaction still has to be committed, after
+// checking Duplicates.
+func (w *Writer[T]) Close() (Stats, error) {
+	for _, id := range slices.Sorted(maps.Keys(w.parts)) { // manifest order stays stable
+		ps := w.parts[id]
+		if err := w.flush(ps); err != nil {
+			return w.stats, err
+		}
+		for _, fi := range slices.Sorted(maps.Keys(ps.replaced)) {
+			if err := w.rewriteWithout(ps, ps.index.files[fi], ps.replaced[fi]); err != nil {
+				return w.stats, err
+			}
+		}
+		if ps.fw != nil {
+			if err := ps.fw.close(); err != nil {
+				return w.stats, err
+			}
+			ps.fw = nil
+		}
+	}
+	return w.stats, nil
+}
+
+// rewriteWithout copies a committed file's rows, minus keys, into the
+// partition's current output, and marks the old file superseded.
+func (w *Writer[T]) rewriteWithout(ps *partState[T], f FileEntry, keys map[[2]uint64]bool) error {
+	var scratch []byte
+	err := readRows[T](w.tx.l.root, w.table, f, func(rows []T) error {
+		for i := range rows {
+			var k [2]uint64
+			k, scratch = w.rt.keyHash(scratch, unsafe.Pointer(&rows[i]))
+			if !keys[k] {
+				ps.pending = append(ps.pending, rows[i])
+			}
+		}
+		return w.flush(ps)
+	})
+	if err != nil {
+		return err
+	}
+	w.tx.remove(f.Path)
+	return nil
+}

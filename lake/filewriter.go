@@ -1,0 +1,189 @@
+package lake
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+	"unsafe"
+
+	"github.com/google/uuid"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// fileWriter writes one Parquet data file of row type T and its key index.
+// Rows are encoded, and their keys hashed, in a goroutine of their own.
+type fileWriter[T any] struct {
+	tx     *Tx
+	table  Table
+	values []string
+	rel    string // final path relative to root
+	f      *os.File
+	h      hashWriter
+	w      *parquet.GenericWriter[T]
+	keys   *keysWriter
+	rows   int64
+	ch     chan []T   // row batches for the encoding goroutine
+	free   chan []T   // batches the encoder is done with, for reuse
+	done   chan error // the encoding goroutine's result
+	closed bool
+}
+
+type hashWriter struct {
+	w io.Writer
+	h interface {
+		io.Writer
+		Sum([]byte) []byte
+	}
+	n int64
+}
+
+func (hw *hashWriter) Write(p []byte) (int, error) {
+	n, err := hw.w.Write(p)
+	hw.h.Write(p[:n])
+	hw.n += int64(n)
+	return n, err
+}
+
+func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], error) {
+	dir, err := PartitionDir(t, values)
+	if err != nil {
+		return nil, err
+	}
+	abs := filepath.Join(tx.l.root, filepath.FromSlash(dir))
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("create partition %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(tx.l.root, keysDir), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", keysDir, err)
+	}
+	rel := path.Join(dir, "part-"+uuid.NewString()+".parquet")
+	final := filepath.Join(tx.l.root, filepath.FromSlash(rel))
+	f, err := os.OpenFile(final+".tmp", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create data file: %w", err)
+	}
+	tx.stage(final+".tmp", final)
+	keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
+	tx.stage(keysFinal+".tmp", keysFinal)
+	kw, err := newKeysWriter(keysFinal + ".tmp")
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	fw := &fileWriter[T]{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
+	fw.h = hashWriter{w: f, h: sha256.New()}
+	fw.w = parquet.NewGenericWriter[T](&fw.h,
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
+		parquet.CreatedBy("trustlake", "1", ""),
+	)
+	fw.ch, fw.free, fw.done = make(chan []T, 2), make(chan []T, 4), make(chan error, 1)
+	go fw.encode()
+	tx.abort = append(tx.abort, func() {
+		if !fw.closed {
+			fw.closed = true
+			close(fw.ch)
+			<-fw.done
+			fw.f.Close()
+			fw.keys.f.Close()
+		}
+	})
+	return fw, nil
+}
+
+// encode runs in its own goroutine: Parquet encoding, compression and key
+// hashing of one file overlap with decoding and dedupe of the next rows.
+func (fw *fileWriter[T]) encode() {
+	var err error
+	rt := fw.table.rows
+	var scratch []byte
+	for rows := range fw.ch {
+		if err == nil {
+			if _, werr := fw.w.Write(rows); werr != nil {
+				err = fmt.Errorf("write %s: %w", fw.rel, werr)
+			}
+			for i := range rows {
+				var e keyEntry
+				p := unsafe.Pointer(&rows[i])
+				e.key, scratch = rt.keyHash(scratch, p)
+				e.content, scratch = rt.contentHash(scratch, p)
+				fw.keys.add(e)
+			}
+		}
+		// The writer has copied the values: hand the batch back for reuse
+		// (cleared, so it pins no strings), or drop it when enough wait.
+		clear(rows)
+		select {
+		case fw.free <- rows[:0]:
+		default:
+		}
+	}
+	if err == nil {
+		if cerr := fw.w.Close(); cerr != nil {
+			err = fmt.Errorf("finish %s: %w", fw.rel, cerr)
+		}
+	}
+	fw.done <- err
+}
+
+// write hands rows to the encoding goroutine; the caller must not touch
+// the slice again (it may come back from batch).
+func (fw *fileWriter[T]) write(rows []T) error {
+	fw.ch <- rows
+	fw.rows += int64(len(rows))
+	return nil
+}
+
+// close finishes the file and its key index, fsyncs both and records them
+// in the transaction.
+func (fw *fileWriter[T]) close() error {
+	fw.closed = true
+	close(fw.ch)
+	if err := <-fw.done; err != nil {
+		fw.f.Close()
+		fw.keys.f.Close()
+		return err
+	}
+	kn, ksum, err := fw.keys.finish()
+	if err != nil {
+		fw.f.Close()
+		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
+	}
+	if err := fw.f.Sync(); err != nil {
+		fw.f.Close()
+		return fmt.Errorf("sync %s: %w", fw.rel, err)
+	}
+	if err := fw.f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", fw.rel, err)
+	}
+	fw.tx.added = append(fw.tx.added, FileEntry{
+		Table:      fw.table.Name,
+		Path:       fw.rel,
+		Partition:  fw.values,
+		Rows:       fw.rows,
+		Bytes:      fw.h.n,
+		SHA256:     hex.EncodeToString(fw.h.h.Sum(nil)),
+		Committed:  time.Now().UTC(),
+		Keys:       keysPath(fw.rel),
+		KeysBytes:  kn,
+		KeysSHA256: hex.EncodeToString(ksum),
+	})
+	return nil
+}
+
+// batch returns an empty slice for the next rows, reusing one the encoder
+// is done with when there is one.
+func (fw *fileWriter[T]) batch(capacity int) []T {
+	select {
+	case b := <-fw.free:
+		return b
+	default:
+		return make([]T, 0, capacity)
+	}
+}

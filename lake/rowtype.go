@@ -1,0 +1,332 @@
+package lake
+
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// rowType is what the lake derives, once, from the struct tags of a table's
+// Go row type (package schema): the columns, the natural key, the partition
+// columns and the fields covered by the content hash. Keys and hashes are
+// computed from it for every row type alike.
+//
+// Tags: `parquet:"name,..."` names a stored column; `lake:"key"` marks a
+// natural key column (key order is declaration order); `lake:"partition=COL"`
+// a hive partition column (stored in the path, `parquet:"-"`); `lake:"nohash"`
+// a stored field that the content hash leaves out.
+type rowType struct {
+	typ     reflect.Type
+	fields  []rowField // every stored or partition field, declaration order
+	key     []int      // indexes into fields
+	parts   []int      // indexes into fields, outermost partition first
+	hashed  []int      // indexes into fields
+	srcFile uintptr    // offset of Provenance.SrcFile
+	srcLine uintptr    // offset of Provenance.SrcLine
+}
+
+// rowField is one field of a row type.
+type rowField struct {
+	name   string // column name (the partition column for partition fields)
+	goName string
+	offset uintptr
+	kind   fieldKind
+}
+
+type fieldKind uint8
+
+const (
+	kString fieldKind = iota + 1
+	kInt64
+	kFloat64
+	kBool
+	kTime
+	kPtrString
+	kPtrInt64
+	kPtrFloat64
+	kPtrBool
+	kPtrTime
+)
+
+var (
+	timeType       = reflect.TypeFor[time.Time]()
+	provenanceType = reflect.TypeFor[schema.Provenance]()
+)
+
+func kindOf(t reflect.Type) (fieldKind, bool) {
+	ptr := t.Kind() == reflect.Pointer
+	if ptr {
+		t = t.Elem()
+	}
+	var k fieldKind
+	switch {
+	case t == timeType:
+		k = kTime
+	case t.Kind() == reflect.String:
+		k = kString
+	case t.Kind() == reflect.Int64:
+		k = kInt64
+	case t.Kind() == reflect.Float64:
+		k = kFloat64
+	case t.Kind() == reflect.Bool:
+		k = kBool
+	default:
+		return 0, false
+	}
+	if ptr {
+		k += kPtrString - kString
+	}
+	return k, true
+}
+
+// deriveRowType reads the tags of T. It panics on a row type the lake
+// cannot describe: that is a programming error caught by every test.
+func deriveRowType(typ reflect.Type) *rowType {
+	rt := &rowType{typ: typ}
+	var walk func(t reflect.Type, base uintptr)
+	walk = func(t reflect.Type, base uintptr) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			if sf.Anonymous && sf.Type == provenanceType {
+				f, _ := sf.Type.FieldByName("SrcFile")
+				l, _ := sf.Type.FieldByName("SrcLine")
+				rt.srcFile, rt.srcLine = base+sf.Offset+f.Offset, base+sf.Offset+l.Offset
+			}
+			if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, base+sf.Offset)
+				continue
+			}
+			col, _, _ := strings.Cut(sf.Tag.Get("parquet"), ",")
+			var key, nohash bool
+			var part string
+			for _, opt := range strings.Split(sf.Tag.Get("lake"), ",") {
+				switch {
+				case opt == "":
+				case opt == "key":
+					key = true
+				case opt == "nohash":
+					nohash = true
+				case strings.HasPrefix(opt, "partition="):
+					part = strings.TrimPrefix(opt, "partition=")
+				default:
+					panic(fmt.Sprintf("lake: %s.%s: unknown lake tag option %q", typ.Name(), sf.Name, opt))
+				}
+			}
+			if part != "" {
+				col = part
+			}
+			if col == "-" || col == "" {
+				if key || nohash {
+					panic(fmt.Sprintf("lake: %s.%s: tagged lake:%q but neither stored nor a partition", typ.Name(), sf.Name, sf.Tag.Get("lake")))
+				}
+				continue
+			}
+			k, ok := kindOf(sf.Type)
+			if !ok {
+				panic(fmt.Sprintf("lake: %s.%s: type %s is not a lake column type", typ.Name(), sf.Name, sf.Type))
+			}
+			idx := len(rt.fields)
+			rt.fields = append(rt.fields, rowField{name: col, goName: sf.Name, offset: base + sf.Offset, kind: k})
+			if key {
+				rt.key = append(rt.key, idx)
+			}
+			if part != "" {
+				if k != kString {
+					panic(fmt.Sprintf("lake: %s.%s: a partition field must be a string", typ.Name(), sf.Name))
+				}
+				rt.parts = append(rt.parts, idx)
+			}
+			if !nohash {
+				rt.hashed = append(rt.hashed, idx)
+			}
+		}
+	}
+	walk(typ, 0)
+	if len(rt.key) == 0 {
+		panic(fmt.Sprintf("lake: %s: no field tagged lake:\"key\"", typ.Name()))
+	}
+	if rt.srcFile == 0 && rt.srcLine == 0 {
+		panic(fmt.Sprintf("lake: %s: no embedded schema.Provenance", typ.Name()))
+	}
+	return rt
+}
+
+func (rt *rowType) columns(idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = rt.fields[j].name
+	}
+	return out
+}
+
+func str(p unsafe.Pointer, f *rowField) string { return *(*string)(unsafe.Add(p, f.offset)) }
+
+// appendValue appends a field's value in a self-delimiting form; ok is false
+// for a nil pointer or the zero value of a plain field, which contribute
+// nothing to a content hash (so adding an optional column later does not
+// change the hash of rows that lack it).
+func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
+	a := unsafe.Add(p, f.offset)
+	var u uint64
+	switch f.kind {
+	case kString:
+		s := *(*string)(a)
+		if s == "" {
+			return b, false
+		}
+		return appendString(b, s), true
+	case kPtrString:
+		s := *(**string)(a)
+		if s == nil {
+			return b, false
+		}
+		return appendString(b, *s), true
+	case kInt64, kFloat64:
+		u = *(*uint64)(a)
+		if u == 0 {
+			return b, false
+		}
+	case kPtrInt64, kPtrFloat64:
+		v := *(**uint64)(a)
+		if v == nil {
+			return b, false
+		}
+		u = *v
+	case kBool:
+		if !*(*bool)(a) {
+			return b, false
+		}
+		u = 1
+	case kPtrBool:
+		v := *(**bool)(a)
+		if v == nil {
+			return b, false
+		}
+		if *v {
+			u = 1
+		}
+	case kTime:
+		t := (*time.Time)(a)
+		if t.IsZero() {
+			return b, false
+		}
+		u = uint64(t.UnixMicro())
+	case kPtrTime:
+		t := *(**time.Time)(a)
+		if t == nil {
+			return b, false
+		}
+		u = uint64(t.UnixMicro())
+	}
+	return binary.LittleEndian.AppendUint64(b, u), true
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// contentHash hashes every hashed field that holds a value, each with its
+// column name, so that moving a value between columns changes the hash.
+// It is stable across processes and versions (xxh3), so it can be stored.
+func (rt *rowType) contentHash(buf []byte, p unsafe.Pointer) (uint64, []byte) {
+	b := buf[:0]
+	for _, i := range rt.hashed {
+		f := &rt.fields[i]
+		n := len(b)
+		b = appendString(b, f.name)
+		var ok bool
+		if b, ok = appendValue(b, p, f); !ok {
+			b = b[:n]
+		}
+	}
+	return xxh3.Hash(b), b
+}
+
+// keyHash is a 128-bit hash of the natural key, stable across processes.
+func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
+	b := buf[:0]
+	for _, i := range rt.key {
+		f := &rt.fields[i]
+		switch f.kind {
+		case kString:
+			b = appendString(b, str(p, f))
+		case kInt64:
+			b = appendString(b, strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10))
+		default:
+			v, _ := appendValue(nil, p, f)
+			b = appendString(b, string(v))
+		}
+	}
+	h := xxh3.Hash128(b)
+	return [2]uint64{h.Hi, h.Lo}, b
+}
+
+// keyString is the natural key for messages: values joined by "/".
+func (rt *rowType) keyString(p unsafe.Pointer) string {
+	vals := make([]string, len(rt.key))
+	for i, j := range rt.key {
+		f := &rt.fields[j]
+		switch f.kind {
+		case kString:
+			vals[i] = str(p, f)
+		case kInt64:
+			vals[i] = strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10)
+		default:
+			v := reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName)
+			vals[i] = fmt.Sprint(reflect.Indirect(v).Interface())
+		}
+	}
+	return strings.Join(vals, "/")
+}
+
+// partition returns the row's hive partition values.
+func (rt *rowType) partition(p unsafe.Pointer) []string {
+	if len(rt.parts) == 0 {
+		return nil
+	}
+	out := make([]string, len(rt.parts))
+	for i, j := range rt.parts {
+		out[i] = str(p, &rt.fields[j])
+	}
+	return out
+}
+
+// inPartition reports whether the row's partition values are values,
+// without allocating.
+func (rt *rowType) inPartition(p unsafe.Pointer, values []string) bool {
+	for i, j := range rt.parts {
+		if str(p, &rt.fields[j]) != values[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// setPartition restores the partition fields from the hive path.
+func (rt *rowType) setPartition(p unsafe.Pointer, values []string) {
+	for i, j := range rt.parts {
+		*(*string)(unsafe.Add(p, rt.fields[j].offset)) = values[i]
+	}
+}
+
+// where returns the row's source file and line.
+func (rt *rowType) where(p unsafe.Pointer) (string, int64) {
+	return *(*string)(unsafe.Add(p, rt.srcFile)), *(*int64)(unsafe.Add(p, rt.srcLine))
+}
+
+// origin formats a source as "file:line" (or "file" when line is 0).
+func origin(file string, line int64) string {
+	if line <= 0 {
+		return file
+	}
+	return file + ":" + strconv.FormatInt(line, 10)
+}

@@ -1,0 +1,54 @@
+package queries
+
+import (
+	"context"
+	"fmt"
+)
+
+// Health is the verifier and data health of the lake (sql/report_health.sql).
+type Health struct {
+	Verifiers        int // distinct verifiers behind the ground truth
+	Tested           int // of those, with an ok pass and an ok fail fixture self-test
+	SelfTests        int // recorded fixture runs
+	SelfTestFailures int // fixture runs that missed their expected verdict
+	Nondeterministic int // verifiers ever nondeterministic
+	Episodes         int
+	WithoutGT        int // episodes without ground truth
+}
+
+// ReportHealth returns the verifier and data health of the lake.
+func (s *Session) ReportHealth(ctx context.Context) (Health, error) {
+	var h Health
+	err := s.conn.QueryRowContext(ctx, sqlFile("report_health")).Scan(&h.Verifiers, &h.Tested, &h.SelfTests,
+		&h.SelfTestFailures, &h.Nondeterministic, &h.Episodes, &h.WithoutGT)
+	if err != nil {
+		return h, fmt.Errorf("query health: %w", err)
+	}
+	return h, nil
+}
+
+// ReviewCount counts GT failures whose category needs review, by raw
+// category.
+type ReviewCount struct {
+	Raw      string
+	Episodes int
+}
+
+// ReportNeedsReview returns the GT failures whose category needs human
+// review, by raw category (sql/report_needs_review.sql).
+func (s *Session) ReportNeedsReview(ctx context.Context) ([]ReviewCount, error) {
+	rows, err := s.Query(ctx, sqlFile("report_needs_review"))
+	if err != nil {
+		return nil, fmt.Errorf("query needs review: %w", err)
+	}
+	defer rows.Close()
+	var out []ReviewCount
+	for rows.Next() {
+		var r ReviewCount
+		if err := rows.Scan(&r.Raw, &r.Episodes); err != nil {
+			return nil, fmt.Errorf("scan needs review: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,202 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Figure is one named number of a report, with labels, as gates see it:
+// fields value, wilson_lo, wilson_hi, boot_lo, boot_hi, k, n and, with a
+// baseline, baseline, delta, p, significant and regression (1 or 0).
+type Figure struct {
+	Name   string
+	Labels map[string]string
+	Fields map[string]Num
+}
+
+// String renders name{label="v",...}.
+func (f Figure) String() string {
+	return f.Name + labelString(f.Labels)
+}
+
+func labelString(labels map[string]string) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%q", k, labels[k])
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// figureDoc documents every figure name a gate may use: its labels.
+var figureDocs = []struct{ name, labels string }{
+	{"fpr", "judge, condition"}, {"fdr", "judge, condition"}, {"tpr", "judge, condition"},
+	{"inflation", "judge, condition"}, {"kappa", "judge, condition"}, {"self_consistency", "judge, condition"},
+	{"uncertain_rate", "judge, condition"}, {"parse_error_rate", "judge, condition"},
+	{"fpr_category", "judge, condition, category"}, {"fpr_hardness", "judge, condition, hardness"},
+	{"fpr_source", "judge, condition, source"},
+	{"claim_sway", "judge"},
+	{"rm_heldout_fpr", "judge, condition"}, {"rm_heldout_tpr", "judge, condition"}, {"roc_auc", "judge, condition"},
+	{"trusted_rate", "benchmark, agent (the total has benchmark=\"all\", agent=\"all\")"},
+	{"checklist_failed", "judge, condition"},
+	{"regressions", ""}, {"significant_changes", ""}, {"lake_problems", ""}, {"lake_damaged", ""},
+	{"selftest_failures", ""}, {"nondeterministic_verifiers", ""}, {"episodes_without_gt", ""}, {"needs_review", ""},
+}
+
+// FigureNames returns every figure name gates know, sorted.
+func FigureNames() []string {
+	out := make([]string, len(figureDocs))
+	for i, d := range figureDocs {
+		out[i] = d.name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fieldNames are the fields a gate may read.
+var fieldNames = []string{"value", "wilson_lo", "wilson_hi", "boot_lo", "boot_hi", "k", "n",
+	"baseline", "delta", "p", "significant", "regression"}
+
+// moments say how a figure is tested against a baseline in two samples:
+// a proportion K of N (two-proportion z) or the mean of per-episode values
+// with Sum and SumSq over N (Welch z).
+type moments struct {
+	proportion bool
+	sum, sumSq float64
+	n          int
+}
+
+// namedEstimate is an Estimate of the document with its figure name and
+// labels.
+type namedEstimate struct {
+	name   string
+	labels map[string]string
+	e      *Estimate
+	m      moments
+	// worse is +1 when an increase is bad, -1 when a decrease is bad, 0
+	// when only the distance from zero matters (inflation).
+	worse int
+	// jc is JUDGE@CONDITION for figures a paired test can cover.
+	jc string
+}
+
+func (n namedEstimate) key() string { return n.name + labelString(n.labels) }
+
+func prop(e *Estimate) moments {
+	return moments{proportion: true, sum: float64(e.K), sumSq: float64(e.K), n: e.N}
+}
+
+// estimates lists the document's estimates in a stable order.
+func (d *Document) estimates() []namedEstimate {
+	var out []namedEstimate
+	for i := range d.Judges {
+		r := &d.Judges[i]
+		jc := map[string]string{"judge": r.Judge, "condition": r.Condition}
+		n := r.TP + r.FP + r.TN + r.FN
+		key := r.Judge + "@" + r.Condition
+		out = append(out,
+			namedEstimate{"fpr", jc, &r.FPR, prop(&r.FPR), +1, key},
+			namedEstimate{"fdr", jc, &r.FDR, prop(&r.FDR), +1, ""},
+			namedEstimate{"tpr", jc, &r.TPR, prop(&r.TPR), -1, key},
+			namedEstimate{"inflation", jc, &r.Inflation, moments{sum: float64(r.FP - r.FN), sumSq: float64(r.FP + r.FN), n: n}, 0, key},
+			namedEstimate{"kappa", jc, &r.Kappa, moments{}, -1, ""},
+			namedEstimate{"self_consistency", jc, &r.SelfConsistency, prop(&r.SelfConsistency), -1, ""},
+			namedEstimate{"uncertain_rate", jc, &r.UncertainRate, prop(&r.UncertainRate), +1, ""},
+			namedEstimate{"parse_error_rate", jc, &r.ParseErrorRate, prop(&r.ParseErrorRate), +1, ""},
+		)
+	}
+	for i := range d.Strata {
+		s := &d.Strata[i]
+		labels := map[string]string{"judge": s.Judge, "condition": s.Condition, s.By: s.Value}
+		out = append(out, namedEstimate{"fpr_" + s.By, labels, &s.FPR, prop(&s.FPR), +1, ""})
+	}
+	for i := range d.ClaimSway {
+		s := &d.ClaimSway[i]
+		out = append(out, namedEstimate{"claim_sway", map[string]string{"judge": s.Judge}, &s.Sway, moments{}, +1, ""})
+	}
+	for i := range d.RewardModels {
+		r := &d.RewardModels[i]
+		jc := map[string]string{"judge": r.Judge, "condition": r.Condition}
+		out = append(out,
+			namedEstimate{"rm_heldout_fpr", jc, &r.HeldOutFPR, prop(&r.HeldOutFPR), +1, ""},
+			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, prop(&r.HeldOutTPR), -1, ""},
+			namedEstimate{"roc_auc", jc, &r.AUC, moments{}, -1, ""},
+		)
+	}
+	if d.Trust != nil {
+		rows := make([]*TrustAgent, 0, len(d.Trust.Agents)+1)
+		for i := range d.Trust.Agents {
+			rows = append(rows, &d.Trust.Agents[i])
+		}
+		rows = append(rows, &d.Trust.Total)
+		for _, a := range rows {
+			e := &a.TrustedRate
+			out = append(out, namedEstimate{"trusted_rate", map[string]string{"benchmark": a.Benchmark, "agent": a.Agent}, e, prop(e), -1, ""})
+		}
+	}
+	return out
+}
+
+// Figures returns every figure of the document, as gates see them.
+func (d *Document) Figures() []Figure {
+	var out []Figure
+	for _, ne := range d.estimates() {
+		e := ne.e
+		f := Figure{Name: ne.name, Labels: ne.labels, Fields: map[string]Num{
+			"value": e.Value, "wilson_lo": e.Wilson[0], "wilson_hi": e.Wilson[1],
+			"boot_lo": e.Boot[0], "boot_hi": e.Boot[1], "k": NaN(), "n": NaN(),
+			"baseline": NaN(), "delta": NaN(), "p": NaN(), "significant": NaN(), "regression": NaN(),
+		}}
+		if e.N > 0 {
+			f.Fields["k"], f.Fields["n"] = Num(e.K), Num(e.N)
+		}
+		if c := e.Change; c != nil {
+			f.Fields["baseline"], f.Fields["delta"], f.Fields["p"] = c.Baseline, c.Delta, c.P
+			f.Fields["significant"], f.Fields["regression"] = boolNum(c.Significant), boolNum(c.Regression)
+		}
+		out = append(out, f)
+	}
+	for _, c := range d.Checklists {
+		out = append(out, scalar("checklist_failed", map[string]string{"judge": c.Judge, "condition": c.Condition}, float64(c.Failed)))
+	}
+	h := d.Health
+	review := 0
+	for _, r := range h.NeedsReview {
+		review += r.Episodes
+	}
+	out = append(out,
+		scalar("regressions", nil, float64(d.Summary.Regressions)),
+		scalar("significant_changes", nil, float64(d.Summary.SignificantChanges)),
+		scalar("lake_problems", nil, float64(len(h.Lake.Problems))),
+		scalar("lake_damaged", nil, float64(boolNum(h.Lake.Damaged))),
+		scalar("selftest_failures", nil, float64(h.Verifiers.SelfTestFailures)),
+		scalar("nondeterministic_verifiers", nil, float64(h.Verifiers.Nondeterministic)),
+		scalar("episodes_without_gt", nil, float64(h.Verifiers.WithoutGT)),
+		scalar("needs_review", nil, float64(review)),
+	)
+	return out
+}
+
+func scalar(name string, labels map[string]string, v float64) Figure {
+	f := Figure{Name: name, Labels: labels, Fields: map[string]Num{}}
+	for _, k := range fieldNames {
+		f.Fields[k] = NaN()
+	}
+	f.Fields["value"] = Num(v)
+	return f
+}
+
+func boolNum(b bool) Num {
+	if b {
+		return 1
+	}
+	return 0
+}

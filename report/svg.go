@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+)
+
+// Charts are inline SVG drawn here: fixed geometry, text in the reader's
+// own sans-serif font, no scripts, nothing loaded from anywhere. Each
+// chart is one <svg class="chart"> element, so a test can count them.
+
+const (
+	chartW     = 760
+	labelW     = 300
+	rowH       = 18
+	axisH      = 28
+	plotRightM = 20
+)
+
+// forestRow is one line of a forest plot: a point with a Wilson whisker
+// and, drawn thinner below it, a bootstrap whisker.
+type forestRow struct {
+	Label    string
+	Value    Num
+	Wilson   Interval
+	Boot     Interval
+	Bad      bool // drawn in the regression colour
+	Group    bool // a group heading line without a point
+	Note     string
+	Baseline Num // the baseline value, drawn as a hollow mark
+}
+
+func f3(x float64) string { return fmt.Sprintf("%.1f", x) }
+
+// forest draws rows on an x axis from lo to hi (a reference line at ref
+// when ref lies inside).
+func forest(title string, rows []forestRow, lo, hi, ref float64) string {
+	h := axisH + rowH*len(rows) + 24
+	plotW := float64(chartW - labelW - plotRightM)
+	x := func(v float64) float64 {
+		v = math.Max(lo, math.Min(hi, v))
+		return float64(labelW) + (v-lo)/(hi-lo)*plotW
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		chartW, h, chartW, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	// Axis with ticks every 0.1 (or fifths of the span).
+	top, bottom := 20.0, float64(20+rowH*len(rows))
+	step := (hi - lo) / 5
+	if hi-lo == 1 {
+		step = 0.1
+	}
+	for t := lo; t <= hi+1e-9; t += step {
+		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" class="grid"/>`, f3(x(t)), f3(top), f3(x(t)), f3(bottom))
+		fmt.Fprintf(&b, `<text x="%s" y="%s" class="tick" text-anchor="middle">%.1f</text>`, f3(x(t)), f3(bottom+14), t)
+	}
+	if ref > lo && ref < hi {
+		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" class="ref"/>`, f3(x(ref)), f3(top), f3(x(ref)), f3(bottom))
+	}
+	for i, r := range rows {
+		y := top + float64(i)*rowH + rowH/2
+		cls := "lbl"
+		if r.Group {
+			cls = "grp"
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="%s" text-anchor="end">%s</text>`, labelW-8, f3(y+4), cls, html.EscapeString(r.Label))
+		if r.Group {
+			continue
+		}
+		mark := "pt"
+		if r.Bad {
+			mark = "pt bad"
+		}
+		if r.Wilson.Defined() {
+			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" class="wh"/>`, f3(x(float64(r.Wilson[0]))), f3(y-2), f3(x(float64(r.Wilson[1]))), f3(y-2))
+		}
+		if r.Boot.Defined() {
+			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" class="bt"/>`, f3(x(float64(r.Boot[0]))), f3(y+3), f3(x(float64(r.Boot[1]))), f3(y+3))
+		}
+		if r.Baseline.Defined() {
+			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3.5" class="base"/>`, f3(x(float64(r.Baseline))), f3(y))
+		}
+		if r.Value.Defined() {
+			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3.5" class="%s"><title>%s</title></circle>`, f3(x(float64(r.Value))), f3(y), mark,
+				html.EscapeString(fmt.Sprintf("%s: %.3f %s", r.Label, float64(r.Value), r.Note)))
+		} else {
+			fmt.Fprintf(&b, `<text x="%s" y="%s" class="tick">undefined</text>`, f3(x(lo)+4), f3(y+4))
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="legend">● value  ━ Wilson  ─ task bootstrap  ○ baseline</text>`, labelW, h-2)
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// bars draws horizontal bars of counts (the Trust Layer funnel).
+func bars(title string, labels []string, values []int) string {
+	h := 20 + rowH*len(labels) + 10
+	maxV := 1
+	for _, v := range values {
+		maxV = max(maxV, v)
+	}
+	plotW := float64(chartW - labelW - plotRightM - 60)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		chartW, h, chartW, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	for i, l := range labels {
+		y := 14 + float64(i*rowH)
+		w := plotW * float64(values[i]) / float64(maxV)
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(l))
+		fmt.Fprintf(&b, `<rect x="%d" y="%s" width="%s" height="%d" class="bar"/>`, labelW, f3(y+2), f3(w), rowH-5)
+		fmt.Fprintf(&b, `<text x="%s" y="%s" class="tick">%d</text>`, f3(float64(labelW)+w+5), f3(y+12), values[i])
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// stacked draws one 100% stacked bar per row (D4 tiers per agent).
+func stacked(title string, labels []string, parts [][]int, names []string) string {
+	h := 20 + rowH*len(labels) + 24
+	plotW := float64(chartW - labelW - plotRightM)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		chartW, h, chartW, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	for i, l := range labels {
+		y := 14 + float64(i*rowH)
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(l))
+		total := 0
+		for _, v := range parts[i] {
+			total += v
+		}
+		if total == 0 {
+			continue
+		}
+		x := float64(labelW)
+		for j, v := range parts[i] {
+			w := plotW * float64(v) / float64(total)
+			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%d" class="s%d"><title>%s: %d</title></rect>`,
+				f3(x), f3(y+2), f3(w), rowH-5, j, html.EscapeString(names[j]), v)
+			x += w
+		}
+	}
+	var leg []string
+	for j, n := range names {
+		leg = append(leg, fmt.Sprintf(`<tspan class="s%dt">■</tspan> %s`, j, html.EscapeString(n)))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="legend">%s</text>`, labelW, h-4, strings.Join(leg, "  "))
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// roc draws a ROC curve with the diagonal and the chosen operating point.
+func roc(title string, pts []ROCPoint, op ROCPoint) string {
+	const size, m = 260, 36
+	w, h := size+2*m, size+2*m
+	x := func(v Num) string { return f3(m + float64(v)*size) }
+	y := func(v Num) string { return f3(m + size - float64(v)*size) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		w, h, w, h, html.EscapeString(title))
+	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>`, m, m, size, size)
+	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="ref"/>`, m, m+size, m+size, m)
+	var path []string
+	for _, p := range pts {
+		path = append(path, x(p.FPR)+","+y(p.TPR))
+	}
+	fmt.Fprintf(&b, `<polyline points="%s" class="curve"/>`, strings.Join(path, " "))
+	if op.FPR.Defined() && op.TPR.Defined() {
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" class="pt bad"><title>held-out FPR %.3f, TPR %.3f</title></circle>`, x(op.FPR), y(op.TPR), float64(op.FPR), float64(op.TPR))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="tick" text-anchor="middle">false-positive rate</text>`, m+size/2, h-6)
+	fmt.Fprintf(&b, `<text x="12" y="%d" class="tick" transform="rotate(-90 12 %d)" text-anchor="middle">true-positive rate</text>`, m+size/2, m+size/2)
+	for _, t := range []float64{0, 0.5, 1} {
+		fmt.Fprintf(&b, `<text x="%s" y="%d" class="tick" text-anchor="middle">%.1f</text>`, x(Num(t)), m+size+14, t)
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="tick" text-anchor="end">%.1f</text>`, m-4, y(Num(t)), t)
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
