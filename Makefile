@@ -63,7 +63,7 @@ $(VENV)/.installed: $(wildcard python/requirements-*.txt)
 test-short:
 	go test $(GOTAGS) -short ./...
 
-bench: build
+bench: build venv
 	bash bench/run.sh
 
 # Trust Layer: ingest vs audit of 100k generated τ-bench results (time, peak RSS).
