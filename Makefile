@@ -71,30 +71,34 @@ bench-trust: build
 	bash bench/trust.sh
 
 fuzz:
-	go test -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
-	go test -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
-	go test -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
-	go test -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeResults -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
 # in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
-	go test $(GOTAGS) -count=1 ./sandbox -run '^TestWriteSeeds$$' -update
+	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	go vet $(GOTAGS) ./...
 	go mod tidy -diff
 
+# The demo's simulated judge (exec backend): a deterministic rule, not a model.
+bin/trustlake-simjudge: FORCE
+	go build -o bin/trustlake-simjudge ./examples/demo/simjudge
+
 # The main job on an embedded example: generate → ingest → SQL answers.
-demo: bin/trustlake
+demo: bin/trustlake check-binary bin/trustlake-simjudge
 	bash examples/demo/run.sh
 
 clean:

@@ -2,7 +2,8 @@
 # Ingest benchmark (issue: lake foundation). 1,000,000 verdict rows from one
 # JSONL file made by `trustlake gen`, ingested with full validation, natural-
 # key dedupe and an atomic commit, side by side in the same run with DuckDB's
-# own COPY ... PARTITION_BY on the same file (no validation), run by the
+# own COPY ... PARTITION_BY ... COMPRESSION zstd on the same file (no
+# validation, no dedupe, no key index, no commit), run by the
 # same binary. Reports rows/s, the ratio and peak RSS (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,19 +18,20 @@ N=$(wc -l < "$F")
 echo "input: $N verdict rows, $(du -h "$F" | cut -f1) in one JSONL file"
 
 
-ours=(); duck=(); ours_kb=0; duck_kb=0
+ours=(); duck=(); ours_cpu=(); duck_cpu=(); ours_kb=0; duck_kb=0
 for i in $(seq "$REPS"); do
   rm -rf "$W/lake" "$W/duck"
-  read -r s kb < <(measure ours "$T" --lake "$W/lake" ingest verdicts "$F")
-  ours+=("$s"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
-  read -r s kb < <(measure duck "$T" --lake "$W/lake" sql \
-    "COPY (SELECT * FROM read_json('$F')) TO '$W/duck' (FORMAT parquet, PARTITION_BY (judge, condition))")
-  duck+=("$s"); [ "$kb" -gt "$duck_kb" ] && duck_kb=$kb
+  read -r s kb c < <(measure_cpu ours "$T" --lake "$W/lake" ingest verdicts "$F")
+  ours+=("$s"); ours_cpu+=("$c"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
+  read -r s kb c < <(measure_cpu duck "$T" --lake "$W/lake" sql \
+    "COPY (SELECT * FROM read_json('$F')) TO '$W/duck' (FORMAT parquet, PARTITION_BY (judge, condition), COMPRESSION zstd)")
+  duck+=("$s"); duck_cpu+=("$c"); [ "$kb" -gt "$duck_kb" ] && duck_kb=$kb
 done
-mo=$(median "${ours[@]}"); md=$(median "${duck[@]}")
-awk -v n="$N" -v mo="$mo" -v md="$md" -v ko="$ours_kb" -v kd="$duck_kb" 'BEGIN {
+mo=$(median "${ours[@]}"); md=$(median "${duck[@]}"); co=$(median "${ours_cpu[@]}"); cd=$(median "${duck_cpu[@]}")
+awk -v n="$N" -v mo="$mo" -v md="$md" -v co="$co" -v cd="$cd" -v ko="$ours_kb" -v kd="$duck_kb" 'BEGIN {
   printf "trustlake ingest verdicts: %.2f s  %9.0f rows/s  peak %4.0f MiB\n", mo, n/mo, ko/1024
   printf "duckdb COPY PARTITION_BY:  %.2f s  %9.0f rows/s  peak %4.0f MiB\n", md, n/md, kd/1024
   printf "ratio (trustlake rows/s / duckdb rows/s): %.2f  (median of runs)\n", md/mo
+  printf "cpu seconds: trustlake %.2f, duckdb %.2f (ratio %.2f)\n", co, cd, cd/co
 }'
 echo "runs (s): trustlake ${ours[*]} | duckdb ${duck[*]}"

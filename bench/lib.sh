@@ -18,3 +18,12 @@ measure() {
 
 # median X...: the middle value (the lower middle for an even count).
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# measure_cpu LABEL CMD...: like measure, plus the CPU seconds (user +
+# system): "seconds maxrss_kb cpu_seconds". CPU time moves much less than
+# wall time when other work shares the machine.
+measure_cpu() {
+  local out="$W/time.$1"; shift
+  "$TIME" -f "%e %M %U %S" -o "$out" "$@" >/dev/null
+  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$out"
+}

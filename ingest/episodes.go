@@ -159,6 +159,39 @@ func parseObject(data []byte) ([]field, error) {
 	return fields, nil
 }
 
+// ReadMeta decodes dir/meta.json exactly as Episodes does (the one meta.json
+// decoder: agent as an object or a string, repeated keys and wrong types
+// refused, a regular file only). Errors are *schema.RecordError.
+func ReadMeta(ctx context.Context, dir string) (schema.Episode, error) {
+	name := filepath.Join(dir, "meta.json")
+	var ep schema.Episode
+	data, fields, err := readObject(ctx, name, 16<<20)
+	if err == nil {
+		var line int64
+		if line, err = decodeMeta(fields, data, &ep); err != nil {
+			return ep, recordError(name, line, err)
+		}
+		return ep, nil
+	}
+	switch e := err.(type) {
+	case *syntaxError:
+		return ep, recordError(name, lineOf(data, e.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", e)})
+	case *lineError:
+		return ep, recordError(name, lineOf(data, e.off), e.err)
+	}
+	return ep, recordError(name, 0, err)
+}
+
+// recordError builds the RecordError of a whole-file input.
+func recordError(name string, line int64, err error) *schema.RecordError {
+	re := &schema.RecordError{File: name, Line: line, Err: err}
+	var fe *schema.FieldError
+	if errors.As(err, &fe) {
+		re.Field, re.Err = fe.Field, fe.Err
+	}
+	return re
+}
+
 // lineOf returns the 1-based line of byte offset off in data.
 func lineOf(data []byte, off int) int64 {
 	if off > len(data) {

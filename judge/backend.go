@@ -149,3 +149,28 @@ func redact(s, key string) string {
 }
 
 func i64p(v int64) *int64 { return &v }
+
+// CallRetrying calls b, retrying retryable failures up to retries times
+// with jittered exponential backoff from base (Retry-After honoured). It is
+// for one-off questions (the Trust Layer's labeller); the runner has its
+// own loop with a shared rate limit and budget.
+func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, base time.Duration) (Reply, error) {
+	if base <= 0 {
+		base = 500 * time.Millisecond
+	}
+	for attempt := 0; ; attempt++ {
+		reply, err := b.Call(ctx, req)
+		var ce *CallError
+		if err == nil || ctx.Err() != nil || !errors.As(err, &ce) || !ce.Retryable || attempt >= retries {
+			return reply, err
+		}
+		wait := max(backoff(base, attempt), ce.RetryAfter)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return Reply{}, ctx.Err()
+		}
+	}
+}

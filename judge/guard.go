@@ -59,8 +59,11 @@ func Guard(p *Pack, s Secrets) error {
 			bad = append(bad, forbid{"the failure category", c})
 		}
 	}
+	task := strings.ToLower(p.TaskText)
 	for _, v := range s.VerifierOutput {
-		if len(v) >= 8 {
+		// A value the task text itself states (the requested homepage, the
+		// expected email) is given to every judge, not leaked by the verifier.
+		if len(v) >= 8 && !strings.Contains(task, strings.ToLower(v)) {
 			bad = append(bad, forbid{"the verifier's output", v})
 		}
 	}

@@ -37,6 +37,20 @@
 // (package queries) read exactly the files it lists, so a crash at any
 // moment leaves the old or the new state, never a mix. Files that a crashed
 // writer left behind are not in the manifest; the next writer removes them
-// and `lake check` lists them. Files superseded by --replace stay on disk as
-// tombstones for a grace period so that running readers never lose a file.
+// and `lake check` lists them. Files superseded by --replace or compact are
+// moved out of the table folders at commit, to _superseded/<same path>,
+// where they stay for a grace period (Options.TombstoneGrace) and are then
+// deleted; partition folders left empty are removed.
+//
+// What a folder reader (DuckDB read_parquet('lake/verdicts/**/*.parquet'),
+// Spark, Trino) may rely on: every *.parquet file under a table folder is a
+// complete file written by trustlake (writers write *.parquet.tmp and
+// rename); superseded files are never under a table folder; the partition
+// folders are hive-style (col=percent-encoded value). It may not rely on
+// seeing exactly one commit: during a commit (between the renames of its
+// files and the manifest write) and after a writer crashed in that window
+// (until the next writer removes the leftovers), a folder may hold files
+// that are not in the manifest. Only _manifest/manifest.json names the
+// committed state exactly; trustlake's own readers read only the files it
+// lists and refuse a file whose size differs from it.
 package lake

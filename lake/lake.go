@@ -107,6 +107,36 @@ func (l *Lake) Files(table string) ([]string, error) {
 	return snap.Files(table)
 }
 
+// ErrChanged means a committed file on disk is not the one the manifest
+// describes (another size, or gone): something wrote into the lake behind
+// its back. Readers refuse to read it; `lake check` tells the damage.
+var ErrChanged = errors.New("lake file differs from the manifest")
+
+// CheckedFiles is Files after checking that each file exists with the size
+// the manifest records; a difference is an error wrapping ErrChanged, so a
+// reader never returns a silently wrong count.
+func (s Snapshot) CheckedFiles(table string) ([]string, error) {
+	if _, err := LookupTable(table); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range s.m.Files {
+		if f.Table != table {
+			continue
+		}
+		p := filepath.Join(s.root, filepath.FromSlash(f.Path))
+		st, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%w: %s: %v", ErrChanged, f.Path, err)
+		case st.Size() != f.Bytes:
+			return nil, fmt.Errorf("%w: %s has %d bytes, the manifest says %d", ErrChanged, f.Path, st.Size(), f.Bytes)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // Snapshot is one committed version of the lake as readers see it. A query
 // session takes one snapshot and builds every view from it, so a commit
 // landing while the session opens never mixes versions. Files superseded

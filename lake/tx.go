@@ -89,13 +89,14 @@ func (tx *Tx) cleanOrphans() error {
 			return fmt.Errorf("remove orphan %s: %w", o, err)
 		}
 	}
+	tx.l.removeEmptyDirs()
 	return nil
 }
 
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keysDir}
+	dirs := []string{keysDir, supersededDir}
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}
@@ -181,10 +182,11 @@ func (tx *Tx) Commit() error {
 	m.Version++
 	m.Updated = time.Now().UTC()
 	files := make([]FileEntry, 0, len(m.Files)+len(tx.added))
-	var dropKeys []string
+	var dropKeys, moved []string
 	for _, f := range m.Files {
 		if tx.removed[f.Path] {
-			m.Tombstones = append(m.Tombstones, Tombstone{Path: f.Path, Removed: m.Updated})
+			m.Tombstones = append(m.Tombstones, Tombstone{Path: supersededPath(f.Path), Removed: m.Updated})
+			moved = append(moved, f.Path)
 			if up, ok := tx.upgraded[f.Path]; ok {
 				f = up
 			}
@@ -203,6 +205,12 @@ func (tx *Tx) Commit() error {
 		return err
 	}
 	step("manifest synced")
+	for i, rel := range moved {
+		tx.l.moveSuperseded(rel)
+		if i == 0 {
+			step("first superseded file moved")
+		}
+	}
 	for i, k := range dropKeys {
 		os.Remove(filepath.Join(tx.l.root, filepath.FromSlash(k))) // an orphan if this fails; the next writer removes it
 		if i == 0 {
@@ -225,6 +233,7 @@ func (tx *Tx) Rollback() {
 	for _, s := range tx.staged {
 		os.Remove(s.tmp)
 		os.Remove(s.final)
+		tx.l.removeEmptyParents(filepath.Dir(s.final))
 	}
 	tx.finish()
 }

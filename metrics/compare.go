@@ -84,6 +84,7 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	if err != nil {
 		return Comparison{}, err
 	}
+	mo.stop = ctx.Done()
 	if _, err := prepare(ctx, s); err != nil {
 		return Comparison{}, err
 	}
@@ -96,7 +97,7 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
 		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, Warnings: []string{}}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	bopts := mo.boot(opts.Workers)
 	if out.Negatives, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
 		return Comparison{}, err
 	}
@@ -237,7 +238,7 @@ func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Pai
 	if err != nil {
 		return Paired{}, Paired{}, err
 	}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: opts.Workers}
+	bopts := mo.boot(opts.Workers)
 	if neg, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
 		return Paired{}, Paired{}, err
 	}

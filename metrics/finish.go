@@ -70,7 +70,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		}
 		jobs = append(jobs, newBootJob(r, a))
 	}
-	err := bootstrapRows(jobs, ids, stats.BootstrapOptions{Resamples: opts.Resamples, Alpha: opts.Alpha, Seed: opts.Seed, Workers: opts.Workers})
+	err := bootstrapRows(jobs, ids, opts.boot(opts.Workers))
 	if err != nil {
 		return nil, err
 	}

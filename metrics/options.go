@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/trustlake/trustlake/stats"
 	"slices"
 	"strings"
 
@@ -52,6 +53,17 @@ type Options struct {
 	Seed            uint64   // bootstrap seed; 0 means DefaultSeed
 	Threshold       *float64 // score-only judges: score >= Threshold is success; nil skips them
 	Workers         int      // bootstrap goroutines; 0 means GOMAXPROCS (results do not depend on it)
+
+	stop <-chan struct{} // the caller's ctx.Done(): long loops stop on it
+}
+
+// MaxResamples bounds Options.Resamples: every row keeps 11 float64 per
+// resample in memory, so 50 million resamples ran out of memory.
+const MaxResamples = 1_000_000
+
+// boot returns the bootstrap options of o, stopping when its context ends.
+func (o Options) boot(workers int) stats.BootstrapOptions {
+	return stats.BootstrapOptions{Resamples: o.Resamples, Alpha: o.Alpha, Seed: o.Seed, Workers: workers, Stop: o.stop}
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -81,6 +93,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Resamples < 0 {
 		return o, fmt.Errorf("%w: bootstrap %d: must be positive", ErrBadOption, o.Resamples)
+	}
+	if o.Resamples > MaxResamples {
+		return o, fmt.Errorf("%w: bootstrap %d: at most %d (the resamples of every row are held in memory)", ErrBadOption, o.Resamples, MaxResamples)
 	}
 	var by []string
 	for _, b := range o.By {

@@ -25,6 +25,7 @@ func prepare(ctx context.Context, s Engine) (queries.LakeCounts, error) {
 // majority verdicts and per-task cells in SQL, then calls Compute. A lake
 // without ground truth fails with ErrNoGroundTruth and says so.
 func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
+	opts.stop = ctx.Done()
 	counts, err := prepare(ctx, s)
 	if err != nil {
 		return Report{}, err

@@ -57,6 +57,7 @@ func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (
 	if err != nil {
 		return ThresholdReport{}, err
 	}
+	mo.stop = ctx.Done()
 	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
 		return ThresholdReport{}, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
 	}
@@ -139,7 +140,7 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 			}
 		}
 	}
-	bopts := stats.BootstrapOptions{Resamples: mo.Resamples, Alpha: mo.Alpha, Seed: mo.Seed, Workers: mo.Workers}
+	bopts := mo.boot(mo.Workers)
 	ivs, err := stats.BootstrapRatios(ids, []stats.RatioStat{
 		{A: stats.Ratio{Num: fp, Den: neg}}, {A: stats.Ratio{Num: tp, Den: pos}},
 	}, bopts)

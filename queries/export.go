@@ -24,8 +24,12 @@ var ExportFormats = []string{"parquet", "csv", "arrow", "jsonl"}
 // It returns the number of rows written.
 //
 // The file gets mode 0644 whatever the format. A folder of out that does not
-// exist (or is not a folder) is an error wrapping ErrOutDir.
+// exist (or is not a folder) is an error wrapping ErrOutDir; an out inside
+// the lake is refused with ErrIntoLake.
 func (s *Session) Export(ctx context.Context, query, format, out string) (int64, error) {
+	if err := s.checkOutsideLake(out); err != nil {
+		return 0, err
+	}
 	dir := filepath.Dir(out)
 	if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("%w: %s", ErrOutDir, dir)
@@ -62,10 +66,14 @@ func (s *Session) Export(ctx context.Context, query, format, out string) (int64,
 }
 
 func (s *Session) copyTo(ctx context.Context, query, format, path string) (int64, error) {
+	// Text formats write timestamps in RFC 3339, UTC (the session's time
+	// zone): pyarrow's and polars' CSV readers type them as UTC timestamps,
+	// and JSON readers parse the strings without a format.
+	const rfc3339 = "TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%fZ'"
 	opts := map[string]string{
 		"parquet": "FORMAT parquet, COMPRESSION zstd",
-		"csv":     "FORMAT csv, HEADER true",
-		"jsonl":   "FORMAT json",
+		"csv":     "FORMAT csv, HEADER true, " + rfc3339,
+		"jsonl":   "FORMAT json, " + rfc3339,
 	}[format]
 	q := fmt.Sprintf("COPY (%s) TO %s (%s)", query, quote(path), opts)
 	var n int64

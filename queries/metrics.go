@@ -57,12 +57,10 @@ func nullable(p *float64) any {
 	return *p
 }
 
-// MetricsCells returns the per-task cells of the judge metrics
-// (sql/metrics_cells.sql over metric_episodes), ordered by their key.
+// MetricsCells returns the per-task cells of the judge metrics, ordered by
+// their key: sql/metrics_cells.sql, one statement in plain SQL (DuckDB and
+// Spark) that reads the verdicts once.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
-		return nil, err
-	}
 	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)

@@ -68,7 +68,17 @@ func open(ctx context.Context, src *lake.Lake, opts Options, afterView func(stri
 }
 
 func (s *Session) init(ctx context.Context) error {
-	stmts := []string{"SET TimeZone = 'UTC'"}
+	// No extension is ever downloaded or loaded on demand (a
+	// read_csv('http://…') tried to fetch httpfs), community extensions
+	// are off, and after init the configuration is locked so that SQL
+	// cannot turn them back on. What is statically linked (parquet, json,
+	// icu, …) works as before.
+	stmts := []string{
+		"SET autoinstall_known_extensions = false",
+		"SET autoload_known_extensions = false",
+		"SET allow_community_extensions = false",
+		"SET TimeZone = 'UTC'",
+	}
 	if s.opts.Threads > 0 {
 		stmts = append(stmts, fmt.Sprintf("SET threads = %d", s.opts.Threads))
 	}
@@ -84,7 +94,12 @@ func (s *Session) init(ctx context.Context) error {
 		return err
 	}
 	if s.lk != nil {
-		return s.createViews(ctx)
+		if err := s.createViews(ctx); err != nil {
+			return err
+		}
+	}
+	if _, err := s.conn.ExecContext(ctx, "SET lock_configuration = true"); err != nil {
+		return fmt.Errorf("configure duckdb (lock_configuration): %w", err)
 	}
 	return nil
 }

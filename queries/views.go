@@ -35,7 +35,7 @@ func (s *Session) createViews(ctx context.Context) error {
 	}
 	s.version = snap.Version()
 	for _, t := range lake.Tables() {
-		files, err := snap.Files(t.Name)
+		files, err := snap.CheckedFiles(t.Name)
 		if err != nil {
 			return err
 		}
@@ -108,3 +108,7 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 	}
 	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT *%s FROM read_parquet(%s)", t.Name, cols, quote(name)), nil
 }
+
+// Statement returns the text of the embedded statement sql/NAME.sql, for
+// another engine that runs the same plain SQL (package queries/spark).
+func Statement(name string) string { return sqlFile(name) }

@@ -27,7 +27,12 @@ type DockerOptions struct {
 	// Labels are added to every container (LabelKey=1 always is); Leftovers
 	// filters by them too, so one process can find only its own containers.
 	Labels map[string]string
-	Logger *slog.Logger // nil discards
+	// DeadlineBinary is the host path of a static trustlake-check; when set,
+	// every command runs under its in-container deadline (see
+	// DeadlineMount). "" leaves the CPU-time limit as the only bound inside
+	// the container.
+	DeadlineBinary string
+	Logger         *slog.Logger // nil discards
 }
 
 // Docker runs specs in fresh containers through the Docker Engine API. It
@@ -190,12 +195,17 @@ func (d *Docker) containerConfig(spec Spec, lim Limits) (*container.Config, *con
 		},
 	}
 	if spec.Snapshot != "" {
-		hc.Mounts = append(hc.Mounts, mount.Mount{Type: mount.TypeBind, Source: spec.Snapshot, Target: "/snapshot", ReadOnly: true})
+		hc.Mounts = append(hc.Mounts, mountRO(spec.Snapshot, "/snapshot"))
 	}
 	for _, m := range spec.Mounts {
-		hc.Mounts = append(hc.Mounts, mount.Mount{Type: mount.TypeBind, Source: m.Host, Target: m.Target, ReadOnly: true})
+		hc.Mounts = append(hc.Mounts, mountRO(m.Host, m.Target))
 	}
+	d.wrapDeadline(spec, cfg, hc)
 	return cfg, hc
+}
+
+func mountRO(host, target string) mount.Mount {
+	return mount.Mount{Type: mount.TypeBind, Source: host, Target: target, ReadOnly: true}
 }
 
 // kill stops a container whose run timed out or was cancelled.

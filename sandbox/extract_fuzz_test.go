@@ -33,13 +33,20 @@ func seeds(t testing.TB) map[string][]byte {
 	}
 }
 
-func TestWriteSeeds(t *testing.T) {
-	if !*update {
-		t.Skip("run with -update to rewrite testdata seeds")
-	}
+// TestFuzzSeeds checks that the fuzz seed archives in testdata/ are the
+// ones seeds builds (with -update it rewrites them: make golden).
+func TestFuzzSeeds(t *testing.T) {
 	for name, data := range seeds(t) {
-		if err := os.WriteFile(filepath.Join("testdata", name), data, 0o644); err != nil {
-			t.Fatal(err)
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s is not the seed the test builds (run make golden): %v", path, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -22,6 +23,22 @@ type BootstrapOptions struct {
 	Alpha     float64 // two-sided level in (0, 1); 0 means DefaultAlpha
 	Seed      uint64  // the same seed and clusters give the same interval
 	Workers   int     // goroutines; 0 means GOMAXPROCS. Results do not depend on it.
+	// Stop, when closed, makes the bootstrap skip its remaining resamples
+	// and fail with ErrStopped (pass ctx.Done()); nil never stops.
+	Stop <-chan struct{}
+}
+
+// ErrStopped is returned by a computation whose Stop channel was closed.
+var ErrStopped = errors.New("stopped before the end")
+
+// stopped reports whether stop is closed (never for nil).
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // withDefaults fills zero fields and validates the rest.
@@ -97,6 +114,9 @@ func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts Bootstrap
 		src := &rand.PCG{}
 		rng := rand.New(src)
 		for r := first; r < opts.Resamples; r += step {
+			if stopped(opts.Stop) {
+				return
+			}
 			reseed(src, opts.Seed, r)
 			for j := range idx {
 				idx[j] = order[rng.IntN(n)]
@@ -104,6 +124,9 @@ func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts Bootstrap
 			vals[r] = stat(idx)
 		}
 	})
+	if stopped(opts.Stop) {
+		return Interval{}, ErrStopped
+	}
 	out.Lo, out.Hi, out.Used, out.Skipped = percentileInterval(vals, opts.Alpha)
 	out.OK = out.Used > 0
 	return out, nil

@@ -92,6 +92,9 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 		src := &rand.PCG{}
 		rng := rand.New(src)
 		for r := first; r < R; r += step {
+			if stopped(opts.Stop) {
+				return
+			}
 			clear(w)
 			reseed(src, opts.Seed, r)
 			for range n {
@@ -104,6 +107,9 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 			}
 		}
 	})
+	if stopped(opts.Stop) {
+		return nil, ErrStopped
+	}
 	for s := range stats {
 		out[s].Lo, out[s].Hi, out[s].Used, out[s].Skipped = percentileInterval(vals[s*R:(s+1)*R], opts.Alpha)
 		out[s].OK = out[s].Used > 0

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -311,5 +312,25 @@ func BenchmarkBootstrapRatios(b *testing.B) {
 		if _, err := BootstrapRatios(d.ids, rows, BootstrapOptions{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBootstrapStops: a closed Stop channel ends a bootstrap that would
+// otherwise take long, with ErrStopped.
+func TestBootstrapStops(t *testing.T) {
+	ids := make([]string, 200)
+	for i := range ids {
+		ids[i] = fmt.Sprint("t", i)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	calls := 0
+	_, err := ClusterBootstrap(ids, func(idx []int) float64 { calls++; return 0.5 }, BootstrapOptions{Resamples: 1_000_000, Workers: 1, Stop: stop})
+	if !errors.Is(err, ErrStopped) || calls > 1 {
+		t.Fatalf("err %v after %d calls, want ErrStopped after the estimate only", err, calls)
+	}
+	_, err = BootstrapRatios(ids, []RatioStat{{A: Ratio{Num: make([]float64, 200), Den: make([]float64, 200)}}}, BootstrapOptions{Resamples: 1_000_000, Stop: stop})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("ratios: err %v, want ErrStopped", err)
 	}
 }

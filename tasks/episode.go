@@ -30,6 +30,18 @@ type Agent struct {
 	Seed    *int64 `json:"seed,omitempty"`
 }
 
+// UnmarshalJSON accepts the agent object or a plain name ("agent": "a"),
+// as ingest does.
+func (a *Agent) UnmarshalJSON(b []byte) error {
+	var name string
+	if json.Unmarshal(b, &name) == nil {
+		*a = Agent{Name: name}
+		return nil
+	}
+	type plain Agent
+	return json.Unmarshal(b, (*plain)(a))
+}
+
 // Meta is the part of meta.json the flows use (seed §4.1). Perturb copies a
 // parent's meta.json field by field, so fields Meta does not name survive.
 type Meta struct {

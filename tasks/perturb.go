@@ -180,7 +180,8 @@ func childMeta(raw []byte, id, label string) ([]byte, error) {
 }
 
 // writeEpisode writes final_state.tar.zst, a copy of the parent's
-// actions.jsonl and meta.json (last) into the new folder dir.
+// actions.jsonl and of the screenshots it names (the seed layout's
+// screens/ folder), and meta.json (last) into the new folder dir.
 func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create episode folder: %w", err)
@@ -204,6 +205,12 @@ func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("copy actions: %w", err)
+	}
+	screens := filepath.Join(parentDir, "screens")
+	if st, err := os.Stat(screens); err == nil && st.IsDir() {
+		if err := copyTree(screens, filepath.Join(dir, "screens")); err != nil {
+			return fmt.Errorf("copy screens: %w", err)
+		}
 	}
 	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
 }

@@ -10,7 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
@@ -35,6 +38,10 @@ type VerifyOptions struct {
 	TempDir string                // where snapshots are extracted; "" means os.TempDir()
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
+	// ReadMeta decodes an episode's meta.json; nil means ReadMeta. The
+	// command passes the ingest decoder, so that verify accepts and refuses
+	// exactly what ingest does.
+	ReadMeta func(dir string) (Meta, error)
 	// Runs is how many times each episode's verifier runs; all must agree
 	// for a label. Values below 2 mean DefaultRuns. A coin-flip verifier
 	// goes unnoticed on one episode with probability UnnoticedCoinFlip(Runs).
@@ -90,6 +97,9 @@ func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts Ver
 	if v.opts.Logger == nil {
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if n := removeStaleTemp(v.opts.TempDir); n > 0 {
+		v.opts.Logger.Warn("removed snapshot folders left by killed runs", "count", n)
+	}
 	out := make([]VerifyResult, len(dirs))
 	prog := progress{total: len(dirs), fn: opts.Progress}
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
@@ -129,7 +139,11 @@ func (v *verifier) hash(t *Task) (string, error) {
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
 	res := &VerifyResult{Dir: dir, Status: StatusError}
-	m, err := ReadMeta(dir)
+	read := v.opts.ReadMeta
+	if read == nil {
+		read = ReadMeta
+	}
+	m, err := read(dir)
 	if err != nil {
 		res.Err = err.Error()
 		return m, nil, Output{}, res
@@ -247,10 +261,38 @@ func unusableSnapshot(err error) bool {
 	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
 }
 
+// tempPrefix starts the name of every snapshot folder, followed by the pid
+// of the process that owns it: "trustlake-state-<pid>-<random>".
+const tempPrefix = "trustlake-state-"
+
+// removeStaleTemp removes the snapshot folders in tempDir whose owning
+// process is gone (killed before its cleanup ran); folders of live
+// processes are left alone. It returns how many it removed.
+func removeStaleTemp(tempDir string) int {
+	if tempDir == "" {
+		tempDir = os.TempDir()
+	}
+	matches, _ := filepath.Glob(filepath.Join(tempDir, tempPrefix+"*"))
+	n := 0
+	for _, m := range matches {
+		pidStr, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), tempPrefix), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			if os.RemoveAll(m) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // extractState extracts dir/final_state.tar.zst into a new temporary folder
 // (readable by the sandbox user) and returns it with its cleanup.
 func extractState(ctx context.Context, dir, tempDir string, lim sandbox.ExtractLimits) (string, func(), error) {
-	tmp, err := os.MkdirTemp(tempDir, "trustlake-state-")
+	tmp, err := os.MkdirTemp(tempDir, fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 	if err != nil {
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
 	}

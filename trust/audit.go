@@ -234,6 +234,9 @@ func (v *verdict) row() schema.Trust {
 	if len(v.d2.confessions) > 0 {
 		reasons["d2_confessions"] = v.d2.confessions
 	}
+	if len(v.d2.votes) > 0 {
+		reasons["d2_votes"] = v.d2.votes
+	}
 	b, _ := json.Marshal(reasons) // strings and plain structs only
 	t.Reasons = string(b)
 	return t

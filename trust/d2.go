@@ -24,7 +24,8 @@ type d2Result struct {
 	suspects    []Suspect
 	confessions []string
 	reason      string
-	ops         int // bytes scanned and values looked up: linear in the trajectory
+	ops         int               // bytes scanned and values looked up: linear in the trajectory
+	votes       map[string][]bool // the judge votes on each suspect value ("" for a confession), as stored
 }
 
 const never = math.MaxInt64
@@ -184,6 +185,10 @@ func d2Decide(id string, d *d2Result, votes map[VoteKey][]bool) (string, string)
 			missing++
 			continue
 		}
+		if d.votes == nil {
+			d.votes = map[string][]bool{}
+		}
+		d.votes[k.Value] = v
 		if gamedByVotes(v) {
 			what := "value " + k.Value
 			if k.Value == "" {

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	trustlake-check [TASK [SNAPSHOT]]     (defaults /task and /snapshot)
+//	trustlake-check -deadline D -- CMD... (run CMD, kill it after D; see DeadlineFlag)
 //
 // Exit codes: 0 a verdict was printed (pass or fail), 2 usage or invalid
 // task. It imports no cgo package: CGO_ENABLED=0 go build works, and the
@@ -27,6 +28,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == DeadlineFlag {
+		return runDeadline(args[1:], stderr)
+	}
 	taskDir, final := "/task", "/snapshot"
 	switch {
 	case len(args) > 2 || len(args) == 1 && (args[0] == "-h" || args[0] == "--help"):

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRun(t *testing.T) {
@@ -58,5 +60,24 @@ func TestRunBadTask(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("stdout %q, want empty", out.String())
+	}
+}
+
+// TestDeadline: the wrapper kills its command (and the command's children)
+// at the deadline and exits 124; otherwise it passes the exit code through.
+func TestDeadline(t *testing.T) {
+	var stderr strings.Builder
+	start := time.Now()
+	if got := run(t.Context(), []string{DeadlineFlag, "300ms", "--", "sh", "-c", "sleep 30 & sleep 30"}, io.Discard, &stderr); got != exitDeadline {
+		t.Fatalf("exit %d, want %d (%s)", got, exitDeadline, stderr.String())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if got := run(t.Context(), []string{DeadlineFlag, "10s", "--", "sh", "-c", "exit 3"}, io.Discard, io.Discard); got != 3 {
+		t.Fatalf("exit %d, want 3", got)
+	}
+	if got := run(t.Context(), []string{DeadlineFlag, "x", "--", "true"}, io.Discard, io.Discard); got != 2 {
+		t.Fatalf("bad duration: exit %d, want 2", got)
 	}
 }

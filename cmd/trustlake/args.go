@@ -162,7 +162,7 @@ func checkFlagOrder(path []string, cmd *cli.Command, args []string, first int) e
 		}
 		name, inline, ok := argToken(args[j])
 		takes, known := arity[name]
-		if !ok || (rawArgCommands[cmd.Name] && !known) {
+		if !ok || (rawArgCommands[cmd.Name] && !known) || name == "generate-bash-completion" {
 			rest = append(rest, args[j])
 			continue
 		}

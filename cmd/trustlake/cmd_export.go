@@ -68,6 +68,9 @@ func runExport(ctx context.Context, opts exportOptions, stdout io.Writer) error 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, queries.ErrIntoLake) {
+			return usageHint("trustlake export --out FILE (a FILE outside --lake)", "export --out: %v", err)
+		}
 		if errors.Is(err, queries.ErrOutDir) {
 			hint := "mkdir -p " + shellQuote(filepath.Dir(opts.out))
 			if _, serr := os.Stat(filepath.Dir(opts.out)); serr == nil {

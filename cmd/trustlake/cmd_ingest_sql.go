@@ -56,7 +56,7 @@ func ingestSQL(ctx context.Context, g globalOptions, dst *lake.Lake, table, quer
 		return ingest.Stats{}, err
 	}
 	defer s.Close()
-	rows, err := s.Query(ctx, query)
+	rows, err := s.ReadOnlyQuery(ctx, query)
 	if err != nil {
 		return ingest.Stats{}, queryError(err)
 	}

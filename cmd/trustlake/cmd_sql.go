@@ -29,7 +29,11 @@ func sqlCommand() *cli.Command {
 			"categories (effective failure category: label, else verifier).\n" +
 			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c),\n" +
 			"cohen_kappa(tp, fp, fn, tn), fpr_needed_negatives(p, half_width [, alpha]).\n" +
-			"The session time zone is UTC.\n" + exitCodesHelp,
+			"The session time zone is UTC. One read-only statement per call: SELECT (DESCRIBE,\n" +
+			"SHOW, SUMMARIZE), EXPLAIN, PRAGMA, CALL. It may read any file this process can\n" +
+			"read (read_csv, read_parquet, --attach); it writes nothing (COPY, EXPORT, ATTACH,\n" +
+			"INSTALL, LOAD, SET, CREATE, INSERT are refused, exit 2): write results with\n" +
+			"trustlake export. Extensions are never downloaded or auto-loaded.\n" + exitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, csv, json or jsonl"},
 			&cli.StringSliceFlag{Name: "attach", Usage: "expose an external Parquet/CSV/JSON file or glob as a view: `NAME=PATH` (repeatable)"},
@@ -93,10 +97,13 @@ func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	rows, err := s.Query(ctx, opts.query)
+	rows, err := s.ReadOnlyQuery(ctx, opts.query)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if errors.Is(err, queries.ErrNotReadOnly) {
+			return usageHint(`trustlake export --query "SELECT ..." --format csv --out FILE`, "sql: %v", err)
 		}
 		return queryError(err)
 	}

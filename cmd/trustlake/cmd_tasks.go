@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -23,7 +24,7 @@ func taskFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "tasks", Value: "tasks/library", EnvVars: []string{"TRUSTLAKE_TASKS"}, Usage: "task library `DIR`"},
 		&cli.StringFlag{Name: "sandbox", Usage: "docker, bwrap or none (none: declarative checks in process, script verifiers refused); default: docker, else bwrap"},
-		&cli.StringFlag{Name: "check-binary", Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
+		&cli.StringFlag{Name: "check-binary", EnvVars: []string{"TRUSTLAKE_CHECK_BINARY"}, Usage: "host `PATH` of a static trustlake-check mounted at /trustlake-check (needed by bwrap)"},
 		&cli.StringSliceFlag{Name: "sandbox-label", Usage: "`KEY=VALUE` label added to every Docker sandbox container (repeatable), to find one run's containers with docker ps --filter label=KEY=VALUE"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "concurrent verifier runs"},
 		&cli.IntFlag{Name: "runs", Value: tasks.DefaultRuns, Usage: "verifier runs per snapshot (2 to 20), all must agree; a coin-flip verifier goes unnoticed with probability 2^(1-runs)"},
@@ -81,7 +82,8 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		}
 		labels[k] = v
 	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels}, Logger: g.logger()})
+	deadline := deadlineBinary(o.checkBinary)
+	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: g.logger()})
 	if err != nil {
 		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
 	}
@@ -92,11 +94,39 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
 			"the bwrap sandbox has no images: give --check-binary")
 	}
+	if d, ok := r.(*sandbox.Docker); ok {
+		if deadline == "" {
+			fmt.Fprintln(g.stderr, "trustlake: no trustlake-check beside trustlake and no --check-binary: sandbox containers are bounded inside only by a CPU-time limit, not by a wall-clock deadline")
+		}
+		if n, err := d.RemoveExpired(ctx); err != nil {
+			return nil, nil, err
+		} else if n > 0 {
+			fmt.Fprintf(g.stderr, "trustlake: removed %d leftover sandbox container(s) past their deadline\n", n)
+		}
+	}
 	release := func() {}
 	if cl, ok := r.(sandbox.Closer); ok {
 		release = func() { cl.Close() }
 	}
 	return r, release, nil
+}
+
+// deadlineBinary returns the static trustlake-check that bounds Docker runs
+// from inside (sandbox.DockerOptions.DeadlineBinary): --check-binary, else
+// trustlake-check beside this executable (bin/ after make build), else "".
+func deadlineBinary(checkBinary string) string {
+	if checkBinary != "" {
+		return checkBinary
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), "trustlake-check")
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return p
+	}
+	return ""
 }
 
 // withTaskRunner loads the task library, opens the sandbox backend, runs

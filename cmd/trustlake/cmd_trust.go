@@ -25,6 +25,7 @@ type trustOptions struct {
 	repeats    int
 	alpha      float64
 	engine     engineOptions
+	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 }
 
 func trustCommand() *cli.Command {
@@ -47,7 +48,8 @@ func trustCommand() *cli.Command {
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "D4: compare each result with at most `N` other trials of its task"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "Wilson interval level (0.05: 95%)"},
-		}, engineFlags()...),
+			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
+		}, append(backendFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
@@ -60,6 +62,18 @@ func trustCommand() *cli.Command {
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
 				engine: eo,
+			}
+			if name := c.String("labeler"); name != "" {
+				if name == "rm-http" {
+					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
+				}
+				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
+					keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: 1})
+				if err != nil {
+					return err
+				}
+				opts.labeler = &trust.ModelLabeler{Backend: b, Model: c.String("model"), Temperature: c.Float64("temperature"),
+					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
 		},
@@ -152,12 +166,23 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err != nil {
 		return trust.Report{}, nil, err
 	}
-	aud := trust.NewAuditor(aopts, nil)
+	var votes map[trust.VoteKey][]bool
+	if opts.labeler != nil {
+		if votes, err = labelSuspects(ctx, sess, opts, aopts, results, byEpisode); err != nil {
+			return trust.Report{}, nil, err
+		}
+	}
+	aud := trust.NewAuditor(aopts, votes)
 	done := make([]bool, len(results))
+	gateTypes := map[[2]string]string{}
+	var labelErr error
 	record := func(i int, acts []schema.Action) trust.Record {
 		rec := trust.Record{Result: results[i], Actions: acts}
 		if id := results[i].EpisodeID; id != nil {
 			rec.Regrade = trust.RegradeFromGroundTruth(gts[*id])
+		}
+		if opts.labeler != nil && rec.Regrade != nil && labelErr == nil {
+			labelErr = typeGates(ctx, opts.labeler, rec, gateTypes)
 		}
 		done[i] = true
 		results[i] = schema.Result{} // the auditor keeps what it needs
@@ -184,6 +209,10 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	}
 	if isTerminal(opts.stderr) {
 		fmt.Fprint(opts.stderr, "\r\033[K")
+	}
+	if labelErr != nil {
+		aud.Finish()
+		return trust.Report{}, nil, fmt.Errorf("trust: type gates with the labeler: %w", labelErr)
 	}
 	rep, rows := aud.Finish()
 	return rep, rows, nil
@@ -229,6 +258,70 @@ func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want
 			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
 				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
 		}
+	}
+	return nil
+}
+
+// labelSuspects is the labeller's first pass: it lists the D2 suspects of
+// every result (reading the trajectories once) and asks the model judge
+// three times about each.
+func labelSuspects(ctx context.Context, sess trustSource, opts trustOptions, aopts trust.Options,
+	results []schema.Result, byEpisode map[string][]int) (map[trust.VoteKey][]bool, error) {
+	var qs []trust.Question
+	seen := make([]bool, len(results))
+	err := sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
+		for _, i := range byEpisode[episode] {
+			seen[i] = true
+			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i], Actions: acts}}}, aopts)...)
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range results {
+		if !seen[i] {
+			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i]}}}, aopts)...)
+		}
+	}
+	show := countProgress(opts.stderr, "labeller questions")
+	out := make(map[trust.VoteKey][]bool, len(qs))
+	for n, q := range qs {
+		v, err := opts.labeler.Votes(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("trust: labeller on %s value %q: %w", q.ResultID, q.Value, err)
+		}
+		out[trust.VoteKey{ResultID: q.ResultID, Value: q.Value}] = v[:]
+		if show != nil {
+			show(n+1, len(qs))
+		}
+	}
+	clearProgress(opts.stderr)
+	return out, nil
+}
+
+// typeGates gives every untyped gate of a regrade the type a 3-vote judge
+// agrees on (cached per task text and gate id).
+func typeGates(ctx context.Context, lab *trust.ModelLabeler, rec trust.Record, cache map[[2]string]string) error {
+	task := ""
+	if rec.Result.Instruction != nil {
+		task = *rec.Result.Instruction
+	}
+	for i := range rec.Regrade.Gates {
+		g := &rec.Regrade.Gates[i]
+		if g.Type != "" {
+			continue
+		}
+		key := [2]string{task, g.ID}
+		if t, ok := cache[key]; ok {
+			g.Type = t
+			continue
+		}
+		t, _, err := lab.GateType(ctx, task, g.ID)
+		if err != nil {
+			return err
+		}
+		cache[key], g.Type = t, t
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
 	res, err := withTaskRunner(ctx, g, o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
-		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs,
+		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs, ReadMeta: ingestMeta(ctx),
 			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
 	})
 	if err != nil {
@@ -123,6 +123,21 @@ type determinism struct {
 	// UnnoticedCoinFlip: probability that a verifier whose verdict is a fair
 	// coin flip agrees with itself on one episode, 2^(1-runs).
 	UnnoticedCoinFlip float64 `json:"unnoticed_coin_flip"`
+}
+
+// ingestMeta reads meta.json with ingest's decoder (tasks.VerifyOptions.ReadMeta).
+func ingestMeta(ctx context.Context) func(dir string) (tasks.Meta, error) {
+	return func(dir string) (tasks.Meta, error) {
+		ep, err := ingest.ReadMeta(ctx, dir)
+		if err != nil {
+			return tasks.Meta{}, err
+		}
+		m := tasks.Meta{EpisodeID: ep.EpisodeID, TaskID: ep.TaskID, Source: ep.Source, Agent: tasks.Agent{Name: ep.Agent}}
+		if ep.AgentVersion != nil {
+			m.Agent.Version = *ep.AgentVersion
+		}
+		return m, nil
+	}
 }
 
 func ingestStatsOrNil(skip bool, st ingest.Stats) *ingest.Stats {

@@ -100,6 +100,9 @@ func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	case errors.As(err, &ie):
 		fmt.Fprintf(stderr, "trustlake: %s\n", ie.summary)
 		return exitIncomplete
+	case errors.Is(err, lake.ErrChanged):
+		fmt.Fprintf(stderr, "trustlake: %v\nTry: trustlake lake check\n", err)
+		return exitCheckFailed
 	case errors.Is(err, lake.ErrLocked):
 		fmt.Fprintf(stderr, "trustlake: %v (raise --lock-timeout, or retry)\n", err)
 		return exitLocked

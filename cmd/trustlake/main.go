@@ -14,7 +14,7 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	// TRUSTLAKE_CPUPROFILE=FILE writes a Go CPU profile (for benchmarks).
 	if name := os.Getenv("TRUSTLAKE_CPUPROFILE"); name != "" {
 		if f, err := os.Create(name); err == nil {
@@ -26,4 +26,13 @@ func main() {
 	pprof.StopCPUProfile()
 	stop()
 	os.Exit(code)
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM (every command
+// then stops within about a second and exits 130). After it, the default
+// handling is back: a second Ctrl-C ends the process at once.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() { <-ctx.Done(); stop() }()
+	return ctx, stop
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -24,7 +25,10 @@ import (
 // (the crash test).
 func TestMain(m *testing.M) {
 	if os.Getenv("TRUSTLAKE_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		ctx, stop := signalContext()
+		code := run(ctx, append([]string{"trustlake"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	testscript.Main(sparkM{m}, map[string]func(){
 		"trustlake": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -47,8 +51,14 @@ type scriptT struct{}
 
 // TestScripts runs testdata/script/*.txtar end to end through the CLI.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir: the
+// environment and the commands and conditions they may use.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:           dir,
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TRUSTLAKE_LAKE", env.WorkDir+"/lake")
@@ -59,6 +69,11 @@ func TestScripts(t *testing.T) {
 			// RUNID labels this script's sandbox containers, so that it
 			// counts only its own on an engine other tests share.
 			env.Setenv("RUNID", uuid.NewString())
+			// A fresh static trustlake-check bounds Docker runs from inside
+			// (the in-container deadline); scripts find it like the CLI does.
+			if bin, err := checkBinary(); err == nil {
+				env.Setenv("TRUSTLAKE_CHECK_BINARY", bin)
+			}
 			env.Values[scriptT{}] = env.T()
 			return nil
 		},
@@ -105,7 +120,32 @@ func TestScripts(t *testing.T) {
 				}
 			},
 		},
+	}
+}
+
+var (
+	checkBinOnce sync.Once
+	checkBinPath string
+	checkBinErr  error
+)
+
+// checkBinary builds cmd/trustlake-check once per test process (static,
+// CGO_ENABLED=0) and returns its path.
+func checkBinary() (string, error) {
+	checkBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "trustlake-check-bin-")
+		if err != nil {
+			checkBinErr = err
+			return
+		}
+		checkBinPath = filepath.Join(dir, "trustlake-check")
+		cmd := exec.Command("go", "build", "-o", checkBinPath, "../trustlake-check")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			checkBinErr = fmt.Errorf("build trustlake-check: %v: %s", err, out)
+		}
 	})
+	return checkBinPath, checkBinErr
 }
 
 // sharedData returns the absolute path of the shared data file or folder rel

@@ -73,7 +73,18 @@ func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, 
 	if len(jcs) == 0 {
 		return nil
 	}
-	rep, err := metrics.Run(ctx, s, opts.metricsOptions())
+	mopts := opts.metricsOptions()
+	if opts.threshold == nil { // reward models get their own section, not a skip warning
+		for _, jc := range jcs {
+			if jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
+				mopts.Judges = append(mopts.Judges, jc.Judge)
+			}
+		}
+		if len(mopts.Judges) == 0 {
+			mopts.Judges = nil
+		}
+	}
+	rep, err := metrics.Run(ctx, s, mopts)
 	if err != nil {
 		return reportMetricsError(err, doc, "judge metrics")
 	}

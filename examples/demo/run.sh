@@ -1,51 +1,108 @@
 #!/usr/bin/env bash
-# The main job on an embedded example: generate simulated episodes and
-# verdicts, ingest them into a lake, and ask the questions trustlake exists
-# for. Everything here is simulated (names start with sim:).
+# The whole pipeline on the embedded example, as a nightly job would run it:
+#   task library -> scripted episodes with screenshots -> verifier self-tests
+#   -> sandboxed verify -> perturb -> evidence packs -> judges -> metrics
+#   -> trust -> report.
+# The judges are SIMULATED (examples/demo/simjudge: a deterministic rule, not
+# a model) unless TRUSTLAKE_JUDGE_BACKEND is set (then that real backend
+# judges too; see the README). Every agent and judge name starts with sim:
+# or demo:, nothing here is a measurement of a real system.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 T=${TRUSTLAKE:-bin/trustlake}
+J=${SIMJUDGE:-$PWD/bin/trustlake-simjudge}
+CHECK=${CHECK_BINARY:-bin/trustlake-check}
 DEMO=${DEMO_DIR:-demo}
+TASKS=tasks/library
 export TRUSTLAKE_LAKE="$DEMO/lake"
 rm -rf "$DEMO"
+mkdir -p "$DEMO"
 
-echo "== generate (seeded): 60 tasks x 2 agents x 2 episodes, 3 judges x 4 conditions x 3 runs"
-"$T" gen --out "$DEMO/data" --tasks 60 --episodes-per-task 2
+# The demo's tasks: every task of the library with declarative checks (the
+# script verifier of sheet_set_cell_d14_py needs the python image, which a
+# fresh machine may not have).
+TASK_IDS=$(cd "$TASKS" && for d in */; do d=${d%/}; [ -f "$d/task.json" ] && [ "$d" != sheet_set_cell_d14_py ] && echo "$d"; done)
 
-echo "== ingest"
-"$T" ingest episodes "$DEMO/data/episodes"
-"$T" ingest verdicts "$DEMO/data/verdicts/"*.jsonl
-echo "== ingest again: nothing changes"
-"$T" ingest verdicts "$DEMO/data/verdicts/"*.jsonl
+# The sandbox: Docker when an engine answers and the image exists, else
+# bubblewrap when it can create namespaces here, else the in-process
+# declarative checks only (no verifier code runs on the host).
+SANDBOX=none
+if [ -z "${DEMO_SANDBOX:-}" ]; then
+  if docker info >/dev/null 2>&1 && docker image inspect trustlake-check:latest >/dev/null 2>&1; then
+    SANDBOX=docker
+  elif command -v bwrap >/dev/null 2>&1 && bwrap --ro-bind / / --unshare-all true >/dev/null 2>&1; then
+    SANDBOX=bwrap
+  fi
+else
+  SANDBOX=$DEMO_SANDBOX
+fi
+SB=(--sandbox "$SANDBOX" --check-binary "$CHECK" -j 4)
+
+echo "== 1. scripted episodes from the task library: each fixture's ending, 2 trials each,"
+echo "      with scripted actions and PNG screenshots (reference solutions and scripted failures)"
+"$T" tasks episodes --tasks "$TASKS" --script --copies 2 --out "$DEMO/episodes" $TASK_IDS
 
 echo
-echo "== How often does each judge accept a failure? (trustlake metrics: majority of 3 runs,"
-echo "   natural episodes, Wilson [..] and task-clustered bootstrap {..} intervals; the reward model at score >= 0.5)"
-"$T" metrics --condition E2-lastk --by hardness --threshold 0.5
+echo "== 2. self-test the verifiers on their pass and fail fixtures (recorded for the report), sandbox: $SANDBOX"
+"$T" tasks check --tasks "$TASKS" "${SB[@]}" --record $TASK_IDS | tail -n 1
 
 echo
-echo "== Does the agent's own claim sway sim:vlm-b? (paired on the same failures, exact McNemar)"
-"$T" compare --claim-sway sim:vlm-b
+echo "== 3. verify: each task's verifier on each final state, twice, sandbox: $SANDBOX"
+"$T" verify --tasks "$TASKS" "${SB[@]}" "$DEMO/episodes" | tail -n 3
 
 echo
-echo "== Which failures fool sim:vlm-a on E2-lastk? (FPR by effective category: label, else verifier)"
-"$T" sql "
-WITH maj AS (
-  SELECT episode_id, count_if(verdict = 'success') > count_if(verdict IN ('failure', 'uncertain')) AS accepted
-  FROM verdicts WHERE judge = 'sim:vlm-a' AND condition = 'E2-lastk' AND verdict <> 'parse_error'
+echo "== 4. perturb the reference solutions (stress stratum, source=perturbed) and verify them"
+"$T" perturb --tasks "$TASKS" "${SB[@]}" --out "$DEMO/perturbed" "$DEMO"/episodes/*__pass-*__1 | tail -n 2 || true
+"$T" ingest episodes "$DEMO/perturbed" | tail -n 2
+
+echo
+echo "== 5. evidence packs (E1-final, E2-lastk, E3-full, E2+claim), the same for every judge"
+"$T" evidence --tasks "$TASKS" | tail -n 2
+
+echo
+echo "== 6. judges: SIMULATED (examples/demo/simjudge, deterministic, not a model), 3 runs each"
+for j in "sim:vlm-lenient sim-lenient-1" "sim:vlm-careful sim-careful-1" "sim:rm sim-rm-1"; do
+  set -- $j
+  "$T" judge --backend exec --exec "$J" --judge "$1" --model "$2" --runs 3 --concurrency 4 | tail -n 1
+done
+if [ -n "${TRUSTLAKE_JUDGE_BACKEND:-}" ]; then
+  echo "   and a real judge: $TRUSTLAKE_JUDGE_BACKEND ${TRUSTLAKE_JUDGE_MODEL:-}"
+  "$T" judge --backend "$TRUSTLAKE_JUDGE_BACKEND" --judge "${TRUSTLAKE_JUDGE_NAME:-real:judge}" \
+    --model "${TRUSTLAKE_JUDGE_MODEL:?set TRUSTLAKE_JUDGE_MODEL}" ${TRUSTLAKE_JUDGE_BASE_URL:+--base-url "$TRUSTLAKE_JUDGE_BASE_URL"} \
+    --runs "${TRUSTLAKE_JUDGE_RUNS:-1}" | tail -n 1
+fi
+
+echo
+echo "== 7. How often does each judge accept a failure? (natural episodes; Wilson [..], task bootstrap {..})"
+"$T" metrics --condition E2-lastk --by hardness
+
+echo
+echo "== 8. Does the agent's claim sway sim:vlm-lenient? (paired on the same failures, exact McNemar)"
+"$T" compare --claim-sway sim:vlm-lenient
+
+echo
+echo "== 9. Trust Layer over the recorded results: the benchmark recorded sim:vlm-lenient's E2+claim"
+echo "      majority as its score (a judge-scored benchmark); trials are the episode copies"
+"$T" sql -f jsonl "
+WITH r AS (
+  SELECT e.episode_id, e.task_id,
+         CASE WHEN e.extra LIKE '%reference solution%' THEN 'demo:reference' ELSE 'demo:scripted-failures' END AS agent,
+         CASE WHEN count_if(v.verdict = 'success') > count_if(v.verdict <> 'success') THEN 1 ELSE 0 END AS score
+  FROM episodes e JOIN verdicts v USING (episode_id)
+  WHERE v.judge = 'sim:vlm-lenient' AND v.condition = 'E2+claim' AND e.source = 'natural'
   GROUP BY ALL)
-SELECT c.category, count(*) AS negatives, count_if(accepted) AS false_pos,
-       round(count_if(accepted) / count(*), 3) AS fpr,
-       round(wilson_lo(count_if(accepted), count(*)), 3) AS lo,
-       round(wilson_hi(count_if(accepted), count(*)), 3) AS hi
-FROM maj JOIN categories c USING (episode_id) JOIN episodes e USING (episode_id)
-WHERE NOT c.gt_pass AND e.source = 'natural'
-GROUP BY ALL ORDER BY fpr DESC"
+SELECT 'demo/' || episode_id AS result_id, 'demo-judge-scored' AS benchmark, task_id, agent,
+       row_number() OVER (PARTITION BY task_id, agent ORDER BY episode_id) AS trial, score, episode_id
+FROM r ORDER BY episode_id" > "$DEMO/results.jsonl"
+"$T" ingest results "$DEMO/results.jsonl" | tail -n 1
+"$T" trust | sed -n 1,9p
 
 echo
-echo "== Is sim:vlm-a@E3-full usable as a training signal? (a nightly gate: exit 4 unless every item passes)"
-"$T" checklist --judge sim:vlm-a --condition E3-full --fpr-target 0.2 || echo "(gate not passed: exit $?)"
-
-echo
-echo "== The lake itself"
-"$T" lake check
+echo "== 10. The nightly report (gates: exit 4 when one fails)"
+set +e
+"$T" report --out "$DEMO/report" --title "trustlake demo (simulated judges)" --fpr-target 0.2 \
+  --checklist sim:vlm-careful@E3-full --fail-on 'fpr{judge="sim:vlm-careful",condition="E3-full"}.wilson_hi > 0.5'
+code=$?
+set -e
+echo "(report exit code $code; sandbox used: $SANDBOX)"
+echo "Open $DEMO/report/report.html"

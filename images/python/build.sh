@@ -82,9 +82,8 @@ if [[ $(id -u) != 0 ]]; then
 fi
 
 if ! command -v debootstrap >/dev/null; then
-	echo "python image: installing debootstrap"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+	echo "python image: debootstrap not installed (make deps installs it)" >&2
+	exit 1
 fi
 
 work="$(mktemp -d /var/tmp/trustlake-python.XXXXXX)"

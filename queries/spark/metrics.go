@@ -49,14 +49,12 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, er
 	return c, err
 }
 
-// MetricsCells returns the per-task cells of the judge metrics
-// (sql/metrics_cells.sql), as queries.Session.MetricsCells does.
+// MetricsCells returns the per-task cells of the judge metrics, as
+// queries.Session.MetricsCells does, running the very same statement
+// (queries/sql/metrics_cells.sql is plain SQL that both engines accept).
 func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	const name = "metrics_cells"
-	if err := s.defineMetricEpisodes(ctx, opts.Threshold); err != nil {
-		return nil, err
-	}
-	rows, err := s.query(ctx, name, bind(sqlFile(name), opts.ByAgent, opts.ByCategory))
+	rows, err := s.query(ctx, name, bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold))
 	if err != nil {
 		return nil, err
 	}

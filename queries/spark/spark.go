@@ -5,9 +5,11 @@
 // returns the same typed results as a DuckDB queries.Session; the
 // statistics stay in Go.
 //
-// The SQL is kept in the Spark dialect beside DuckDB's (sql/*.sql here, one
-// file per statement of queries/sql that the metrics send to an engine);
-// the parity tests check that both engines return the same rows.
+// The statements are plain SQL that both engines accept where that is
+// possible (metrics_cells, the heavy one, is queries/sql/metrics_cells.sql
+// itself); the others are kept in Spark's dialect beside DuckDB's (sql/*.sql
+// here, one file per statement of queries/sql). The parity tests check that
+// both engines return the same rows.
 package spark
 
 import (
