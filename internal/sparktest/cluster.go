@@ -67,7 +67,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		opts.WorkerMemory = "1g"
 	}
 	if opts.Timeout == 0 {
-		opts.Timeout = 3 * time.Minute
+		opts.Timeout = 10 * time.Minute // about 20 s on an idle 2-core machine; minutes under heavy load
 	}
 	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
 		return nil, fmt.Errorf("no java on PATH and no JAVA_HOME (Spark 4 wants Java 17 or 21)")
