@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-spark test-short bench bench-trust fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+.PHONY: build test test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
 
 # Python is for interoperability tests only (pyarrow/polars, inspect-ai,
 # pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
@@ -70,6 +70,10 @@ bench: build venv
 bench-trust: build
 	bash bench/trust.sh
 
+# Judge runner: pack building, calls/s against a 50 ms endpoint, peak RSS.
+bench-judge: build
+	bash bench/judge.sh
+
 fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
@@ -83,7 +87,8 @@ fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
-# in cmd/trustlake's scripts, and sandbox's fuzz seed archives.
+# in cmd/trustlake's scripts, the CLI output the examples' READMEs quote (on
+# the shared data), and sandbox's fuzz seed archives.
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
 	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update

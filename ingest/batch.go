@@ -38,7 +38,13 @@ type Stats struct {
 	Tables      map[string]lake.Stats `json:"tables"`
 	Inputs      int                   `json:"inputs"`       // files or folders read
 	NeedsReview int                   `json:"needs_review"` // categories kept raw: not one of the seven codes
-	Warnings    []string              `json:"warnings,omitempty"`
+	// Warnings are data problems that do not reject the batch, such as rows
+	// naming episodes absent from the lake; always present in JSON ([] when
+	// none).
+	Warnings []string `json:"warnings"`
+	// MissingEpisodes counts, per table, the rows of this batch that name an
+	// episode_id the episodes table does not hold (after the batch).
+	MissingEpisodes map[string]int `json:"missing_episodes"`
 }
 
 // Rejected is returned when any input record was rejected; nothing from
@@ -66,6 +72,7 @@ type batch struct {
 	sizeHint int // expected rows of the first table opened
 
 	resultCheck *resultChecker // checks generic result records against each other
+	refs        episodeRefs    // episode ids named by rows of other tables
 }
 
 // inBatch runs body inside one all-or-nothing batch: it takes the lake's
@@ -89,7 +96,7 @@ func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batch{ctx: ctx, tx: tx, opts: opts, stats: Stats{Tables: map[string]lake.Stats{}}}, nil
+	return &batch{ctx: ctx, tx: tx, opts: opts, stats: newStats()}, nil
 }
 
 // writer returns the batch's writer for table, opening it on first use;
@@ -124,6 +131,9 @@ func add[T any](b *batch, table string, row *T, file string, line int64) error {
 		return err
 	}
 	_, err = wr.Add(row)
+	if err == nil {
+		b.refs.note(table, row)
+	}
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {
 		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
@@ -166,6 +176,9 @@ func (b *batch) finish() (Stats, error) {
 		return b.stats, &Rejected{Errors: b.errs}
 	}
 	if err := b.ctx.Err(); err != nil {
+		return b.stats, err
+	}
+	if err := b.refs.check(b.tx, &b.stats); err != nil {
 		return b.stats, err
 	}
 	return b.stats, b.tx.Commit()

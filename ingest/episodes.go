@@ -475,6 +475,10 @@ func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int6
 			g.Gates, err = decodeGates(f)
 		case "deterministic":
 			g.Deterministic, err = f.optBool()
+		case "source":
+			g.Source, err = f.str()
+		case "annotator":
+			g.Annotator, err = f.optStr()
 		default:
 			extra = appendExtra(extra, f)
 		}
@@ -485,10 +489,13 @@ func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int6
 			return lineOf(data, f.off), bad(f, err)
 		}
 	}
-	for _, req := range []string{"episode_id", "pass", "verifier_sha256"} {
+	for _, req := range []string{"episode_id", "pass"} {
 		if !seen[req] {
 			return 0, &schema.FieldError{Field: req, Err: schema.ErrMissing}
 		}
+	}
+	if g.Source == "" {
+		g.Source = schema.GTVerifier
 	}
 	if g.Pass && g.CategoryRaw != nil {
 		return 0, &schema.FieldError{Field: "category", Err: schema.Reason(schema.ErrValue, "a passing episode has no failure category (got %q)", *g.CategoryRaw)}

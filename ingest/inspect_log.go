@@ -35,6 +35,7 @@ type inspectHeader struct {
 type inspectEval struct {
 	EvalID     string `json:"eval_id"`
 	RunID      string `json:"run_id"`
+	TaskID     string `json:"task_id"`
 	Created    string `json:"created"`
 	Task       string `json:"task"`
 	Model      string `json:"model"`

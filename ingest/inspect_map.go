@@ -39,6 +39,7 @@ const conditionInspect = "inspect"
 type inspectRun struct {
 	file      string
 	h         *inspectHeader
+	evalID    string
 	benchmark string
 	agent     string
 	reducer   string
@@ -52,7 +53,7 @@ type inspectRun struct {
 }
 
 func newInspectRun(file string, h *inspectHeader, opts InspectOptions) *inspectRun {
-	r := &inspectRun{file: file, h: h, opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
+	r := &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
 	if r.benchmark == "" {
 		r.benchmark = h.Eval.Task
 	}
@@ -148,7 +149,7 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	}
 	var errs []fieldErr
 	prov := schema.Provenance{SrcFile: where, SrcLine: line}
-	epID := fmt.Sprintf("%s/%s/%d", r.h.Eval.EvalID, s.ID, s.Epoch)
+	epID := fmt.Sprintf("%s/%s/%d", r.evalID, s.ID, s.Epoch)
 	out := &inspectRows{}
 	acts, final, aerrs := r.actions(s, epID, prov)
 	errs = append(errs, aerrs...)
@@ -161,7 +162,7 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	}
 	out.acts = acts
 	n := int64(len(s.Messages))
-	extra := map[string]any{"inspect_eval_id": r.h.Eval.EvalID, "inspect_run_id": r.h.Eval.RunID, "epoch": s.Epoch}
+	extra := map[string]any{"inspect_eval_id": r.evalID, "inspect_run_id": r.h.Eval.RunID, "epoch": s.Epoch}
 	for k, v := range s.Extra {
 		extra[k] = v
 	}
@@ -180,13 +181,13 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 		Dir: r.file, Extra: marshalExtra(extra), Provenance: prov,
 	}
 	for _, sc := range r.scorers {
-		r.score(out, s, sc.Name, epID, input, final, prov)
+		r.score(out, s, sc.Name, epID, input, prov)
 	}
 	return out, nil
 }
 
 // score maps one scorer's score of a sample.
-func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string, input, final *string, prov schema.Provenance) {
+func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string, input *string, prov schema.Provenance) {
 	sc, scored := s.Scores[name]
 	value, scalar := 0.0, false
 	if scored {
@@ -201,13 +202,13 @@ func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string
 		if sc.Explanation != nil {
 			extra["explanation"] = *sc.Explanation
 		}
-		for k, v := range sc.Metadata {
-			extra[k] = v
-		}
 	}
-	exJSON := marshalExtra(extra)
+	exJSON := marshalExtra(extra) // results: the score without its metadata
 	if s.Error == nil && r.judges[name] && scored {
-		out.verdicts = append(out.verdicts, r.verdict(s, sc, name, epID, value, scalar, exJSON, prov))
+		for k, v := range sc.Metadata {
+			extra[k] = v // the verdict keeps the grader's exchange (metadata.grading)
+		}
+		out.verdicts = append(out.verdicts, r.verdict(s, sc, name, epID, value, scalar, marshalExtra(extra), prov))
 	}
 	if s.Error == nil && name == r.gt && scored && scalar {
 		v := value
@@ -229,7 +230,7 @@ func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string
 	out.results = append(out.results, schema.Result{
 		ResultID: epID + "/" + name, Benchmark: r.benchmark + ":" + name, TaskID: s.ID, Agent: r.agent,
 		Trial: s.Epoch, RecordedScore: value, RecordedPass: value >= 1-1e-9, EpisodeID: &id,
-		FinalMessage: final, Instruction: input, Grader: string(grader), Infra: s.Error,
+		Instruction: input, Grader: string(grader), Infra: s.Error, // final message: the episode's
 		Extra: exJSON, Provenance: prov,
 	})
 }

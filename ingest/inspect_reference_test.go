@@ -263,8 +263,8 @@ func checkActions(t *testing.T, id string, acts []schema.Action, msgs []struct {
 func TestInspectReference(t *testing.T) {
 	dir := filepath.Join("testdata", "inspect")
 	ref := readInspectRef(t, filepath.Join(dir, "reference.json"))
-	if len(ref.Logs) != 5 {
-		t.Fatalf("reference has %d logs, want 5", len(ref.Logs))
+	if len(ref.Logs) != 6 {
+		t.Fatalf("reference has %d logs, want 6", len(ref.Logs))
 	}
 	images := 0
 	for _, lg := range ref.Logs {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/trustlake/trustlake/schema"
@@ -239,6 +240,10 @@ func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 	res.FinalMessage = str("final_message", false)
 	res.Instruction = str("instruction", false)
 	res.Infra = str("infra_error", false)
+	if res.Infra != nil && strings.TrimSpace(*res.Infra) == "" {
+		bad("infra_error", schema.Reason(schema.ErrValue, "empty: give the failure's reason, or leave the key out (or null) for a valid run"))
+		res.Infra = nil
+	}
 	res.Grader = "{}"
 	if raw, ok := obj["grader"]; ok && string(raw) != "null" {
 		if bytes.TrimSpace(raw)[0] != '{' {

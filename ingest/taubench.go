@@ -237,6 +237,9 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	if rec.Info.Error != nil {
 		s := *rec.Info.Error
 		infra = &s
+		if strings.TrimSpace(s) == "" {
+			bad("info.error", schema.Reason(schema.ErrValue, "empty: an infrastructure failure needs its reason"))
+		}
 	}
 	acts, final, aerrs := tauActions(rec.Traj, id, st.opts.Agent, file, line)
 	errs = append(errs, aerrs...)

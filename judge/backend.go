@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -23,6 +24,28 @@ type Request struct {
 	Model        string
 	Temperature  float64
 	MaxTokens    int
+
+	mu     sync.Mutex
+	bodies map[string][]byte // encoded request bodies by wire format, shared by the runs of a pack
+}
+
+// body returns the request body for a wire format, building it once: the
+// runs of one pack send the same bytes.
+func (r *Request) body(format string, build func() ([]byte, error)) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, ok := r.bodies[format]; ok {
+		return b, nil
+	}
+	b, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if r.bodies == nil {
+		r.bodies = map[string][]byte{}
+	}
+	r.bodies[format] = b
+	return b, nil
 }
 
 // Reply is what a backend got back.

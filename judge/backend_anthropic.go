@@ -19,17 +19,19 @@ type Anthropic struct{ HTTPOptions }
 
 // Call implements Backend.
 func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
-	var content []map[string]any
-	for _, im := range req.Pack.Images {
-		content = append(content, map[string]any{"type": "image", "source": map[string]any{
-			"type": "base64", "media_type": im.MediaType, "data": base64.StdEncoding.EncodeToString(im.Data)}})
-	}
-	content = append(content, map[string]any{"type": "text", "text": req.Prompt})
-	body, err := json.Marshal(map[string]any{
-		"model":       req.Model,
-		"max_tokens":  req.MaxTokens,
-		"temperature": req.Temperature,
-		"messages":    []map[string]any{{"role": "user", "content": content}},
+	body, err := req.body("anthropic", func() ([]byte, error) {
+		var content []map[string]any
+		for _, im := range req.Pack.Images {
+			content = append(content, map[string]any{"type": "image", "source": map[string]any{
+				"type": "base64", "media_type": im.MediaType, "data": base64.StdEncoding.EncodeToString(im.Data)}})
+		}
+		content = append(content, map[string]any{"type": "text", "text": req.Prompt})
+		return json.Marshal(map[string]any{
+			"model":       req.Model,
+			"max_tokens":  req.MaxTokens,
+			"temperature": req.Temperature,
+			"messages":    []map[string]any{{"role": "user", "content": content}},
+		})
 	})
 	if err != nil {
 		return Reply{}, err

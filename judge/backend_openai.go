@@ -24,15 +24,17 @@ type oaiImgURL struct {
 
 // Call implements Backend.
 func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
-	parts := []oaiPart{{Type: "text", Text: req.Prompt}}
-	for _, im := range req.Pack.Images {
-		parts = append(parts, oaiPart{Type: "image_url", ImageURL: &oaiImgURL{URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
-	}
-	body, err := json.Marshal(map[string]any{
-		"model":       req.Model,
-		"temperature": req.Temperature,
-		"max_tokens":  req.MaxTokens,
-		"messages":    []map[string]any{{"role": "user", "content": parts}},
+	body, err := req.body("openai", func() ([]byte, error) {
+		parts := []oaiPart{{Type: "text", Text: req.Prompt}}
+		for _, im := range req.Pack.Images {
+			parts = append(parts, oaiPart{Type: "image_url", ImageURL: &oaiImgURL{URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
+		}
+		return json.Marshal(map[string]any{
+			"model":       req.Model,
+			"temperature": req.Temperature,
+			"max_tokens":  req.MaxTokens,
+			"messages":    []map[string]any{{"role": "user", "content": parts}},
+		})
 	})
 	if err != nil {
 		return Reply{}, err

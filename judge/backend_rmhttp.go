@@ -16,15 +16,17 @@ type RMHTTP struct{ HTTPOptions }
 
 // Call implements Backend.
 func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
-	shots := make([]string, 0, len(req.Pack.Images))
-	for _, im := range req.Pack.Images {
-		shots = append(shots, base64.StdEncoding.EncodeToString(im.Data))
-	}
-	actions := make([]string, 0, len(req.Pack.Steps))
-	for _, s := range req.Pack.Steps {
-		actions = append(actions, s.Action)
-	}
-	body, err := json.Marshal(map[string]any{"model": req.Model, "instruction": req.Pack.TaskText, "screenshots": shots, "actions": actions})
+	body, err := req.body("rm-http", func() ([]byte, error) {
+		shots := make([]string, 0, len(req.Pack.Images))
+		for _, im := range req.Pack.Images {
+			shots = append(shots, base64.StdEncoding.EncodeToString(im.Data))
+		}
+		actions := make([]string, 0, len(req.Pack.Steps))
+		for _, s := range req.Pack.Steps {
+			actions = append(actions, s.Action)
+		}
+		return json.Marshal(map[string]any{"model": req.Model, "instruction": req.Pack.TaskText, "screenshots": shots, "actions": actions})
+	})
 	if err != nil {
 		return Reply{}, err
 	}

@@ -47,6 +47,14 @@ func (e *InputError) Is(target error) bool { return target == ErrInput }
 // Build builds the pack of one episode under one condition and checks it
 // with Guard. It reads screenshots from src.Dir.
 func Build(src *Source, cond string, opts PackOptions) (*Pack, error) {
+	return build(src, cond, opts, nil)
+}
+
+// imageCache holds the screenshots already prepared for one episode, so its
+// conditions share one decode and downsample per screenshot.
+type imageCache map[string]Image
+
+func build(src *Source, cond string, opts PackOptions, cache imageCache) (*Pack, error) {
 	opts.applyDefaults()
 	fail := func(field string, err error) error {
 		return &InputError{EpisodeID: src.EpisodeID, Condition: cond, Field: field, Err: err}
@@ -71,7 +79,7 @@ func Build(src *Source, cond string, opts PackOptions) (*Pack, error) {
 	if chat > 0 && screens == 0 {
 		buildChat(p, src, cond, opts)
 	} else {
-		err = buildScreens(p, src, cond, opts)
+		err = buildScreens(p, src, cond, opts, cache)
 	}
 	if err != nil {
 		return nil, err
@@ -100,7 +108,7 @@ func window(n int, cond string, k int) (lo int) {
 	return 0
 }
 
-func buildScreens(p *Pack, src *Source, cond string, opts PackOptions) error {
+func buildScreens(p *Pack, src *Source, cond string, opts PackOptions, cache imageCache) error {
 	acts := src.Actions
 	lo := window(len(acts), cond, opts.LastK)
 	shown := acts[lo:]
@@ -126,7 +134,14 @@ func buildScreens(p *Pack, src *Source, cond string, opts PackOptions) error {
 	imgAt := map[int]int{}
 	for _, i := range withScreen {
 		a := &shown[i]
-		img, err := readScreen(src, a, opts.MaxImageSide)
+		img, ok := cache[*a.Screen]
+		var err error
+		if !ok {
+			img, err = readScreen(src, a, opts.MaxImageSide)
+			if err == nil && cache != nil {
+				cache[*a.Screen] = img
+			}
+		}
 		if err != nil {
 			return &InputError{EpisodeID: src.EpisodeID, Condition: cond, Field: fmt.Sprintf("step %d screen (%s)", a.Step, *a.Screen), Err: err}
 		}

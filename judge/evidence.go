@@ -47,8 +47,12 @@ func (e *BuildErrors) Is(target error) bool { return target == ErrInput }
 
 // BuildPack builds, guards and encodes one pack and returns its row.
 func BuildPack(src *Source, cond string, opts PackOptions) (schema.Evidence, []byte, error) {
+	return buildPack(src, cond, opts, nil)
+}
+
+func buildPack(src *Source, cond string, opts PackOptions, cache imageCache) (schema.Evidence, []byte, error) {
 	opts.applyDefaults()
-	p, err := Build(src, cond, opts)
+	p, err := build(src, cond, opts, cache)
 	if err != nil {
 		return schema.Evidence{}, nil, err
 	}
@@ -102,7 +106,6 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 		conds = Conditions
 	}
 	store := NewStore(l)
-	type job struct{ i, c int }
 	rows := make([]schema.Evidence, len(sources)*len(conds))
 	var (
 		mu      sync.Mutex
@@ -111,45 +114,46 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 		done    int
 		st      EvidenceStats
 	)
-	jobs := make(chan job)
+	jobs := make(chan int) // one episode, all its conditions (they share screenshots)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				row, data, err := BuildPack(sources[j.i], conds[j.c], opts.Pack)
-				var isNew bool
-				if err == nil {
-					isNew, err = store.Put(row.PackSHA256, data)
-				}
-				mu.Lock()
-				if err != nil {
-					errs = append(errs, err)
-				} else {
-					rows[j.i*len(conds)+j.c] = row
-					st.Images += int(row.NImages)
-					st.Bytes += row.PackBytes
-					if isNew {
-						created = append(created, row.PackSHA256)
+			for i := range jobs {
+				cache := imageCache{}
+				for c := range conds {
+					row, data, err := buildPack(sources[i], conds[c], opts.Pack, cache)
+					var isNew bool
+					if err == nil {
+						isNew, err = store.Put(row.PackSHA256, data)
 					}
+					mu.Lock()
+					if err != nil {
+						errs = append(errs, err)
+					} else {
+						rows[i*len(conds)+c] = row
+						st.Images += int(row.NImages)
+						st.Bytes += row.PackBytes
+						if isNew {
+							created = append(created, row.PackSHA256)
+						}
+					}
+					done++
+					if opts.Progress != nil {
+						opts.Progress(done, len(rows))
+					}
+					mu.Unlock()
 				}
-				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(rows))
-				}
-				mu.Unlock()
 			}
 		}()
 	}
 feed:
 	for i := range sources {
-		for c := range conds {
-			select {
-			case jobs <- job{i, c}:
-			case <-ctx.Done():
-				break feed
-			}
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
 		}
 	}
 	close(jobs)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/color"
 	"image/draw"
 	"image/png"
 )
@@ -46,8 +45,18 @@ func prepareImage(data []byte, maxSide int) ([]byte, int, int, error) {
 // (area filter), in non-premultiplied RGBA.
 func downsample(src image.Image, dw, dh int) *image.NRGBA {
 	sb := src.Bounds()
-	rgba, ok := src.(*image.NRGBA)
-	if !ok || sb.Min != (image.Point{}) {
+	var rgba *image.NRGBA
+	switch s := src.(type) {
+	case *image.NRGBA:
+		if sb.Min == (image.Point{}) {
+			rgba = s
+		}
+	case *image.RGBA: // opaque screenshots decode as RGBA: same bytes as NRGBA when alpha is 255
+		if sb.Min == (image.Point{}) && s.Opaque() {
+			rgba = &image.NRGBA{Pix: s.Pix, Stride: s.Stride, Rect: s.Rect}
+		}
+	}
+	if rgba == nil {
 		rgba = image.NewNRGBA(image.Rect(0, 0, sb.Dx(), sb.Dy()))
 		draw.Draw(rgba, rgba.Bounds(), src, sb.Min, draw.Src)
 	}
@@ -69,7 +78,8 @@ func downsample(src image.Image, dw, dh int) *image.NRGBA {
 					n++
 				}
 			}
-			dst.SetNRGBA(x, y, color.NRGBA{uint8((r + n/2) / n), uint8((g + n/2) / n), uint8((bl + n/2) / n), uint8((a + n/2) / n)})
+			o := y*dst.Stride + x*4
+			dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3] = uint8((r+n/2)/n), uint8((g+n/2)/n), uint8((bl+n/2)/n), uint8((a+n/2)/n)
 		}
 	}
 	return dst

@@ -175,3 +175,20 @@ func TestParseConditions(t *testing.T) {
 		t.Error("a variant named like a pack condition was accepted")
 	}
 }
+
+// The opaque-RGBA fast path gives the same pixels as the generic path.
+func TestDownsampleRGBAFastPath(t *testing.T) {
+	img, err := png.Decode(bytes.NewReader(testPNG(t, 37, 23, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		t.Fatalf("decoded as %T", img)
+	}
+	fast := downsample(rgba, 10, 6)
+	generic := downsample(struct{ image.Image }{rgba}, 10, 6) // hides the concrete type
+	if !bytes.Equal(fast.Pix, generic.Pix) {
+		t.Error("fast and generic paths differ")
+	}
+}

@@ -90,9 +90,45 @@ type runner struct {
 	lim     *limiter
 	results chan schema.Verdict
 
-	calls, retries, failed, inflightDone atomic.Int64
-	consecutive                          atomic.Int64
-	lastErr                              atomic.Value
+	calls, retries, failed atomic.Int64
+	consecutive            atomic.Int64
+	lastErr                atomic.Value
+
+	cacheMu sync.Mutex
+	cache   map[string]*Request // by pack sha256
+	order   []string            // cache keys, oldest first
+}
+
+// request returns the (read-only) request for a pack: read, checked and
+// rendered once, then shared by the runs of that pack while it stays in a
+// small cache (jobs come pack by pack, runs inner).
+func (r *runner) request(sha string) (*Request, error) {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	if req, ok := r.cache[sha]; ok {
+		return req, nil
+	}
+	data, err := r.store.Get(sha)
+	if err != nil {
+		return nil, err
+	}
+	pack, err := DecodePack(data)
+	if err != nil {
+		return nil, err
+	}
+	o := r.o
+	req := &Request{Pack: pack, PackJSON: data, PackSHA256: sha, Prompt: o.Prompt.Render(pack),
+		PromptSHA256: o.Prompt.SHA256, Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
+	if r.cache == nil {
+		r.cache = map[string]*Request{}
+	}
+	if len(r.order) >= 4*o.Concurrency+4 {
+		delete(r.cache, r.order[0])
+		r.order = r.order[1:]
+	}
+	r.cache[sha] = req
+	r.order = append(r.order, sha)
+	return req, nil
 }
 
 // errBudget stops dispatch when --max-calls is spent.
@@ -104,17 +140,11 @@ var errBudget = errors.New("--max-calls budget spent")
 // keeps their verdicts.
 func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j job) {
 	o := r.o
-	data, err := r.store.Get(j.ev.PackSHA256)
-	var pack *Pack
-	if err == nil {
-		pack, err = DecodePack(data)
-	}
+	req, err := r.request(j.ev.PackSHA256)
 	if err != nil {
 		stop(fmt.Errorf("episode %s (%s): %w", j.ev.EpisodeID, j.cond.Pack, err))
 		return
 	}
-	req := &Request{Pack: pack, PackJSON: data, PackSHA256: j.ev.PackSHA256, Prompt: o.Prompt.Render(pack),
-		PromptSHA256: o.Prompt.SHA256, Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
 	for attempt := 0; ; attempt++ {
 		if err := r.lim.wait(runCtx); err != nil {
 			return

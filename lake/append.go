@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strings"
 	"unsafe"
@@ -227,32 +228,58 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 
 // Duplicates returns the rows whose natural key an earlier row of the batch
 // already had, in the order they were added. Call it after Close.
+//
+// Key hashes are uniform, so the keys are bucketed by their top bits in
+// one counting pass (stable: input order within a bucket) and only the few
+// keys of a bucket are compared: linear in the batch, not a sort.
 func (w *Writer[T]) Duplicates() []*DuplicateError {
-	s := w.seen
-	slices.SortFunc(s, func(a, b seenKey) int {
-		if c := cmp.Compare(a.key[0], b.key[0]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.key[1], b.key[1]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.file, b.file); c != 0 { // input order within a key
-			return c
-		}
-		return cmp.Compare(a.line, b.line)
-	})
-	type dup struct {
-		first, again seenKey
-		order        int
-	}
+	type dup struct{ first, again seenKey }
 	var dups []dup
-	for i := 1; i < len(s); i++ {
-		if s[i].key == s[i-1].key {
-			j := i - 1
-			for j > 0 && s[j-1].key == s[i].key {
-				j--
+	s := w.seen
+	nb := max(1, bits.Len64(uint64(len(s))/2))
+	shift := uint(64 - nb)
+	start := make([]int32, (1<<nb)+1)
+	for i := range s {
+		start[(s[i].key[0]>>shift)+1]++
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	sorted := make([]seenKey, len(s))
+	next := slices.Clone(start[:len(start)-1])
+	for i := range s {
+		b := s[i].key[0] >> shift
+		sorted[next[b]] = s[i]
+		next[b]++
+	}
+	for b := 0; b+1 < len(start); b++ {
+		bucket := sorted[start[b]:start[b+1]]
+		if len(bucket) <= 16 {
+			for i := 1; i < len(bucket); i++ {
+				for j := 0; j < i; j++ {
+					if bucket[j].key == bucket[i].key {
+						dups = append(dups, dup{first: bucket[j], again: bucket[i]})
+						break
+					}
+				}
 			}
-			dups = append(dups, dup{first: s[j], again: s[i]})
+			continue
+		}
+		// Many repeats of some key: sort the bucket, keeping input order
+		// within a key, and pair each repeat with the first of its run.
+		slices.SortStableFunc(bucket, func(x, y seenKey) int {
+			if c := cmp.Compare(x.key[0], y.key[0]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.key[1], y.key[1])
+		})
+		run := 0
+		for i := 1; i < len(bucket); i++ {
+			if bucket[i].key != bucket[run].key {
+				run = i
+				continue
+			}
+			dups = append(dups, dup{first: bucket[run], again: bucket[i]})
 		}
 	}
 	slices.SortFunc(dups, func(a, b dup) int {

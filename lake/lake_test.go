@@ -298,3 +298,34 @@ func TestCheckVerifiesKeyIndex(t *testing.T) {
 		t.Fatalf("missing index not found: %+v", rep.Problems)
 	}
 }
+
+// TestManyDuplicatesOfOneKey: every repeat names the first row, in input
+// order, also when one key repeats thousands of times.
+func TestManyDuplicatesOfOneKey(t *testing.T) {
+	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	var rows []schema.Verdict
+	for i := 0; i < 3000; i++ {
+		rows = append(rows, verdict(fmt.Sprint("ep", i%1000), "j", "E1-final", 1, "success", int64(i+1)))
+	}
+	rows = append(rows, verdict("same", "j", "E1-final", 1, "success", 5000))
+	for i := 0; i < 100; i++ {
+		rows = append(rows, verdict("same", "j", "E1-final", 1, "success", int64(5001+i)))
+	}
+	_, errs := write(t, l, lake.WriterOptions{}, rows...)
+	if len(errs) != 2000+100 {
+		t.Fatalf("%d duplicates, want 2100", len(errs))
+	}
+	for i, e := range errs {
+		var d *lake.DuplicateError
+		if !errors.As(e, &d) {
+			t.Fatal(e)
+		}
+		want := int64(i%1000 + 1)
+		if i >= 2000 {
+			want = 5000
+		}
+		if d.FirstLine != want || (i > 0 && d.Line <= errs[i-1].(*lake.DuplicateError).Line) {
+			t.Fatalf("duplicate %d: %+v (first line want %d)", i, d, want)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type rowType struct {
 // rowField is one field of a row type.
 type rowField struct {
 	name   string // column name (the partition column for partition fields)
+	prefix []byte // name as hashed: length-prefixed
 	goName string
 	offset uintptr
 	kind   fieldKind
@@ -134,7 +135,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 				panic(fmt.Sprintf("lake: %s.%s: type %s is not a lake column type", typ.Name(), sf.Name, sf.Type))
 			}
 			idx := len(rt.fields)
-			rt.fields = append(rt.fields, rowField{name: col, goName: sf.Name, offset: base + sf.Offset, kind: k})
+			rt.fields = append(rt.fields, rowField{name: col, prefix: appendString(nil, col), goName: sf.Name, offset: base + sf.Offset, kind: k})
 			if key {
 				rt.key = append(rt.key, idx)
 			}
@@ -234,6 +235,11 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+func appendBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
 // contentHash hashes every hashed field that holds a value, each with its
 // column name, so that moving a value between columns changes the hash.
 // It is stable across processes and versions (xxh3), so it can be stored.
@@ -242,7 +248,7 @@ func (rt *rowType) contentHash(buf []byte, p unsafe.Pointer) (uint64, []byte) {
 	for _, i := range rt.hashed {
 		f := &rt.fields[i]
 		n := len(b)
-		b = appendString(b, f.name)
+		b = append(b, f.prefix...)
 		var ok bool
 		if b, ok = appendValue(b, p, f); !ok {
 			b = b[:n]
@@ -260,29 +266,34 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 		case kString:
 			b = appendString(b, str(p, f))
 		case kInt64:
-			b = appendString(b, strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10))
+			var digits [20]byte
+			b = appendBytes(b, strconv.AppendInt(digits[:0], *(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
 			v, _ := appendValue(nil, p, f)
-			b = appendString(b, string(v))
+			b = appendBytes(b, v)
 		}
 	}
 	h := xxh3.Hash128(b)
 	return [2]uint64{h.Hi, h.Lo}, b
 }
 
-// keyString is the natural key for messages: values joined by "/".
+// keyString is the natural key for messages: values joined by "/"; a nil
+// pointer key field (such as ground_truth's annotator on verifier rows) is
+// left out.
 func (rt *rowType) keyString(p unsafe.Pointer) string {
-	vals := make([]string, len(rt.key))
-	for i, j := range rt.key {
+	vals := make([]string, 0, len(rt.key))
+	for _, j := range rt.key {
 		f := &rt.fields[j]
 		switch f.kind {
 		case kString:
-			vals[i] = str(p, f)
+			vals = append(vals, str(p, f))
 		case kInt64:
-			vals[i] = strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10)
+			vals = append(vals, strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
-			v := reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName)
-			vals[i] = fmt.Sprint(reflect.Indirect(v).Interface())
+			v := reflect.Indirect(reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName))
+			if v.IsValid() {
+				vals = append(vals, fmt.Sprint(v.Interface()))
+			}
 		}
 	}
 	return strings.Join(vals, "/")

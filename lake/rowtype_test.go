@@ -142,7 +142,7 @@ func TestDeclaredTables(t *testing.T) {
 	want := map[string][2][]string{
 		Episodes:    {{"agent"}, {"episode_id"}},
 		Actions:     {{"agent"}, {"episode_id", "step"}},
-		GroundTruth: {nil, {"episode_id", "verifier_sha256"}},
+		GroundTruth: {nil, {"episode_id", "verifier_sha256", "annotator"}},
 		Labels:      {nil, {"episode_id"}},
 		Verdicts:    {{"judge", "condition"}, {"episode_id", "judge", "condition", "run"}},
 		Results:     {{"benchmark"}, {"result_id"}},

@@ -30,12 +30,12 @@ const (
 
 // bootMetrics is the number of bootstrapped metrics per row, in the order
 // of rowMetrics.
-const bootMetrics = 11
+const bootMetrics = 12
 
 // rowMetrics returns a row's metrics in the order of fromSums.
 func rowMetrics(r *Row) [bootMetrics]*Metric {
 	return [bootMetrics]*Metric{&r.FPR, &r.FDR, &r.TPR, &r.JudgeSuccessRate, &r.GTSuccessRate, &r.Inflation,
-		&r.SelfConsistency, &r.UncertainRate, &r.ParseErrorRate, &r.Kappa, &r.FleissKappa}
+		&r.SelfConsistency, &r.UncertainRate, &r.ParseErrorRate, &r.Kappa, &r.FleissKappa, &r.Accuracy}
 }
 
 // fromSums computes every metric from (resample-weighted) column sums, NaN
@@ -63,6 +63,7 @@ func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
 	if s[colElig] > 0 {
 		out[10] = fleiss(1, s[colFleissP]/s[colElig], s[colFSucc], s[colFFail], s[colFUnc])
 	}
+	out[11] = div(tp+tn, n)
 }
 
 // tallyCols returns a tally as columns.

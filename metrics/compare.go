@@ -22,6 +22,7 @@ type CompareOptions struct {
 	Seed            uint64
 	Threshold       *float64 // for score-only judges
 	Workers         int
+	GT              string // reference: queries.GTVerifier (default), GTHuman or GTAny
 }
 
 // Paired is a paired comparison of A and B on one ground-truth class.
@@ -54,20 +55,26 @@ type Comparison struct {
 	Bootstrap       int
 	Seed            uint64
 	Threshold       *float64
+	GT              string
 	Negatives       Paired // GT failures: the rates are FPRs
 	Positives       Paired // GT passes: the rates are TPRs
-	Warnings        []string
+	// Accuracy pairs every episode: the rates are the shares of majority
+	// verdicts that agree with the reference; b = A right and B wrong.
+	Accuracy Paired
+	Warnings []string
 }
 
 // MarshalJSON writes the negatives' figures at the top level (b, c,
 // n_pairs, n_tasks, mcnemar_p, fpr_a, fpr_b, fpr_diff), the positives'
-// under "positives" (tpr_*), the inputs under "params".
+// under "positives" (tpr_*), agreement with the reference under "accuracy"
+// (accuracy_*), the inputs under "params".
 func (c Comparison) MarshalJSON() ([]byte, error) {
 	out := c.Negatives.fields("fpr")
 	out["a"], out["b_judge"] = c.JudgeA, c.JudgeB
 	out["positives"] = c.Positives.fields("tpr")
+	out["accuracy"] = c.Accuracy.fields("accuracy")
 	out["params"] = map[string]any{"a": c.JudgeA, "b": c.JudgeB, "source": c.Source, "uncertain_policy": c.UncertainPolicy,
-		"alpha": c.Alpha, "bootstrap": c.Bootstrap, "seed": c.Seed, "threshold": c.Threshold}
+		"alpha": c.Alpha, "bootstrap": c.Bootstrap, "seed": c.Seed, "threshold": c.Threshold, "gt": c.GT}
 	out["warnings"] = c.Warnings
 	return json.Marshal(out)
 }
@@ -80,7 +87,7 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 // exclude a pair is dropped when either verdict is uncertain.
 func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, error) {
 	mo, err := Options{Source: opts.Source, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha,
-		Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+		Resamples: opts.Resamples, Seed: opts.Seed, GT: opts.GT}.withDefaults()
 	if err != nil {
 		return Comparison{}, err
 	}
@@ -91,17 +98,20 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	if err := checkJudgeConditions(ctx, s, opts.Threshold, opts.A, opts.B); err != nil {
 		return Comparison{}, err
 	}
-	pairs, err := s.MetricsPairs(ctx, opts.A, opts.B, mo.Source, opts.Threshold)
+	pairs, err := s.MetricsPairs(ctx, opts.A, opts.B, mo.Source, opts.Threshold, mo.GT)
 	if err != nil {
 		return Comparison{}, err
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
-		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, Warnings: []string{}}
+		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, GT: mo.GT, Warnings: []string{}}
 	bopts := mo.boot(opts.Workers)
-	if out.Negatives, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
+	if out.Negatives, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
 		return Comparison{}, err
 	}
-	if out.Positives, err = paired(pairs, true, mo.UncertainPolicy, bopts); err != nil {
+	if out.Positives, err = paired(pairs, pairPositives, mo.UncertainPolicy, bopts); err != nil {
+		return Comparison{}, err
+	}
+	if out.Accuracy, err = paired(pairs, pairAccuracy, mo.UncertainPolicy, bopts); err != nil {
 		return Comparison{}, err
 	}
 	if out.Negatives.NPairs == 0 {
@@ -131,11 +141,21 @@ func accepts(majority, policy string) (accept, ok bool) {
 	return false, true
 }
 
-// paired computes the comparison on the positives or the negatives.
-func paired(pairs []queries.MetricPair, positive bool, policy string, bopts stats.BootstrapOptions) (Paired, error) {
+// What paired compares: acceptance on GT negatives (FPR) or positives
+// (TPR), or agreement with the reference on all episodes (accuracy).
+const (
+	pairNegatives = iota
+	pairPositives
+	pairAccuracy
+)
+
+// paired computes the comparison on the negatives, the positives, or (for
+// accuracy) all pairs, where "accepts" becomes "agrees with the reference".
+func paired(pairs []queries.MetricPair, mode int, policy string, bopts stats.BootstrapOptions) (Paired, error) {
+	in := func(p queries.MetricPair) bool { return mode == pairAccuracy || p.GTPass == (mode == pairPositives) }
 	var ids []string
 	for _, p := range pairs {
-		if p.GTPass == positive {
+		if in(p) {
 			ids = append(ids, p.TaskID)
 		}
 	}
@@ -146,13 +166,16 @@ func paired(pairs []queries.MetricPair, positive bool, policy string, bopts stat
 	var out Paired
 	aAcc, bAcc := 0, 0
 	for _, p := range pairs {
-		if p.GTPass != positive {
+		if !in(p) {
 			continue
 		}
 		a, okA := accepts(p.AMajority, policy)
 		b, okB := accepts(p.BMajority, policy)
 		if !okA || !okB {
 			continue
+		}
+		if mode == pairAccuracy {
+			a, b = a == p.GTPass, b == p.GTPass
 		}
 		i, _ := slices.BinarySearch(ids, p.TaskID)
 		den[i] += float64(p.N)
@@ -239,9 +262,9 @@ func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Pai
 		return Paired{}, Paired{}, err
 	}
 	bopts := mo.boot(opts.Workers)
-	if neg, err = paired(pairs, false, mo.UncertainPolicy, bopts); err != nil {
+	if neg, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
 		return Paired{}, Paired{}, err
 	}
-	pos, err = paired(pairs, true, mo.UncertainPolicy, bopts)
+	pos, err = paired(pairs, pairPositives, mo.UncertainPolicy, bopts)
 	return neg, pos, err
 }

@@ -3,6 +3,7 @@ package metrics
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -47,7 +48,8 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 		return Report{}, fmt.Errorf("%w: the lake holds no verdicts (trustlake ingest verdicts FILE.jsonl)", ErrNoVerdicts)
 	}
 	rep := Report{Params: Params{By: opts.By, Source: opts.Source, UncertainPolicy: opts.UncertainPolicy,
-		Alpha: opts.Alpha, Bootstrap: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold}}
+		Alpha: opts.Alpha, Bootstrap: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold, GT: opts.GT},
+		Reference: Reference{FleissKappa: jsonNum(math.NaN())}}
 	if rep.Params.By == nil {
 		rep.Params.By = []string{}
 	}

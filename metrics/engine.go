@@ -13,8 +13,9 @@ import (
 type Engine interface {
 	MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error)
 	MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error)
-	MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64) ([]queries.MetricPair, error)
+	MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error)
 	MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error)
+	HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error)
 }
 
 var _ Engine = (*queries.Session)(nil)

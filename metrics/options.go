@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -53,11 +54,15 @@ type Options struct {
 	Seed            uint64   // bootstrap seed; 0 means DefaultSeed
 	Threshold       *float64 // score-only judges: score >= Threshold is success; nil skips them
 	Workers         int      // bootstrap goroutines; 0 means GOMAXPROCS (results do not depend on it)
+	// GT is the reference the judge is measured against: queries.GTVerifier
+	// (default), queries.GTHuman (the majority of human judgments) or
+	// queries.GTAny (the verifier's, else the human majority).
+	GT string
 
 	stop <-chan struct{} // the caller's ctx.Done(): long loops stop on it
 }
 
-// MaxResamples bounds Options.Resamples: every row keeps 11 float64 per
+// MaxResamples bounds Options.Resamples: every row keeps 12 float64 per
 // resample in memory, so 50 million resamples ran out of memory.
 const MaxResamples = 1_000_000
 
@@ -81,6 +86,14 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
+	}
+	if o.GT == "" {
+		o.GT = queries.GTVerifier
+	}
+	switch o.GT {
+	case queries.GTVerifier, queries.GTHuman, queries.GTAny:
+	default:
+		return o, fmt.Errorf("%w: --gt %q: want verifier, human or any", ErrBadOption, o.GT)
 	}
 	if !slices.Contains(schema.Sources, o.Source) {
 		return o, fmt.Errorf("%w: source %q: want one of %s", ErrBadOption, o.Source, strings.Join(schema.Sources, ", "))

@@ -142,6 +142,9 @@ type Row struct {
 	FleissKappa      Metric `json:"fleiss_kappa"`
 	UncertainRate    Metric `json:"uncertain_rate"`
 	ParseErrorRate   Metric `json:"parse_error_rate"`
+	// Accuracy is the agreement with the reference, (TP+TN)/n: the headline
+	// figure of judge-vs-human studies, beside Kappa.
+	Accuracy Metric `json:"accuracy"`
 }
 
 // StratumKey returns the stratum's dimension and value, or "", "" for the
@@ -165,12 +168,29 @@ type Params struct {
 	Seed            uint64   `json:"seed"`
 	Threshold       *float64 `json:"threshold"`
 	Tasks           int      `json:"tasks"` // bootstrap clusters (tasks) in the report
+	GT              string   `json:"gt"`    // the reference: verifier, human or any
+}
+
+// Reference describes the human pass/fail judgments of the lake (ground
+// truth with source human), whatever Params.GT: a human reference is the
+// majority of an episode's judgments, and a tie gives none.
+type Reference struct {
+	Episodes       int `json:"episodes"`        // episodes with human judgments
+	Annotators     int `json:"annotators"`      // distinct annotators
+	Judgments      int `json:"judgments"`       // pass/fail judgments
+	MultiAnnotated int `json:"multi_annotated"` // episodes judged by two or more annotators
+	Unanimous      int `json:"unanimous"`       // of those, all judgments agree
+	Ties           int `json:"ties"`            // episodes whose judgments tie: no human reference
+	// FleissKappa is Fleiss' κ between annotators over the multi-annotated
+	// episodes (null when fewer than one or all judgments agree).
+	FleissKappa jsonNum `json:"fleiss_kappa"`
 }
 
 // Report is the result of Run: rows in a stable order (judge, condition,
 // then the overall row and the strata in the order of Options.By).
 type Report struct {
-	Params   Params   `json:"params"`
-	Rows     []Row    `json:"rows"`
-	Warnings []string `json:"warnings"`
+	Params    Params    `json:"params"`
+	Reference Reference `json:"reference"`
+	Rows      []Row     `json:"rows"`
+	Warnings  []string  `json:"warnings"`
 }

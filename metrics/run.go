@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
 )
 
 // prepare checks that the lake has verdicts and returns its row counts.
@@ -34,17 +35,70 @@ func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 		return Report{}, fmt.Errorf("%w: the lake has %d verdicts but no ground truth; ingest episodes with gt.json (trustlake ingest episodes DIR) or ground_truth rows (trustlake ingest sql ground_truth ...)",
 			ErrNoGroundTruth, counts.Verdicts)
 	}
+	if opts, err = opts.withDefaults(); err != nil {
+		return Report{}, err
+	}
+	ref, err := HumanReference(ctx, s)
+	if err != nil {
+		return Report{}, err
+	}
+	if opts.GT == queries.GTHuman && ref.Episodes == 0 {
+		return Report{}, fmt.Errorf("%w: --gt human: the lake has no human pass/fail judgments (trustlake ingest human-labels FILE.csv)", ErrNoGroundTruth)
+	}
 	cells, err := s.MetricsCells(ctx, queries.MetricCellOptions{
 		ByAgent:    slices.Contains(opts.By, ByAgent),
 		ByCategory: slices.Contains(opts.By, ByCategory) || slices.Contains(opts.By, ByHardness),
 		Threshold:  opts.Threshold,
+		GT:         opts.GT,
 	})
 	if err != nil {
 		return Report{}, err
 	}
 	rep, err := Compute(cells, opts)
 	if errors.Is(err, ErrNoGroundTruth) {
-		return Report{}, fmt.Errorf("%w (the lake has %d ground-truth rows and %d episodes)", err, counts.GroundTruth, counts.Episodes)
+		return Report{}, fmt.Errorf("%w (the lake has %d ground-truth rows and %d episodes; reference --gt %s)", err, counts.GroundTruth, counts.Episodes, opts.GT)
 	}
-	return rep, err
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Reference = ref
+	if ref.Ties > 0 && opts.GT != queries.GTVerifier {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("human judgments tie on %d episode(s): they have no human reference", ref.Ties))
+	}
+	return rep, nil
+}
+
+// HumanReference summarises the human pass/fail judgments of the lake:
+// episodes, annotators, judgments, ties (no majority) and Fleiss' κ
+// between annotators over the episodes judged by two or more.
+func HumanReference(ctx context.Context, s Engine) (Reference, error) {
+	counts, annotators, err := s.HumanAgreement(ctx)
+	if err != nil {
+		return Reference{}, err
+	}
+	return referenceOf(counts, annotators), nil
+}
+
+func referenceOf(counts []queries.HumanCount, annotators int) Reference {
+	ref := Reference{Annotators: annotators}
+	var multi [][]int
+	for _, c := range counts {
+		ref.Episodes += c.N
+		ref.Judgments += c.N * (c.Pass + c.Fail)
+		if c.Pass == c.Fail {
+			ref.Ties += c.N
+		}
+		if c.Pass+c.Fail < 2 {
+			continue
+		}
+		ref.MultiAnnotated += c.N
+		if c.Pass == 0 || c.Fail == 0 {
+			ref.Unanimous += c.N
+		}
+		for range c.N {
+			multi = append(multi, []int{c.Pass, c.Fail})
+		}
+	}
+	ref.FleissKappa = jsonNum(stats.FleissKappa(multi))
+	return ref
 }

@@ -59,6 +59,7 @@ func TestRunHandLake(t *testing.T) {
 		{"self_consistency", overall.SelfConsistency, 2.0 / 6, 0.09677141110578041, 0.700006684861608, true},
 		{"uncertain_rate", overall.UncertainRate, 2.0 / 7, 0.08221892400405661, 0.6410655481673807, true},
 		{"parse_error_rate", overall.ParseErrorRate, 3.0 / 21, 0.04981012499725268, 0.34636060280620945, true},
+		{"accuracy", overall.Accuracy, 4.0 / 7, 0.2504583645276572, 0.8417801447485302, true}, // (TP+TN)/n = (2+2)/7
 	} {
 		if !near(w.m.Value, w.value) || math.Abs(w.m.Value-w.value) > 1e-12 {
 			t.Errorf("%s = %v, want %v", w.name, w.m.Value, w.value)

@@ -105,5 +105,6 @@ func ratioDefs() []ratioDef {
 		{func(t *tally) int { return t.agree }, func(t *tally) int { return t.eligible }, true, func(r *Row) *Metric { return &r.SelfConsistency }},
 		{func(t *tally) int { return t.unc }, func(t *tally) int { return t.eps }, true, func(r *Row) *Metric { return &r.UncertainRate }},
 		{func(t *tally) int { return t.parse }, func(t *tally) int { return t.runs }, true, func(r *Row) *Metric { return &r.ParseErrorRate }},
+		{func(t *tally) int { return t.tp + t.tn }, (*tally).n, true, func(r *Row) *Metric { return &r.Accuracy }},
 	}
 }

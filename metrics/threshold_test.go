@@ -2,10 +2,13 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
 )
 
 func TestThreshold(t *testing.T) {
@@ -79,5 +82,39 @@ func TestPlan(t *testing.T) {
 	}
 	if _, err := PlanPower(PowerOptions{FPRA: 0.25, FPRB: 0.15, N: 100, Discordance: 0.01}); !errors.Is(err, ErrBadOption) {
 		t.Errorf("impossible discordance: err = %v, want ErrBadOption", err)
+	}
+}
+
+// weightedAUC on task weights equals stats.ROCAUC on the sample with each
+// task's episodes repeated that many times (the cluster bootstrap's draw).
+func TestWeightedAUCIsROCAUCOfTheResample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	items := make([]stats.Scored, 300)
+	index := map[string]int{}
+	for i := range items {
+		task := fmt.Sprintf("t%02d", rng.IntN(20))
+		if _, ok := index[task]; !ok {
+			index[task] = len(index)
+		}
+		items[i] = stats.Scored{Task: task, Score: float64(rng.IntN(15)) / 14, Positive: rng.IntN(3) > 0} // many ties
+	}
+	sorted := sortedScores(items, index)
+	for rep := 0; rep < 50; rep++ {
+		w := make([]float64, len(index))
+		var sc []float64
+		var ps []bool
+		for k := 0; k < len(index); k++ {
+			w[rng.IntN(len(index))]++
+		}
+		for _, it := range items {
+			for c := 0; c < int(w[index[it.Task]]); c++ {
+				sc = append(sc, it.Score)
+				ps = append(ps, it.Positive)
+			}
+		}
+		want, got := stats.ROCAUC(sc, ps), weightedAUC(sorted, w)
+		if !(math.Abs(got-want) < 1e-12 || (math.IsNaN(got) && math.IsNaN(want))) {
+			t.Fatalf("resample %d: weighted %v, ROCAUC %v", rep, got, want)
+		}
 	}
 }

@@ -30,8 +30,15 @@ to ZIP_DEFLATED), attachments (a sample input with an image, which
 inspect-ai moves into the sample's `attachments` and references as
 `attachment://<hash>`), unfinished (the process exits in the middle of the
 run, leaving an .eval with `_journal/start.json`, journal summaries and the
-samples written so far, but no header.json). Default: all of them.
+samples written so far, but no header.json). legacy (run with an older inspect-ai installed in another venv: the log
+as that version writes it; not in the default list). Default: all the
+others.
 The output file names are fixed: arith-<variant>.eval / arith-json.json.
+
+    .venv/bin/python python/inspect_logs.py --bench N OUT.eval
+
+writes one log of N generated questions × 1 epoch (the performance log of
+bench/inspect.sh).
 """
 
 import os
@@ -48,6 +55,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     ContentImage,
     ContentText,
+    GenerateConfig,
     ModelOutput,
     ModelUsage,
     get_model,
@@ -66,6 +74,13 @@ QUESTIONS = [
     ("q6", "What is 3 + 9?", "12", ["12", "crash", "12"]),  # tool error in epoch 2
 ]
 EPOCHS = 3
+
+
+def _index():
+    return {text: (qid, answers) for qid, text, _, answers in QUESTIONS}
+
+
+_BY_TEXT = _index()
 
 # epoch counter per question, advanced when the agent starts a conversation
 _turns: dict[str, int] = {}
@@ -102,6 +117,9 @@ def _usage(out: ModelOutput) -> ModelOutput:
 
 
 def agent(messages, tools, tool_choice, config) -> ModelOutput:
+    if "[BEGIN DATA]" in messages[-1].text:
+        # older inspect-ai grades with the evaluated model (no grader role)
+        return grader(messages, tools, tool_choice, config)
     return _usage(_agent(messages))
 
 
@@ -139,6 +157,18 @@ def grader(messages, tools, tool_choice, config) -> ModelOutput:
     ))
 
 
+def bench_questions(n: int) -> None:
+    """Replace QUESTIONS by n generated ones (1 epoch each), for the
+    10,000-sample performance log: every 7th answer is wrong."""
+    global QUESTIONS, _BY_TEXT, EPOCHS
+    QUESTIONS = []
+    for i in range(n):
+        a, b = i % 97, i // 97
+        answer = str(a + b + (1 if i % 7 == 3 else 0))
+        QUESTIONS.append((f"b{i}", f"What is {a} + {b}?", str(a + b), [answer]))
+    _BY_TEXT, EPOCHS = _index(), 1
+
+
 @task
 def arith(images: bool = False) -> Task:
     samples = []
@@ -161,9 +191,33 @@ def arith(images: bool = False) -> Task:
 PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
 
-def run(log_dir: str, log_format: str = "eval", images: bool = False, exit_after: int = 0) -> str:
+def _mockllm_callable() -> None:
+    """Older inspect-ai (before callable custom_outputs) takes only an
+    iterable of outputs; give its mock provider the callable form. Only the
+    mock model's replies are affected, never how the log is written."""
+    from inspect_ai.model._providers import mockllm
+
+    if "Callable" in (mockllm.MockLLM.__init__.__doc__ or "") + (mockllm.MockLLM.__doc__ or ""):
+        return
+    init, generate = mockllm.MockLLM.__init__, mockllm.MockLLM.generate
+
+    def new_init(self, model_name, base_url=None, api_key=None, config=None, custom_outputs=None, **kw):
+        fn = custom_outputs if callable(custom_outputs) else None
+        init(self, model_name, base_url, api_key, config or GenerateConfig(), None if fn else custom_outputs, **kw)
+        self._fn = fn
+
+    async def new_generate(self, input, tools, tool_choice, config):
+        if self._fn is not None:
+            return self._fn(input, tools, tool_choice, config)
+        return await generate(self, input, tools, tool_choice, config)
+
+    mockllm.MockLLM.__init__, mockllm.MockLLM.generate = new_init, new_generate
+
+
+def run(log_dir: str, log_format: str = "eval", images: bool = False, exit_after: int = 0, bench: bool = False) -> str:
     """Run the task once; return the path of the log written."""
     _turns.clear()
+    _mockllm_callable()
     if exit_after:
         # leave the log unfinished: exit the process without any cleanup
         # once exit_after agent conversations have started.
@@ -183,10 +237,12 @@ def run(log_dir: str, log_format: str = "eval", images: bool = False, exit_after
         model_roles={"grader": get_model("mockllm/model", custom_outputs=grader)},
         log_dir=log_dir,
         log_format=log_format,
-        max_samples=1,  # one conversation at a time: the mock agent's epoch counter is deterministic
+        # one conversation at a time: the mock agent's epoch counter is
+        # deterministic (the bench log has one epoch: no counter to keep)
+        max_samples=100 if bench else 1,
         fail_on_error=False,
         retry_on_error=0,
-        log_buffer=1,
+        log_buffer=500 if bench else 1,
         display="none",
     )
     return logs[0].location
@@ -206,6 +262,10 @@ def variant(name: str, out_dir: str) -> str:
 
             zf.zipfile_compress_kwargs.update(compression=zipfile.ZIP_DEFLATED, compresslevel=None)
             src = run(tmp)
+        elif name == "legacy":
+            # run with an older inspect-ai in its own venv (see the README
+            # of the fixtures): whatever format that version writes
+            src = run(tmp)
         elif name == "unfinished":
             # a child process runs the eval and dies after 8 conversations
             code = subprocess.call([sys.executable, __file__, "--die", tmp])
@@ -222,12 +282,40 @@ def variant(name: str, out_dir: str) -> str:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_log(n: int, out: str) -> None:
+    """Write the performance log: N samples × 1 epoch. Running N mock
+    conversations costs inspect-ai about 40 ms of CPU each (10,000: minutes),
+    so the task runs for real on 50 generated questions and inspect-ai's own
+    writer (write_eval_log) writes a log whose samples are those 50
+    repeated under new ids (b0, b1, ...). Same format, same writer;
+    bench/inspect.sh reads it back with read_eval_log."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    real = 50
+    bench_questions(real)
+    tmp = tempfile.mkdtemp()
+    try:
+        log = read_eval_log(run(tmp, bench=True))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    base = log.samples
+    log.samples = [base[i % real].model_copy(update={"id": f"b{i}", "uuid": f"{base[i % real].uuid}-{i}"}) for i in range(n)]
+    log.eval.dataset.samples = n
+    log.eval.dataset.sample_ids = [s.id for s in log.samples]
+    log.results.total_samples = log.results.completed_samples = n
+    log.reductions = None
+    write_eval_log(log, out)
+
+
 VARIANTS = ["zstd", "json", "deflate", "attachments", "unfinished"]
 
 if __name__ == "__main__":
     if sys.argv[1] == "--die":
         run(sys.argv[2], exit_after=8)
         raise SystemExit("the run finished; it should have died")
+    if sys.argv[1] == "--bench":
+        bench_log(int(sys.argv[2]), sys.argv[3])
+        raise SystemExit(0)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for v in sys.argv[2:] or VARIANTS:

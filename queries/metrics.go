@@ -36,6 +36,23 @@ type MetricCellOptions struct {
 	// Threshold: a score-only run (reward model) is success when its score
 	// is >= *Threshold; nil leaves it unscored (MetricCell.Unscored).
 	Threshold *float64
+	// GT is the reference: GTVerifier, GTHuman or GTAny; "" means
+	// GTVerifier.
+	GT string
+}
+
+// References of the metrics (metric_episodes' gt).
+const (
+	GTVerifier = "verifier" // the verifier's verdict
+	GTHuman    = "human"    // the majority of the human judgments (none on a tie)
+	GTAny      = "any"      // the verifier's verdict, else the human majority
+)
+
+func gtOrDefault(gt string) string {
+	if gt == "" {
+		return GTVerifier
+	}
+	return gt
 }
 
 // defineMetricEpisodes (re)defines the session's table macro
@@ -61,7 +78,7 @@ func nullable(p *float64) any {
 // their key: sql/metrics_cells.sql, one statement in plain SQL (DuckDB and
 // Spark) that reads the verdicts once.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold))
+	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)
 	}
@@ -109,7 +126,7 @@ func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]
 	}
 	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
 		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
-		FROM metric_episodes(CAST(? AS DOUBLE)) ORDER BY judge, condition, episode_id`, nullable(threshold))
+		FROM metric_episodes(CAST(? AS DOUBLE), 'verifier') ORDER BY judge, condition, episode_id`, nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query metric episodes: %w", err)
 	}

@@ -25,13 +25,14 @@ type MetricPair struct {
 
 // MetricsPairs returns the paired majority verdicts of a and b on the
 // episodes of source that both judged and that have a task and ground truth
-// (sql/metrics_pairs.sql); score-only runs count as success when their
-// score is >= threshold, and a pair with unscored runs is left out.
-func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64) ([]MetricPair, error) {
+// (sql/metrics_pairs.sql) against reference gt (GTVerifier, ...);
+// score-only runs count as success when their score is >= threshold, and a
+// pair with unscored runs is left out.
+func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64, gt string) ([]MetricPair, error) {
 	if err := s.defineMetricEpisodes(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold))
+	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))
 	if err != nil {
 		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
 	}

@@ -27,7 +27,10 @@ func sqlFile(name string) string {
 
 // createViews defines one view per lake table over exactly the files of
 // one snapshot of the manifest (read once, so every view sees the same
-// version), plus the derived views in sql/view_*.sql.
+// version), plus the derived views in sql/view_*.sql. Each view also reads
+// a zero-row file of the table's current row type, so a column added to a
+// row type exists (as NULL) in lakes whose files predate it, and an empty
+// table still has its columns and types.
 func (s *Session) createViews(ctx context.Context) error {
 	snap, err := s.lk.Snapshot()
 	if err != nil {
@@ -39,23 +42,18 @@ func (s *Session) createViews(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		var q string
-		if len(files) == 0 {
-			q, err = s.emptyView(t)
-			if err != nil {
-				return err
-			}
-		} else {
-			q = tableView(t, files)
+		zero, err := s.zeroFile(t)
+		if err != nil {
+			return err
 		}
-		if err := s.Exec(ctx, q); err != nil {
+		if err := s.Exec(ctx, tableView(t, append(files, zero))); err != nil {
 			return fmt.Errorf("create view %s: %w", t.Name, err)
 		}
 		if s.afterView != nil {
 			s.afterView(t.Name)
 		}
 	}
-	for _, name := range []string{"view_categories"} {
+	for _, name := range []string{"view_categories", "view_human_reference"} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}
@@ -82,9 +80,10 @@ func tableView(t lake.Table, files []string) string {
 		t.Name, strings.Join(quoted, ", "), opts)
 }
 
-// emptyView writes a zero-row Parquet file of the table's row type so an
-// empty table still has its columns and types.
-func (s *Session) emptyView(t lake.Table) (string, error) {
+// zeroFile writes a zero-row Parquet file of the table's row type in the
+// session's temporary folder, under a hive path for partitioned tables
+// (its partition value never appears: the file has no rows).
+func (s *Session) zeroFile(t lake.Table) (string, error) {
 	if s.tmp == "" {
 		dir, err := os.MkdirTemp("", "trustlake-session-")
 		if err != nil {
@@ -92,7 +91,14 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 		}
 		s.tmp = dir
 	}
-	name := filepath.Join(s.tmp, t.Name+".parquet")
+	dir := filepath.Join(s.tmp, t.Name)
+	for _, p := range t.Partitions {
+		dir = filepath.Join(dir, p+"=_")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, "zero.parquet")
 	f, err := os.Create(name)
 	if err != nil {
 		return "", err
@@ -102,11 +108,7 @@ func (s *Session) emptyView(t lake.Table) (string, error) {
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}
-	cols := ""
-	for _, p := range t.Partitions {
-		cols += fmt.Sprintf(", CAST(NULL AS VARCHAR) AS %s", p)
-	}
-	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT *%s FROM read_parquet(%s)", t.Name, cols, quote(name)), nil
+	return name, nil
 }
 
 // Statement returns the text of the embedded statement sql/NAME.sql, for

@@ -58,10 +58,13 @@ type Gate struct {
 	Passed bool   `json:"passed"`
 }
 
-// GroundTruth is a verifier verdict for an episode (gt.json).
+// GroundTruth is a reference verdict for an episode: a verifier's (gt.json,
+// Source GTVerifier, keyed by the verifier's hash) or one human annotator's
+// pass/fail judgment (Source GTHuman, keyed by the annotator; no verifier
+// hash). Natural key (episode_id, verifier_sha256, annotator).
 type GroundTruth struct {
 	EpisodeID      string   `parquet:"episode_id" lake:"key"`
-	VerifierSHA256 string   `parquet:"verifier_sha256,dict" lake:"key"`
+	VerifierSHA256 string   `parquet:"verifier_sha256,dict" lake:"key"` // "" for human judgments
 	Pass           bool     `parquet:"pass"`
 	Score          *float64 `parquet:"score,optional"`
 	Category       *string  `parquet:"category,optional,dict"`     // one of Categories, else null
@@ -69,8 +72,19 @@ type GroundTruth struct {
 	Diagnostics    string   `parquet:"diagnostics"`                // JSON; "null" when absent
 	Gates          string   `parquet:"gates"`                      // JSON array of Gate; "[]" when absent
 	Deterministic  *bool    `parquet:"deterministic,optional"`
+	// Source is GTVerifier or GTHuman. It is left out of the content hash:
+	// rows written before the column existed read back "" and keep their
+	// hash; Annotator (in the key) already tells human rows apart.
+	Source    string  `parquet:"source,dict" lake:"nohash"`
+	Annotator *string `parquet:"annotator,optional,dict" lake:"key"` // GTHuman only
 	Provenance
 }
+
+// Ground-truth sources.
+const (
+	GTVerifier = "verifier"
+	GTHuman    = "human"
+)
 
 // Label is a human review of an episode's failure category.
 type Label struct {

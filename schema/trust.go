@@ -99,8 +99,31 @@ type Trust struct {
 
 	Trusted bool   `parquet:"trusted"`
 	Reasons string `parquet:"reasons"` // JSON object: per-dimension explanations
+
+	// Audit scope (seed 004 §4.1): per dimension passed, failed or
+	// not_checkable (CheckPassed, ...), with the reason when not checkable.
+	D1Check       string  `parquet:"d1_check,dict"`
+	D1CheckReason *string `parquet:"d1_check_reason,optional,dict"`
+	D2Check       string  `parquet:"d2_check,dict"`
+	D2CheckReason *string `parquet:"d2_check_reason,optional,dict"`
+	D3Check       string  `parquet:"d3_check,dict"`
+	D3CheckReason *string `parquet:"d3_check_reason,optional,dict"`
+	D4Check       string  `parquet:"d4_check,dict"`
+	D4CheckReason *string `parquet:"d4_check_reason,optional,dict"`
+	// Dimensions is the conjunction the row was judged under ("D1,D2,D3,D4");
+	// Auditable is true for a recorded pass checkable on every one of them.
+	Dimensions  string `parquet:"dimensions,dict"`
+	Auditable   bool   `parquet:"auditable"`
+	InfraPolicy string `parquet:"infra_policy,dict"` // exclude or failure
 	Provenance
 }
+
+// Check statuses of one Trust Layer dimension for one result.
+const (
+	CheckPassed       = "passed"
+	CheckFailed       = "failed"
+	CheckNotCheckable = "not_checkable"
+)
 
 // Grader kinds understood by the Trust Layer's D1 (Result.Grader "kind").
 const (

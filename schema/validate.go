@@ -142,10 +142,28 @@ func NormalizeCategory(raw *string) (cat, keep *string) {
 }
 
 // Validate checks a ground-truth row; it returns a *FieldError or nil.
+// A verifier's row needs its verifier hash; a human judgment needs its
+// annotator and needs no hash.
 func (g *GroundTruth) Validate() error {
+	var srcErr, hashErr, annErr *FieldError
+	switch g.Source {
+	case "", GTVerifier:
+		hashErr = checkID("verifier_sha256", g.VerifierSHA256)
+		if g.Annotator != nil {
+			annErr = fieldErr("annotator", ErrValue, "only human ground truth (source human) has an annotator")
+		}
+	case GTHuman:
+		if g.Annotator == nil {
+			annErr = fieldErr("annotator", ErrMissing, "human ground truth names its annotator")
+		} else {
+			annErr = checkID("annotator", *g.Annotator)
+		}
+	default:
+		srcErr = checkOneOf("source", g.Source, []string{GTVerifier, GTHuman})
+	}
 	return first(
 		checkID("episode_id", g.EpisodeID),
-		checkID("verifier_sha256", g.VerifierSHA256),
+		srcErr, hashErr, annErr,
 		checkFinite("score", g.Score),
 		checkUnit("score", g.Score),
 	)

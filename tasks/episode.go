@@ -55,6 +55,7 @@ type Meta struct {
 	CreatedAt       *time.Time `json:"created_at,omitempty"`
 	ParentEpisodeID string     `json:"parent_episode_id,omitempty"`
 	Perturbation    string     `json:"perturbation,omitempty"`
+	Instruction     string     `json:"instruction,omitempty"` // the task text, for evidence packs
 }
 
 // ReadMeta reads dir/meta.json and checks the fields the flows need.

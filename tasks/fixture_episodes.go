@@ -15,9 +15,10 @@ type FixtureEpisode struct {
 }
 
 // FixtureEpisodes writes copies episode folders per fixture of the library
-// (or of ids) under outDir: meta.json (agent "fixture", source natural, a
-// final message that claims success) and final_state.tar.zst of the
-// fixture's state. They feed `trustlake verify`, the demo and benchmarks
+// (or of ids) under outDir: meta.json (agent "fixture", source natural, the
+// task's instruction, a final message that claims success), a three-step
+// actions.jsonl with PNG screenshots (the same for every fixture of a task)
+// and final_state.tar.zst of the fixture's state. They feed `trustlake verify`, the demo and benchmarks
 // with real final states whose verdicts are known.
 func FixtureEpisodes(lib *Library, ids []string, outDir string, copies int) ([]FixtureEpisode, error) {
 	if copies <= 0 {
@@ -37,8 +38,13 @@ func FixtureEpisodes(lib *Library, ids []string, outDir string, copies int) ([]F
 			for k := 1; k <= copies; k++ {
 				name := fmt.Sprintf("%s__%s__%d", id, strings.ReplaceAll(fx.Name, "/", "-"), k)
 				dir := filepath.Join(outDir, name)
-				meta := Meta{EpisodeID: name, TaskID: id, Source: "natural", Agent: Agent{Name: "fixture"}, FinalMessage: &claim}
-				if err := BuildEpisode(dir, meta, fx.Dir, nil); err != nil {
+				steps := int64(3)
+				meta := Meta{EpisodeID: name, TaskID: id, Source: "natural", Agent: Agent{Name: "fixture"}, FinalMessage: &claim,
+					NSteps: &steps, Instruction: t.Instruction}
+				if err := writeFixtureScreens(dir, id); err != nil {
+					return out, err
+				}
+				if err := BuildEpisode(dir, meta, fx.Dir, []byte(fixtureActions)); err != nil {
 					return out, err
 				}
 				want := "pass"

@@ -1,6 +1,7 @@
 package tasks_test
 
 import (
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,6 +51,21 @@ func TestFixtureEpisodesVerify(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(eps[i].Dir, "gt.json")); err != nil {
 			t.Errorf("no gt.json: %v", err)
+		}
+		for _, s := range []string{"001", "002", "003"} {
+			f, err := os.Open(filepath.Join(eps[i].Dir, "screens", s+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil || img.Bounds().Dx() != 200 {
+				t.Errorf("%s: screen %s: %v", eps[i].Dir, s, err)
+			}
+		}
+		meta, err := tasks.ReadMeta(eps[i].Dir)
+		if err != nil || meta.Instruction == "" {
+			t.Errorf("%s: meta instruction %q (%v)", eps[i].Dir, meta.Instruction, err)
 		}
 	}
 }

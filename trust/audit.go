@@ -51,10 +51,22 @@ type Input struct {
 
 // Options configures Audit. Zero values mean defaults.
 type Options struct {
-	Repeats    int     // D4 repeats used per result; 0 means 5
-	MinRepeats int     // fewer valid repeats is insufficient; 0 means 2
+	Repeats int // D4 repeats used per result; 0 means 5
+	// MinRepeats is the fewest other valid trials of the task D4 needs;
+	// fewer is insufficient (not checkable). 0 means 1: two valid runs of a
+	// task in all can be compared.
+	MinRepeats int
 	D2Policy   string  // PolicyLenient (default) or PolicyStrict
 	Alpha      float64 // Wilson level; 0 means 0.05
+	// Dimensions is the conjunction ("D1".."D4", see ParseDimensions); nil
+	// means every dimension checkable for at least one recorded pass.
+	Dimensions []string
+	// InfraPolicy is InfraExclude (default) or InfraFailure.
+	InfraPolicy string
+	// PassK is the largest k of pass^k; pass^1..pass^PassK are computed on
+	// one task set, the tasks with at least PassK valid runs. 0 means, per
+	// report row, the largest k that at least half of its tasks reach.
+	PassK int
 	// ReadOnlyTools lists tool-name prefixes that do not change state; other
 	// tools are writes for the τ-bench actions gate. nil means
 	// DefaultReadOnlyTools().
@@ -75,7 +87,10 @@ func (o Options) withDefaults() Options {
 		o.Repeats = 5
 	}
 	if o.MinRepeats <= 0 {
-		o.MinRepeats = 2
+		o.MinRepeats = 1
+	}
+	if o.InfraPolicy == "" {
+		o.InfraPolicy = InfraExclude
 	}
 	if o.D2Policy == "" {
 		o.D2Policy = PolicyLenient
@@ -102,7 +117,9 @@ type verdict struct {
 	d3      d3Result
 	d4      d4Result
 	trusted bool
-	ok      [4]bool // per dimension, for recorded passes
+	check   [4]check // per dimension: passed, failed or not checkable
+	// auditable: a recorded pass checkable on every chosen dimension.
+	auditable bool
 }
 
 // Audit runs D1–D4 and the conjunction over every record. It returns the
@@ -192,21 +209,34 @@ func (a *Auditor) Finish() (Report, []schema.Trust) {
 	}
 	a.vs = nil
 	auditD4(vs, opts)
+	for i := range vs {
+		vs[i].check = vs[i].checks(opts.D2Policy)
+	}
+	dims, notices := chooseDimensions(vs, opts.Dimensions)
 	rows := make([]schema.Trust, len(vs))
 	for i := range vs {
 		v := &vs[i]
-		res := v.res
-		v.ok = [4]bool{
-			res.RecordedPass && v.d1.outcome == schema.D1Confirm && v.d1.regraded != nil && *v.d1.regraded,
-			v.d2.status == schema.D2Clean || (v.d2.status == schema.D2Unconfirmed && opts.D2Policy == PolicyLenient),
-			!v.d3.lie,
-			v.d4.status == schema.D4Stable,
+		v.auditable = v.countedPass()
+		v.trusted = v.auditable
+		for d, on := range dims {
+			if !on {
+				continue
+			}
+			switch v.check[d].status {
+			case schema.CheckNotCheckable:
+				v.auditable, v.trusted = false, false
+			case schema.CheckFailed:
+				v.trusted = false
+			}
 		}
-		v.trusted = res.RecordedPass && v.ok[0] && v.ok[1] && v.ok[2] && v.ok[3]
 		rows[i] = v.row()
 		rows[i].D2Policy = opts.D2Policy
+		rows[i].InfraPolicy = opts.InfraPolicy
+		rows[i].Dimensions = strings.Join(dimsList(dims), ",")
 	}
-	return buildReport(vs, opts), rows
+	rep := buildReport(vs, opts, dims)
+	rep.Notices = append(rep.Notices, notices...)
+	return rep, rows
 }
 
 func (v *verdict) row() schema.Trust {
@@ -221,8 +251,17 @@ func (v *verdict) row() schema.Trust {
 		D3Claim:       v.d3.claim, D3Lie: v.d3.lie, D3Severity: v.d3.severity,
 		D4Status: v.d4.status, D4Tier: v.d4.tier, D4RepeatTier: v.d4.repeatTier,
 		D4Repeats: int64(v.d4.repeats), D4InfraExcluded: int64(v.d4.infra), D4Gap: v.d4.gap,
-		Trusted:    v.trusted,
+		Trusted: v.trusted, Auditable: v.auditable,
 		Provenance: res.Provenance,
+	}
+	for d, f := range [4]struct {
+		status *string
+		reason **string
+	}{{&t.D1Check, &t.D1CheckReason}, {&t.D2Check, &t.D2CheckReason}, {&t.D3Check, &t.D3CheckReason}, {&t.D4Check, &t.D4CheckReason}} {
+		*f.status = v.check[d].status
+		if r := v.check[d].reason; r != "" {
+			*f.reason = &r
+		}
 	}
 	reasons := map[string]any{"d1": v.d1.reason, "d2": v.d2.reason, "d3": v.d3.reason, "d4": v.d4.reason}
 	if len(v.d1.gates) > 0 {

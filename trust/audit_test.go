@@ -201,7 +201,9 @@ func TestD4(t *testing.T) {
 		{"partial tier differs from pass", 1, []float64{1, 0.5}, nil, schema.D4Varied, 2, 0, ptr(-0.25)},
 		{"single trial", 1, nil, nil, schema.D4Insufficient, 0, 0, nil},
 		{"infrastructure failures excluded and counted", 1, []float64{0, 1, 0, 1}, []bool{true, false, true, false}, schema.D4Stable, 2, 2, ptr(0.0)},
-		{"too few after exclusion", 1, []float64{0, 1}, []bool{true, false}, schema.D4Insufficient, 1, 1, ptr(0.0)},
+		{"two runs per task: one repeat is enough", 1, []float64{1}, nil, schema.D4Stable, 1, 0, ptr(0.0)},
+		{"one repeat left after exclusion", 1, []float64{0, 1}, []bool{true, false}, schema.D4Stable, 1, 1, ptr(0.0)},
+		{"too few after exclusion", 1, []float64{0, 0}, []bool{true, true}, schema.D4Insufficient, 0, 2, nil},
 		{"at most N repeats, lowest trials first", 1, []float64{1, 1, 1, 1, 1, 0}, nil, schema.D4Stable, 5, 0, ptr(0.0)},
 	}
 	for _, c := range cases {

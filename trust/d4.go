@@ -33,8 +33,9 @@ func Tier(score float64) string {
 type taskKey struct{ benchmark, agent, task string }
 
 // auditD4 judges each result against its repeats: the other trials of the
-// same task and agent (at most opts.Repeats, lowest trial numbers first),
-// infrastructure failures excluded and counted. Fewer than opts.MinRepeats
+// same task and agent (at most opts.Repeats, lowest trial numbers first).
+// Infrastructure failures are counted, and excluded (InfraExclude) or taken
+// as failed runs of score 0 (InfraFailure). Fewer than opts.MinRepeats
 // valid repeats is insufficient; repeats on more than one tier are varied;
 // otherwise stable, or stable_other when they agree on a tier other than the
 // recorded one.
@@ -56,6 +57,10 @@ func auditD4(vs []verdict, opts Options) {
 func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 	me := &vs[self].res
 	d := d4Result{tier: Tier(me.RecordedScore)}
+	if me.Infra != nil {
+		d.status, d.reason = schema.D4Insufficient, "infrastructure failure: not a valid run"
+		return d
+	}
 	var scores []float64
 	tiers := map[string]bool{}
 	for _, j := range group {
@@ -63,15 +68,19 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 			continue
 		}
 		r := &vs[j].res
+		score := r.RecordedScore
 		if r.Infra != nil {
 			d.infra++
-			continue
+			if opts.InfraPolicy != InfraFailure {
+				continue
+			}
+			score = 0
 		}
 		if len(scores) == opts.Repeats {
 			continue
 		}
-		scores = append(scores, r.RecordedScore)
-		tiers[Tier(r.RecordedScore)] = true
+		scores = append(scores, score)
+		tiers[Tier(score)] = true
 	}
 	d.repeats = len(scores)
 	if len(scores) > 0 {
@@ -85,7 +94,7 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 	switch {
 	case len(scores) < opts.MinRepeats:
 		d.status = schema.D4Insufficient
-		d.reason = fmt.Sprintf("%d valid repeats (%d infrastructure failures excluded); need %d", len(scores), d.infra, opts.MinRepeats)
+		d.reason = fmt.Sprintf("%d valid repeats (%d infrastructure failures, policy %s); need %d", len(scores), d.infra, opts.InfraPolicy, opts.MinRepeats)
 		if len(group) == 1 {
 			d.reason = "single trial: no repeats to compare"
 		}

@@ -1,7 +1,9 @@
 package trust
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -90,56 +92,85 @@ type D3Stats struct {
 
 // D4Stats summarises repeat reliability (paper Table 4 and §4.5).
 type D4Stats struct {
-	Tasks         int   `json:"tasks"`       // tasks with at least two valid trials
-	VariedRate    Num   `json:"varied_rate"` // share of those whose trials cross tiers
-	Sigma2Between Num   `json:"sigma2_between"`
-	Sigma2Within  Num   `json:"sigma2_within"`
-	Rho           Num   `json:"rho"`
-	PassHatK      []Num `json:"pass_hat_k"` // k = 1..max trials per task
+	Tasks         int `json:"tasks"`       // tasks with at least two valid trials
+	VariedRate    Num `json:"varied_rate"` // share of those whose trials cross tiers
+	Sigma2Between Num `json:"sigma2_between"`
+	Sigma2Within  Num `json:"sigma2_within"`
+	Rho           Num `json:"rho"`
+	// PassHatK is τ-bench's pass^k for k = 1..PassK, every k on one task
+	// set: the PassKTasks tasks with at least PassK valid runs;
+	// PassKLeftOut tasks have fewer and are left out of every k.
+	PassHatK     []Num `json:"pass_hat_k"`
+	PassK        int   `json:"pass_k"`
+	PassKTasks   int   `json:"pass_k_tasks"`
+	PassKLeftOut int   `json:"pass_k_left_out"`
 	// Per recorded pass:
 	Stable        int `json:"stable"`
 	StableOther   int `json:"stable_other"`
 	Varied        int `json:"varied"`
 	Insufficient  int `json:"insufficient"`
-	InfraExcluded int `json:"infra_excluded"`  // results with an infrastructure failure
+	InfraExcluded int `json:"infra_excluded"`  // results marked with an infrastructure failure (either policy)
 	MeanGap       Num `json:"mean_gap"`        // Δ̄ over recorded passes with repeats
 	MeanGapVaried Num `json:"mean_gap_varied"` // Δ̄ over varied recorded passes
 }
 
 // AgentRow is the audit summary of one agent on one benchmark.
+//
+// RecordedPasses leaves out results marked as infrastructure failures.
+// Removed, Trusted, TrustedRate, Ablation and CaughtByOne are computed over
+// the auditable passes (Scope.Auditable: checkable on every chosen
+// dimension) and count the chosen dimensions only; Checks counts every
+// dimension over all recorded passes.
 type AgentRow struct {
 	Benchmark      string   `json:"benchmark"`
 	Agent          string   `json:"agent"`
 	Results        int      `json:"results"`
 	RecordedPasses int      `json:"recorded_passes"`
-	Removed        Dims     `json:"removed"`       // recorded passes failing each dimension
-	Trusted        int      `json:"trusted"`       // recorded passes holding all four
-	TrustedRate    Rate     `json:"trusted_rate"`  // trusted / recorded passes, Wilson interval
-	Ablation       Ablation `json:"ablation"`      // Table 11
-	CaughtByOne    Dims     `json:"caught_by_one"` // passes failing exactly this one dimension
-	// Funnel counts the recorded passes still standing after D1, D1∧D2,
-	// D1∧D2∧D3 and all four dimensions, in that order.
-	Funnel [4]int  `json:"funnel"`
-	D1     D1Stats `json:"d1"`
-	D2     D2Stats `json:"d2"`
-	D3     D3Stats `json:"d3"`
-	D4     D4Stats `json:"d4"`
+	Scope          Scope    `json:"scope"`
+	Checks         Checks   `json:"checks"`
+	Removed        Dims     `json:"removed"`       // auditable passes failing each chosen dimension
+	Trusted        int      `json:"trusted"`       // auditable passes holding every chosen dimension
+	TrustedRate    Rate     `json:"trusted_rate"`  // trusted / auditable passes, Wilson interval
+	Ablation       Ablation `json:"ablation"`      // Table 11, over auditable passes
+	CaughtByOne    Dims     `json:"caught_by_one"` // auditable passes failing exactly this one chosen dimension
+	// Funnel counts the auditable passes still standing after D1, D1∧D2,
+	// D1∧D2∧D3 and all four dimensions, in that order (a dimension left out
+	// of the conjunction removes nothing).
+	Funnel [4]int `json:"funnel"`
+	// InfraMarkedPasses counts recorded passes marked with infra_error:
+	// never counted as passes (a data warning).
+	InfraMarkedPasses int     `json:"infra_marked_passes"`
+	D1                D1Stats `json:"d1"`
+	D2                D2Stats `json:"d2"`
+	D3                D3Stats `json:"d3"`
+	D4                D4Stats `json:"d4"`
 }
 
 // Report is the Trust Layer's result: one row per (benchmark, agent), a
 // total over all of them, and the results D1 could not verify.
 type Report struct {
-	Repeats    int        `json:"repeats"`
-	D2Policy   string     `json:"d2_policy"`
-	Alpha      float64    `json:"alpha"`
+	Repeats  int     `json:"repeats"`
+	D2Policy string  `json:"d2_policy"`
+	Alpha    float64 `json:"alpha"`
+	// Dimensions is the conjunction; DimensionsDefault is true when it was
+	// not chosen with Options.Dimensions (all that apply).
+	Dimensions        []string `json:"dimensions"`
+	DimensionsDefault bool     `json:"dimensions_default"`
+	InfraPolicy       string   `json:"infra_policy"`
+	// Notices say in one line each when a dimension can check nothing.
+	Notices []string `json:"notices"`
+	// Warnings report suspect data (recorded passes marked infra_error).
+	Warnings   []string   `json:"warnings"`
 	PerAgent   []AgentRow `json:"per_agent"`
 	Total      AgentRow   `json:"total"`
 	Unverified []string   `json:"unverified"` // result ids with D1 unverified
 	Upgrades   []string   `json:"upgrades"`   // result ids with D1 upgrade
 }
 
-func buildReport(vs []verdict, opts Options) Report {
-	rep := Report{Repeats: opts.Repeats, D2Policy: opts.D2Policy, Alpha: opts.Alpha, Unverified: []string{}, Upgrades: []string{}}
+func buildReport(vs []verdict, opts Options, dims [4]bool) Report {
+	rep := Report{Repeats: opts.Repeats, D2Policy: opts.D2Policy, Alpha: opts.Alpha, Unverified: []string{}, Upgrades: []string{},
+		Dimensions: dimsList(dims), DimensionsDefault: opts.Dimensions == nil, InfraPolicy: opts.InfraPolicy,
+		Notices: []string{}, Warnings: []string{}}
 	type ak struct{ benchmark, agent string }
 	byAgent := map[ak][]int{}
 	all := make([]int, len(vs))
@@ -166,17 +197,25 @@ func buildReport(vs []verdict, opts Options) Report {
 	})
 	rep.PerAgent = make([]AgentRow, 0, len(keys))
 	for _, k := range keys {
-		row := agentRow(vs, byAgent[k], opts)
+		row := agentRow(vs, byAgent[k], opts, dims)
 		row.Benchmark, row.Agent = k.benchmark, k.agent
 		rep.PerAgent = append(rep.PerAgent, row)
 	}
-	rep.Total = agentRow(vs, all, opts)
+	rep.Total = agentRow(vs, all, opts, dims)
 	rep.Total.Benchmark, rep.Total.Agent = "all", "all"
+	if n := rep.Total.InfraMarkedPasses; n > 0 {
+		rule := "left out of every count"
+		if opts.InfraPolicy == InfraFailure {
+			rule = "counted as failed runs (score 0)"
+		}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d recorded passes are marked infra_error: not counted as passes; %s (--infra-policy %s)", n, rule, opts.InfraPolicy))
+	}
 	return rep
 }
 
-func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
+func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 	var row AgentRow
+	ncReasons := [4]map[string]int{{}, {}, {}, {}}
 	var gapSum, gapVariedSum float64
 	var gapN, gapVariedN int
 	for _, i := range idx {
@@ -227,21 +266,35 @@ func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
 		}
 		if res.Infra != nil {
 			row.D4.InfraExcluded++
+			if res.RecordedPass {
+				row.InfraMarkedPasses++
+			}
 		}
-		if !res.RecordedPass {
+		if !v.countedPass() {
 			continue
 		}
 		row.RecordedPasses++
+		for d, c := range v.check {
+			row.Checks.add(d, c.status)
+			if dims[d] && c.status == schema.CheckNotCheckable {
+				ncReasons[d][c.reason]++
+			}
+		}
+		if !v.auditable {
+			continue
+		}
+		row.Scope.Auditable++
 		failed := 0
-		for d, ok := range v.ok {
-			if !ok {
+		ok := func(d int) bool { return !dims[d] || v.check[d].status == schema.CheckPassed }
+		for d := range v.check {
+			if !ok(d) {
 				row.Removed.add(d)
 				failed++
 			}
 		}
 		if failed == 1 {
-			for d, ok := range v.ok {
-				if !ok {
+			for d := range v.check {
+				if !ok(d) {
 					row.CaughtByOne.add(d)
 				}
 			}
@@ -249,15 +302,15 @@ func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
 		if v.trusted {
 			row.Trusted++
 		}
-		for d := range v.ok {
-			if !v.ok[d] {
+		for d := range v.check {
+			if !ok(d) {
 				break
 			}
 			row.Funnel[d]++
 		}
-		if v.ok[0] {
+		if ok(0) {
 			row.Ablation.D1++
-			if v.ok[3] {
+			if ok(3) {
 				row.Ablation.D1D4++
 			}
 		}
@@ -281,10 +334,19 @@ func agentRow(vs []verdict, idx []int, opts Options) AgentRow {
 		}
 	}
 	row.Ablation.All = row.Trusted
-	row.TrustedRate = rate(row.Trusted, row.RecordedPasses, opts.Alpha)
+	row.TrustedRate = rate(row.Trusted, row.Scope.Auditable, opts.Alpha)
 	row.D4.MeanGap = mean(gapSum, gapN)
 	row.D4.MeanGapVaried = mean(gapVariedSum, gapVariedN)
-	taskStats(&row.D4, vs, idx)
+	row.Scope.Dimensions = dimsList(dims)
+	row.Scope.RecordedPasses = row.RecordedPasses
+	row.Scope.NotCheckable = []NotCheckable{}
+	for d, m := range ncReasons {
+		for _, r := range sortedKeys(m) {
+			row.Scope.NotCheckable = append(row.Scope.NotCheckable, NotCheckable{Dimension: DimensionNames[d], Reason: r, N: m[r]})
+		}
+	}
+	row.Scope.Line = scopeLine(row.Scope, dims)
+	taskStats(&row.D4, vs, idx, opts)
 	return row
 }
 
@@ -296,16 +358,21 @@ func mean(sum float64, n int) Num {
 }
 
 // taskStats fills the task-level D4 figures: varied rate, variance
-// decomposition and pass^k over the valid (non-infrastructure) trials.
-func taskStats(d *D4Stats, vs []verdict, idx []int) {
+// decomposition and pass^k over the valid trials (infrastructure failures
+// left out, or counted as score 0 under InfraFailure).
+func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	byTask := map[taskKey][]float64{}
 	for _, i := range idx {
 		r := &vs[i].res
+		score := r.RecordedScore
 		if r.Infra != nil {
-			continue
+			if opts.InfraPolicy != InfraFailure {
+				continue
+			}
+			score = 0
 		}
 		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
-		byTask[k] = append(byTask[k], r.RecordedScore)
+		byTask[k] = append(byTask[k], score)
 	}
 	keys := make([]taskKey, 0, len(byTask))
 	for k := range byTask {
@@ -323,7 +390,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int) {
 	})
 	groups := make([][]float64, 0, len(keys))
 	var c, n []int
-	varied, maxN := 0, 0
+	varied := 0
 	for _, k := range keys {
 		g := byTask[k]
 		groups = append(groups, g)
@@ -336,7 +403,6 @@ func taskStats(d *D4Stats, vs []verdict, idx []int) {
 			}
 		}
 		c, n = append(c, passes), append(n, len(g))
-		maxN = max(maxN, len(g))
 		if len(g) >= 2 {
 			d.Tasks++
 			if len(tiers) > 1 {
@@ -350,8 +416,34 @@ func taskStats(d *D4Stats, vs []verdict, idx []int) {
 	}
 	b, w, rho := stats.OneWayVariance(groups)
 	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
-	d.PassHatK = make([]Num, 0, maxN)
-	for k := 1; k <= maxN; k++ {
-		d.PassHatK = append(d.PassHatK, Num(stats.PassHatK(c, n, k)))
+	passK(d, c, n, opts.PassK)
+}
+
+// passK fills pass^1..pass^K on one task set, the tasks with at least K
+// valid runs (K = want, or when want is 0 the largest k that at least half
+// of the tasks reach). Each task's C(c,k)/C(n,k) uses its own n, so a task
+// with more than K runs still gives an unbiased term.
+func passK(d *D4Stats, c, n []int, want int) {
+	d.PassHatK = []Num{}
+	k := want
+	if k <= 0 {
+		sorted := slices.Clone(n)
+		slices.Sort(sorted)
+		if len(sorted) > 0 {
+			k = sorted[len(sorted)/2] // at least half the tasks have ≥ k runs
+		}
+	}
+	var cs, ns []int
+	for i := range n {
+		if n[i] >= k {
+			cs, ns = append(cs, c[i]), append(ns, n[i])
+		}
+	}
+	d.PassK, d.PassKTasks, d.PassKLeftOut = k, len(ns), len(n)-len(ns)
+	if len(ns) == 0 {
+		return
+	}
+	for j := 1; j <= k; j++ {
+		d.PassHatK = append(d.PassHatK, Num(stats.PassHatK(cs, ns, j)))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,20 +16,48 @@ import (
 func WriteMarkdown(w io.Writer, rep Report) error {
 	rows := append(append([]AgentRow{}, rep.PerAgent...), rep.Total)
 	pw := &errWriter{w: w}
-	pw.printf("### Trusted passes (D2 policy %s, %d repeats)\n\n", rep.D2Policy, rep.Repeats)
-	pw.printf("| benchmark | agent | results | recorded passes | −D1 | −D2 | −D3 | −D4 | trusted | trusted rate [%g%% Wilson] |\n", 100*(1-rep.Alpha))
-	pw.printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	for _, r := range rows {
-		pw.printf("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", r.Benchmark, r.Agent, r.Results, r.RecordedPasses,
-			r.Removed.D1, r.Removed.D2, r.Removed.D3, r.Removed.D4, r.Trusted, fmtRate(r.TrustedRate))
+	for _, n := range rep.Notices {
+		pw.printf("> Notice: %s\n", n)
 	}
-	pw.printf("\n### Ablation (recorded passes kept)\n\n| agent | recorded | D1 | D1+D4 | all four |\n|---|---:|---:|---:|---:|\n")
-	for _, r := range rows {
-		pw.printf("| %s | %d | %d | %d | %d |\n", r.Agent, r.RecordedPasses, r.Ablation.D1, r.Ablation.D1D4, r.Ablation.All)
+	for _, n := range rep.Warnings {
+		pw.printf("> Warning: %s\n", n)
 	}
-	pw.printf("\n### Recorded passes caught by exactly one dimension\n\n| agent | D1 only | D2 only | D3 only | D4 only |\n|---|---:|---:|---:|---:|\n")
+	if len(rep.Notices)+len(rep.Warnings) > 0 {
+		pw.printf("\n")
+	}
+	scope := "Scope: " + rep.Total.Scope.Line + ".\n\n"
+	pw.printf("### Trusted passes (%s)\n\n%s", ParamsLine(rep), scope)
+	pw.printf("| benchmark | agent | results | recorded passes | auditable | −D1 | −D2 | −D3 | −D4 | trusted | trusted rate [%g%% Wilson] |\n", 100*(1-rep.Alpha))
+	pw.printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	on := func(d string) bool { return slices.Contains(rep.Dimensions, d) }
+	removed := func(d string, n int) string {
+		if !on(d) {
+			return "–"
+		}
+		return strconv.Itoa(n)
+	}
 	for _, r := range rows {
-		pw.printf("| %s | %d | %d | %d | %d |\n", r.Agent, r.CaughtByOne.D1, r.CaughtByOne.D2, r.CaughtByOne.D3, r.CaughtByOne.D4)
+		pw.printf("| %s | %s | %d | %d | %d | %s | %s | %s | %s | %d | %s |\n", r.Benchmark, r.Agent, r.Results, r.RecordedPasses, r.Scope.Auditable,
+			removed("D1", r.Removed.D1), removed("D2", r.Removed.D2), removed("D3", r.Removed.D3), removed("D4", r.Removed.D4), r.Trusted, fmtRate(r.TrustedRate))
+	}
+	pw.printf("\nScope per row:\n\n")
+	for _, r := range rows {
+		pw.printf("- %s / %s: %s\n", r.Benchmark, r.Agent, r.Scope.Line)
+	}
+	pw.printf("\n### Checks per dimension (recorded passes: passed / failed / not checkable)\n\n%s", scope)
+	pw.printf("| agent | D1 | D2 | D3 | D4 |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		c := r.Checks
+		pw.printf("| %s | %s | %s | %s | %s |\n", r.Agent, fmtChecks(c.D1), fmtChecks(c.D2), fmtChecks(c.D3), fmtChecks(c.D4))
+	}
+	pw.printf("\n### Ablation (auditable passes kept)\n\n%s| agent | auditable | D1 | D1+D4 | all chosen |\n|---|---:|---:|---:|---:|\n", scope)
+	for _, r := range rows {
+		pw.printf("| %s | %d | %d | %d | %d |\n", r.Agent, r.Scope.Auditable, r.Ablation.D1, r.Ablation.D1D4, r.Ablation.All)
+	}
+	pw.printf("\n### Auditable passes caught by exactly one dimension\n\n%s| agent | D1 only | D2 only | D3 only | D4 only |\n|---|---:|---:|---:|---:|\n", scope)
+	for _, r := range rows {
+		pw.printf("| %s | %s | %s | %s | %s |\n", r.Agent, removed("D1", r.CaughtByOne.D1), removed("D2", r.CaughtByOne.D2),
+			removed("D3", r.CaughtByOne.D3), removed("D4", r.CaughtByOne.D4))
 	}
 	pw.printf("\n### D1 competence (all results)\n\n| agent | confirm | contradiction | upgrade | unverified |\n|---|---:|---:|---:|---:|\n")
 	for _, r := range rows {
@@ -44,19 +74,38 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 		d := r.D3
 		pw.printf("| %s | %d | %d | %d | %d | %d | %d |\n", r.Agent, d.Correct, d.Completion, d.None, d.Lies, d.Hard, d.Soft)
 	}
-	pw.printf("\n### D4 reliability\n\n| agent | tasks | varied rate | σ² between | σ² within | ρ | pass^k (k=1..) | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra excluded |\n|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|\n")
+	pw.printf("\n### D4 reliability (infra policy %s)\n\n| agent | tasks | varied rate | σ² between | σ² within | ρ | pass^k (k=1..K) | pass^k tasks (≥ K runs) / left out | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra marked |\n|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|\n", rep.InfraPolicy)
 	for _, r := range rows {
 		d := r.D4
 		ks := make([]string, len(d.PassHatK))
 		for i, p := range d.PassHatK {
 			ks[i] = fmtNum(p, 3)
 		}
-		pw.printf("| %s | %d | %s | %s | %s | %s | %s | %d / %d / %d / %d | %s | %s | %d |\n", r.Agent, d.Tasks, fmtNum(d.VariedRate, 3),
-			fmtNum(d.Sigma2Between, 3), fmtNum(d.Sigma2Within, 3), fmtNum(d.Rho, 2), strings.Join(ks, ", "),
+		pw.printf("| %s | %d | %s | %s | %s | %s | %s | %d (K=%d) / %d | %d / %d / %d / %d | %s | %s | %d |\n", r.Agent, d.Tasks, fmtNum(d.VariedRate, 3),
+			fmtNum(d.Sigma2Between, 3), fmtNum(d.Sigma2Within, 3), fmtNum(d.Rho, 2), strings.Join(ks, ", "), d.PassKTasks, d.PassK, d.PassKLeftOut,
 			d.Stable, d.StableOther, d.Varied, d.Insufficient, fmtNum(d.MeanGap, 2), fmtNum(d.MeanGapVaried, 2), d.InfraExcluded)
 	}
 	pw.printf("\nD1 unverified: %d results; upgrades: %d.\n", len(rep.Unverified), len(rep.Upgrades))
 	return pw.err
+}
+
+// ParamsLine names what a report was computed with: the conjunction (and
+// whether it is the default), the D2 and infrastructure policies and the
+// repeats. Every rendering prints it.
+func ParamsLine(rep Report) string {
+	dims := strings.Join(rep.Dimensions, ",")
+	if dims == "" {
+		dims = "none"
+	}
+	how := "chosen"
+	if rep.DimensionsDefault {
+		how = "default: all that apply"
+	}
+	return fmt.Sprintf("dimensions %s (%s), D2 policy %s, infra policy %s, %d repeats", dims, how, rep.D2Policy, rep.InfraPolicy, rep.Repeats)
+}
+
+func fmtChecks(c CheckCounts) string {
+	return fmt.Sprintf("%d / %d / %d", c.Passed, c.Failed, c.NotCheckable)
 }
 
 func fmtNum(n Num, prec int) string {

@@ -16,6 +16,7 @@ type compareOptions struct {
 	globalOptions
 	metricCommon
 	source string
+	gt     string
 	a, b   queries.JudgeCondition
 }
 
@@ -27,11 +28,13 @@ func compareCommand() *cli.Command {
 		Description: "Pairs the majority verdicts of A and B on the episodes both judged. On GT\n" +
 			"negatives: b = A accepts and B rejects, c = the reverse, the exact two-sided\n" +
 			"McNemar p, and the FPR difference A − B with a paired task-cluster bootstrap\n" +
-			"interval; the same on GT positives for the TPR. --claim-sway J compares\n" +
-			"J@E2+claim with J@E2-lastk.\n" + exitCodesHelp,
+			"interval; the same on GT positives for the TPR, and on all pairs for the\n" +
+			"accuracy (agreement with the reference; b = A right and B wrong). --gt picks the\n" +
+			"reference as in metrics. --claim-sway J compares J@E2+claim with J@E2-lastk.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "claim-sway", Usage: "compare `JUDGE`@E2+claim with JUDGE@E2-lastk"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source"},
+			gtFlag(),
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			mc, err := metricCommonOpts(c)
@@ -41,7 +44,7 @@ func compareCommand() *cli.Command {
 			if mc.engine, err = engineOpts(c); err != nil {
 				return err
 			}
-			opts := compareOptions{globalOptions: globals(c), metricCommon: mc, source: c.String("source")}
+			opts := compareOptions{globalOptions: globals(c), metricCommon: mc, source: c.String("source"), gt: c.String("gt")}
 			switch j := c.String("claim-sway"); {
 			case j != "" && c.NArg() == 0:
 				opts.a = queries.JudgeCondition{Judge: j, Condition: schema.ConditionClaim}
@@ -65,7 +68,7 @@ func compareCommand() *cli.Command {
 func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) error {
 	cmp, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Comparison, error) {
 		return metrics.Compare(ctx, s, metrics.CompareOptions{A: opts.a, B: opts.b, Source: opts.source,
-			UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+			UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold, GT: opts.gt})
 	})
 	if err != nil {
 		return err
@@ -73,14 +76,15 @@ func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) erro
 	if opts.json {
 		return writeJSON(stdout, cmp)
 	}
-	fmt.Fprintf(stdout, "A = %s, B = %s (source %s, uncertain as %s)\n", cmp.JudgeA, cmp.JudgeB, cmp.Source, cmp.UncertainPolicy)
+	fmt.Fprintf(stdout, "A = %s, B = %s (source %s, uncertain as %s, gt %s)\n", cmp.JudgeA, cmp.JudgeB, cmp.Source, cmp.UncertainPolicy, cmp.GT)
 	for _, side := range []struct {
-		name, rate string
-		p          metrics.Paired
-	}{{"GT negatives", "FPR", cmp.Negatives}, {"GT positives", "TPR", cmp.Positives}} {
+		name, rate, b string
+		p             metrics.Paired
+	}{{"GT negatives", "FPR", "A accepts, B rejects", cmp.Negatives}, {"GT positives", "TPR", "A accepts, B rejects", cmp.Positives},
+		{"all pairs", "accuracy", "A agrees with the reference, B does not", cmp.Accuracy}} {
 		p := side.p
-		fmt.Fprintf(stdout, "%s: %d pairs in %d tasks; b (A accepts, B rejects) = %d, c = %d, McNemar exact p = %s\n",
-			side.name, p.NPairs, p.NTasks, p.B, p.C, num(p.McNemar))
+		fmt.Fprintf(stdout, "%s: %d pairs in %d tasks; b (%s) = %d, c = %d, McNemar exact p = %s\n",
+			side.name, p.NPairs, p.NTasks, side.b, p.B, p.C, num(p.McNemar))
 		fmt.Fprintf(stdout, "  %s A %s   B %s   A−B %s\n", side.rate, full(p.RateA), full(p.RateB), withBoot(p.Diff))
 	}
 	for _, w := range cmp.Warnings {

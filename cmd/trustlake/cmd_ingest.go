@@ -43,6 +43,7 @@ func ingestCommand() *cli.Command {
 			ingestEpisodesCommand(),
 			ingestVerdictsCommand(),
 			ingestLabelsCommand(),
+			ingestHumanLabelsCommand(),
 			ingestResultsCommand(),
 			ingestTauBenchCommand(),
 			ingestInspectCommand(),
@@ -103,12 +104,69 @@ func ingestLabelsCommand() *cli.Command {
 	}
 }
 
+func ingestHumanLabelsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "human-labels",
+		Usage:     "ingest human pass/fail judgments as ground truth: CSV episode_id,pass,annotator[,note]",
+		ArgsUsage: "FILE.csv...",
+		Description: "Each line is one annotator's judgment of one episode, stored in ground_truth\n" +
+			"with source human and the annotator (no verifier hash). Several annotators per\n" +
+			"episode are allowed: metrics --gt human takes their majority (a tie gives no\n" +
+			"reference) and reports Fleiss' kappa between annotators. pass is pass/fail,\n" +
+			"true/false, 1/0, yes/no, success/failure or successful/unsuccessful (any case);\n" +
+			"unsure, uncertain or unknown is skipped and counted in a warning. Example:\n\n" +
+			"  episode_id,pass,annotator,note\n" +
+			"  ep_0001,fail,alice,saved to the wrong file\n" +
+			"  ep_0001,fail,bob,\n" +
+			"  ep_0002,pass,alice,\n\n" + exitCodesHelp,
+		Flags: ingestFlags(),
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usageHint("trustlake ingest human-labels judgments.csv", "ingest human-labels: no FILE given")
+			}
+			return runIngest(c.Context, ingestOpts(c), c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+				return ingest.HumanLabels(ctx, dst, c.Args().Slice(), o)
+			})
+		},
+	}
+}
+
+// resultsFormatHelp documents the results JSONL format (README "Results
+// format" says the same).
+const resultsFormatHelp = `One JSON object per line (blank lines skipped); every error of a line is
+reported as FILE:LINE: FIELD: reason.
+
+  field          type                  required  meaning
+  benchmark      string (non-empty)    yes       partition benchmark=
+  task_id        string (non-empty)    yes       the task; trials of one task are D4 repeats
+  agent          string (non-empty)    yes       the agent or model configuration
+  trial          integer >= 0          yes       the run number of this task and agent
+  score          number                yes       the recorded score; score/scale must lie in [0, 1]
+  scale          number > 0            no        declared scale of score (default 1)
+  pass           boolean               no        the recorded verdict (default score/scale == 1)
+  result_id      string                no        default "<benchmark>/<agent>/<task_id>/<trial>"
+  episode_id     string                no        lake episode or trajectory (actions) of the run
+  final_message  string                no        the agent's last message (D3)
+  instruction    string                no        the task prompt (D2: GIVEN values); equal across trials
+  grader         object                no        what D1 can re-run: {"kind":"outputs","outputs":[...]}
+                                                 or {"kind":"tau-bench",...}; default {}
+  infra_error    non-empty string      no        the run failed for infrastructure reasons (why);
+                                                 absent or null for a valid run; "" is rejected
+  other keys     any JSON              no        kept in the results column extra
+
+Example:
+  {"benchmark":"ale","task_id":"t07","agent":"sonnet","trial":0,"score":0.8,"pass":false,
+   "final_message":"All tests pass.","grader":{"kind":"outputs","outputs":["42"]}}
+  {"benchmark":"ale","task_id":"t07","agent":"sonnet","trial":1,"score":0,"infra_error":"sandbox timeout"}
+`
+
 func ingestResultsCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "results",
-		Usage:     "ingest recorded benchmark results (JSONL) for the Trust Layer",
-		ArgsUsage: "FILE.jsonl...",
-		Flags:     ingestFlags(),
+		Name:        "results",
+		Usage:       "ingest recorded benchmark results (JSONL) for the Trust Layer",
+		ArgsUsage:   "FILE.jsonl...",
+		Description: resultsFormatHelp + "\n" + exitCodesHelp,
+		Flags:       ingestFlags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usageHint("trustlake ingest results results.jsonl", "ingest results: no FILE given")

@@ -103,12 +103,16 @@ func metricsCommand() *cli.Command {
 			"confusion counts and every rate with a Wilson and a task-clustered bootstrap\n" +
 			"interval. Headline rows use --source (natural); --by source shows each source\n" +
 			"(perturbed episodes are never mixed into the headline). Episodes without ground\n" +
-			"truth are excluded and counted in a warning.\n" + exitCodesHelp,
+			"truth are excluded and counted in a warning. --gt picks the reference: the\n" +
+			"verifier's verdict, the majority of human judgments (trustlake ingest\n" +
+			"human-labels; a tie gives none), or any (verifier, else human). accuracy is the\n" +
+			"agreement with the reference, beside Cohen's kappa.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "judge", Usage: "only this judge (repeatable)"},
 			&cli.StringSliceFlag{Name: "condition", Usage: "only this evidence condition (repeatable)"},
 			&cli.StringSliceFlag{Name: "by", Usage: "strata: category, source, hardness, task or agent (repeatable)"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
+			gtFlag(),
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -124,7 +128,7 @@ func metricsCommand() *cli.Command {
 			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
 				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), By: c.StringSlice("by"),
 				Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples,
-				Seed: mc.seed, Threshold: mc.threshold}}
+				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt")}}
 			return runMetrics(c.Context, opts, c.App.Writer)
 		},
 	}
@@ -150,23 +154,32 @@ func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) erro
 // writeMetricsTable prints the readable table: one line per row.
 func writeMetricsTable(w io.Writer, rep metrics.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "judge\tcondition\tstratum\tn\tneg\tfp\tFPR [Wilson] {bootstrap}\tTPR\tinflation {bootstrap}\tkappa\tconsistent\tuncertain\tparse_err")
+	fmt.Fprintln(tw, "judge\tcondition\tstratum\tn\tneg\tfp\tFPR [Wilson] {bootstrap}\tTPR\tinflation {bootstrap}\tkappa\taccuracy [Wilson] {bootstrap}\tconsistent\tuncertain\tparse_err")
 	for _, r := range rep.Rows {
 		stratum := "all"
 		if d, v := r.StratumKey(); d != "" {
 			stratum = d + "=" + v
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Judge, r.Condition, stratum,
-			r.NEpisodes, r.NNeg, r.FP, full(r.FPR), num(r.TPR.Value), withBoot(r.Inflation), num(r.Kappa.Value),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Judge, r.Condition, stratum,
+			r.NEpisodes, r.NNeg, r.FP, full(r.FPR), num(r.TPR.Value), withBoot(r.Inflation), num(r.Kappa.Value), full(r.Accuracy),
 			num(r.SelfConsistency.Value), num(r.UncertainRate.Value), num(r.ParseErrorRate.Value))
 	}
 	tw.Flush()
 	p := rep.Params
-	fmt.Fprintf(w, "source=%s uncertain=%s alpha=%g bootstrap=%d seed=%d tasks=%d", p.Source, p.UncertainPolicy, p.Alpha, p.Bootstrap, p.Seed, p.Tasks)
+	fmt.Fprintf(w, "gt=%s source=%s uncertain=%s alpha=%g bootstrap=%d seed=%d tasks=%d", p.GT, p.Source, p.UncertainPolicy, p.Alpha, p.Bootstrap, p.Seed, p.Tasks)
 	if p.Threshold != nil {
 		fmt.Fprintf(w, " threshold=%g", *p.Threshold)
 	}
 	fmt.Fprintln(w)
+	if r := rep.Reference; r.Episodes > 0 {
+		fmt.Fprintf(w, "human judgments: %d episodes, %d annotators, %d judgments; %d judged by two or more (%d unanimous), %d ties (no majority); Fleiss kappa between annotators %s\n",
+			r.Episodes, r.Annotators, r.Judgments, r.MultiAnnotated, r.Unanimous, r.Ties, num(float64(r.FleissKappa)))
+	}
+}
+
+// gtFlag is --gt of metrics and compare.
+func gtFlag() cli.Flag {
+	return &cli.StringFlag{Name: "gt", Value: queries.GTVerifier, Usage: "reference: verifier, human (majority of human judgments) or any (verifier, else human)"}
 }
 
 // num renders a value with three decimals, "-" when undefined.

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
@@ -213,12 +214,17 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		if err != nil {
 			return err
 		}
-		st, err := ingest.SelfTests(ctx, dst, rows, ingest.Options{Logger: g.logger()})
+		for i := range rows {
+			if err := rows[i].Validate(); err != nil {
+				return printRejected(g.stderr, err)
+			}
+		}
+		st, err := lake.WriteDerived(ctx, dst, lake.SelfTests, rows)
 		if err != nil {
-			return printRejected(g.stderr, err)
+			return err
 		}
 		if !o.json {
-			printIngestSummary(stdout, st)
+			printIngestSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
 		}
 	}
 	bad := 0

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
@@ -24,8 +23,12 @@ type trustOptions struct {
 	d2Policy   string
 	repeats    int
 	alpha      float64
-	engine     engineOptions
+	dimensions string
+	infra      string
+	passK      int
+	minRepeats int
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
+	engine     engineOptions
 }
 
 func trustCommand() *cli.Command {
@@ -37,7 +40,14 @@ func trustCommand() *cli.Command {
 			"ground truth of the lake episode a result points at), runs the four checks —\n" +
 			"D1 the grader re-run offline, D2 provenance of answer values, D3 success claims\n" +
 			"on re-graded failures, D4 stability across the other trials of the task — and\n" +
-			"calls a recorded pass trusted only when all four hold. Prints the tables\n" +
+			"calls a recorded pass trusted only when every dimension of the conjunction holds.\n" +
+			"Each result gets per dimension passed, failed or not_checkable(reason) (no\n" +
+			"re-gradable output, no trajectory, no final message, too few repeats,\n" +
+			"infrastructure failure); the trusted rate is computed over the recorded passes\n" +
+			"checkable on every chosen dimension, and every table states that scope.\n" +
+			"--dimensions picks the conjunction (default: all that apply); a dimension that\n" +
+			"can check nothing gets a one-line notice. A result marked infra_error is never a\n" +
+			"recorded pass (a marked pass is a data warning). Prints the tables\n" +
 			"(Markdown, or the report as JSON with --json) and stores one row per result in\n" +
 			"table trust (partition benchmark=). The audit is derived data: re-running it on\n" +
 			"the same lake is a no-op, and a result whose audit changed (new trials, other\n" +
@@ -48,6 +58,10 @@ func trustCommand() *cli.Command {
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "D2 values with no judge vote: lenient (count as clean) or strict (remove the pass)"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "D4: compare each result with at most `N` other trials of its task"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "Wilson interval level (0.05: 95%)"},
+			&cli.StringFlag{Name: "dimensions", Usage: "the conjunction, e.g. `D3,D4` (default: every dimension that can check at least one recorded pass)"},
+			&cli.StringFlag{Name: "infra-policy", Value: trust.InfraExclude, Usage: "results marked infra_error: exclude (leave every count) or failure (a failed run of score 0); never a recorded pass"},
+			&cli.IntFlag{Name: "pass-k", Usage: "pass^k for k = 1..`K` on the tasks with ≥ K valid runs (default: the largest K at least half the tasks reach)"},
+			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
 		}, append(backendFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
@@ -61,6 +75,7 @@ func trustCommand() *cli.Command {
 			opts := trustOptions{
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
+				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
 				engine: eo,
 			}
 			if name := c.String("labeler"); name != "" {
@@ -90,7 +105,29 @@ func (o trustOptions) auditOptions() (trust.Options, error) {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return trust.Options{}, usageErrorf("trust: --alpha must lie in (0, 1), got %g", o.alpha)
 	}
-	return trust.Options{Repeats: o.repeats, MinRepeats: min(2, o.repeats), D2Policy: o.d2Policy, Alpha: o.alpha}, nil
+	// Zero values (callers such as report that do not set them) mean the
+	// defaults: one other valid run, infrastructure failures excluded.
+	if o.minRepeats == 0 {
+		o.minRepeats = 1
+	}
+	if o.infra == "" {
+		o.infra = trust.InfraExclude
+	}
+	if o.minRepeats < 1 || o.minRepeats > o.repeats {
+		return trust.Options{}, usageErrorf("trust: --min-repeats must lie in [1, --repeats], got %d", o.minRepeats)
+	}
+	if o.infra != trust.InfraExclude && o.infra != trust.InfraFailure {
+		return trust.Options{}, usageErrorf("trust: --infra-policy %q: want exclude or failure", o.infra)
+	}
+	if o.passK < 0 {
+		return trust.Options{}, usageErrorf("trust: --pass-k must be ≥ 1, got %d", o.passK)
+	}
+	dims, err := trust.ParseDimensions(o.dimensions)
+	if err != nil {
+		return trust.Options{}, usageErrorf("trust: --dimensions: %v", err)
+	}
+	return trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
+		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK}, nil
 }
 
 // trustJSON is the --json output: the report and what was stored.
@@ -119,11 +156,10 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := ingest.TrustRows(ctx, src, rows, ingest.Options{Logger: opts.logger()})
+	ts, err := lake.WriteDerived(ctx, src, lake.Trust, rows)
 	if err != nil {
 		return fmt.Errorf("store audit: %w", err)
 	}
-	ts := st.Tables[lake.Trust]
 	stored := storedJSON{Table: lake.Trust, New: ts.Added, Unchanged: ts.Unchanged, Replaced: ts.Replaced}
 	if opts.json {
 		return writeJSON(stdout, trustJSON{Report: rep, Stored: stored})
@@ -135,9 +171,8 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	return err
 }
 
-// auditLake reads the results in scope with their trajectories and ground
-// truth and audits them. Trajectories are streamed one episode at a time
-// into the auditor, which keeps none of them.
+// auditLake opens a session over the lake, scopes it to the benchmarks and
+// runs the Trust Layer's streaming audit (trust.AuditSource) on it.
 func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
 	sess, err := openTrustSource(ctx, src, opts)
 	if err != nil {
@@ -150,82 +185,21 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
 		return trust.Report{}, nil, err
 	}
-	gts, err := sess.TrustGroundTruth(ctx)
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	var results []schema.Result
-	byEpisode := map[string][]int{}
-	err = sess.TrustResults(ctx, func(r schema.Result) error {
-		if r.EpisodeID != nil {
-			byEpisode[*r.EpisodeID] = append(byEpisode[*r.EpisodeID], len(results))
-		}
-		results = append(results, r)
-		return nil
+	rep, rows, err := trust.AuditSource(ctx, sess, aopts, trust.SourceOptions{
+		Labeler:          opts.labeler,
+		Progress:         progress(opts.stderr, "results audited"),
+		QuestionProgress: countProgress(opts.stderr, "labeller questions"),
 	})
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	var votes map[trust.VoteKey][]bool
-	if opts.labeler != nil {
-		if votes, err = labelSuspects(ctx, sess, opts, aopts, results, byEpisode); err != nil {
-			return trust.Report{}, nil, err
-		}
-	}
-	aud := trust.NewAuditor(aopts, votes)
-	done := make([]bool, len(results))
-	gateTypes := map[[2]string]string{}
-	var labelErr error
-	record := func(i int, acts []schema.Action) trust.Record {
-		rec := trust.Record{Result: results[i], Actions: acts}
-		if id := results[i].EpisodeID; id != nil {
-			rec.Regrade = trust.RegradeFromGroundTruth(gts[*id])
-		}
-		if opts.labeler != nil && rec.Regrade != nil && labelErr == nil {
-			labelErr = typeGates(ctx, opts.labeler, rec, gateTypes)
-		}
-		done[i] = true
-		results[i] = schema.Result{} // the auditor keeps what it needs
-		return rec
-	}
-	show := progress(opts.stderr, "results audited")
-	err = sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
-		for _, i := range byEpisode[episode] {
-			aud.Add(record(i, acts))
-		}
-		if show != nil {
-			show(int64(aud.Len()))
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		aud.Finish()
-		return trust.Report{}, nil, err
-	}
-	for i := range results {
-		if !done[i] {
-			aud.Add(record(i, nil))
-		}
-	}
-	if isTerminal(opts.stderr) {
-		fmt.Fprint(opts.stderr, "\r\033[K")
-	}
-	if labelErr != nil {
-		aud.Finish()
-		return trust.Report{}, nil, fmt.Errorf("trust: type gates with the labeler: %w", labelErr)
-	}
-	rep, rows := aud.Finish()
-	return rep, rows, nil
+	clearProgress(opts.stderr)
+	return rep, rows, err
 }
 
 // trustSource is what the audit reads the lake through: the embedded
 // DuckDB session or a Spark Connect one (--engine sc://…).
 type trustSource interface {
+	trust.Source
 	TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error)
 	TrustScope(ctx context.Context, benchmarks []string) error
-	TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error)
-	TrustResults(ctx context.Context, fn func(schema.Result) error) error
-	TrustActions(ctx context.Context, perBucket int, fn func(episodeID string, acts []schema.Action) error) error
 	Close() error
 }
 
@@ -258,70 +232,6 @@ func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want
 			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
 				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
 		}
-	}
-	return nil
-}
-
-// labelSuspects is the labeller's first pass: it lists the D2 suspects of
-// every result (reading the trajectories once) and asks the model judge
-// three times about each.
-func labelSuspects(ctx context.Context, sess trustSource, opts trustOptions, aopts trust.Options,
-	results []schema.Result, byEpisode map[string][]int) (map[trust.VoteKey][]bool, error) {
-	var qs []trust.Question
-	seen := make([]bool, len(results))
-	err := sess.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
-		for _, i := range byEpisode[episode] {
-			seen[i] = true
-			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i], Actions: acts}}}, aopts)...)
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i := range results {
-		if !seen[i] {
-			qs = append(qs, trust.Suspects(trust.Input{Records: []trust.Record{{Result: results[i]}}}, aopts)...)
-		}
-	}
-	show := countProgress(opts.stderr, "labeller questions")
-	out := make(map[trust.VoteKey][]bool, len(qs))
-	for n, q := range qs {
-		v, err := opts.labeler.Votes(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("trust: labeller on %s value %q: %w", q.ResultID, q.Value, err)
-		}
-		out[trust.VoteKey{ResultID: q.ResultID, Value: q.Value}] = v[:]
-		if show != nil {
-			show(n+1, len(qs))
-		}
-	}
-	clearProgress(opts.stderr)
-	return out, nil
-}
-
-// typeGates gives every untyped gate of a regrade the type a 3-vote judge
-// agrees on (cached per task text and gate id).
-func typeGates(ctx context.Context, lab *trust.ModelLabeler, rec trust.Record, cache map[[2]string]string) error {
-	task := ""
-	if rec.Result.Instruction != nil {
-		task = *rec.Result.Instruction
-	}
-	for i := range rec.Regrade.Gates {
-		g := &rec.Regrade.Gates[i]
-		if g.Type != "" {
-			continue
-		}
-		key := [2]string{task, g.ID}
-		if t, ok := cache[key]; ok {
-			g.Type = t
-			continue
-		}
-		t, _, err := lab.GateType(ctx, task, g.ID)
-		if err != nil {
-			return err
-		}
-		cache[key], g.Type = t, t
 	}
 	return nil
 }

@@ -41,9 +41,10 @@ type sparkM struct{ m *testing.M }
 
 func (s sparkM) Run() int { return sparktest.Main(s.m) }
 
-// update rewrites the golden files of this package: the files that cmp
-// compares inside testdata/script/*.txtar (make golden).
-var update = flag.Bool("update", false, "rewrite the files cmp compares in testdata/script/*.txtar")
+// update rewrites the golden files of this package (make golden): the files
+// that cmp compares inside testdata/script/*.txtar, and the CLI output that
+// examples/tau-bench and examples/agentrewardbench quote in their READMEs.
+var update = flag.Bool("update", false, "rewrite golden files: cmp files in testdata/script/*.txtar, the examples' README output")
 
 // scriptT is the key of the script's testscript.T in Env.Values (the
 // missing command skips through it).

@@ -172,6 +172,7 @@ func TestNotebookReaders(t *testing.T) {
 			t.Errorf("%s: no rows; buildNotebookLake must fill every table", tbl.Name)
 			continue
 		}
+		var tableJobs []readerJob
 		for _, format := range []string{"parquet", "arrow", "csv", "jsonl"} {
 			out := filepath.Join(dir, tbl.Name+"."+format)
 			trustlakeRun(t, "--lake", lakeDir, "export", "--table", tbl.Name, "--format", format, "--out", out)
@@ -179,18 +180,19 @@ func TestNotebookReaders(t *testing.T) {
 			if format == "csv" || format == "jsonl" {
 				job.Schema = ref.types // text formats carry no types
 			}
-			jobs = append(jobs, job)
+			tableJobs = append(tableJobs, job)
 		}
 		jsonOut := filepath.Join(dir, tbl.Name+".json")
 		if err := os.WriteFile(jsonOut, []byte(trustlakeRun(t, "--lake", lakeDir, "sql", "-f", "json", "SELECT * FROM "+tbl.Name)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		jobs = append(jobs,
+		tableJobs = append(tableJobs,
 			readerJob{ID: tbl.Name + ".json", Format: "json", Path: jsonOut, Schema: ref.types},
 			readerJob{ID: tbl.Name + " lake", Format: "lake", Path: filepath.Join(lakeDir, tbl.Name), Partitions: tbl.Partitions})
-		for _, j := range jobs[len(jobs)-6:] {
+		for _, j := range tableJobs {
 			refs[j.ID] = ref
 		}
+		jobs = append(jobs, tableJobs...)
 	}
 	jobFile := filepath.Join(dir, "jobs.json")
 	b, _ := json.Marshal(jobs)

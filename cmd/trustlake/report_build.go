@@ -66,9 +66,19 @@ func (o reportOptions) metricsOptions() metrics.Options {
 // judgeSections fills the judge table, strata, claim sway, reward models
 // and checklists.
 func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, doc *report.Document) error {
-	jcs, err := s.MetricsJudgeConditions(ctx, opts.threshold)
+	// One scan: judge × conditions with the episodes a missing threshold
+	// leaves unscored (reward models); with --threshold those are scored.
+	raw, err := s.MetricsJudgeConditions(ctx, nil)
 	if err != nil {
 		return err
+	}
+	jcs := raw
+	if opts.threshold != nil {
+		jcs = make([]queries.JudgeConditionCount, len(raw))
+		for i, jc := range raw {
+			jcs[i] = jc
+			jcs[i].Unscored = 0
+		}
 	}
 	if len(jcs) == 0 {
 		return nil
@@ -116,12 +126,6 @@ func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, 
 			NPairs: n.NPairs, B: n.B, C: n.C, McNemarP: report.Num(n.McNemar),
 			FPRClaim: estimate(n.RateA, -1, n.NPairs), FPRBase: estimate(n.RateB, -1, n.NPairs), Sway: estimate(n.Diff, 0, 0),
 			Significant: n.McNemar < opts.alpha})
-	}
-	raw := jcs
-	if opts.threshold != nil { // with a threshold every judge counts as scored: ask again without
-		if raw, err = s.MetricsJudgeConditions(ctx, nil); err != nil {
-			return err
-		}
 	}
 	for _, jc := range raw {
 		if jc.Unscored == 0 {
@@ -284,7 +288,9 @@ func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, s
 	}
 	t.Total = trustAgent(rep.Total)
 	f := rep.Total.Funnel
-	t.Funnel = []report.Stage{{Name: "recorded passes", Passes: rep.Total.RecordedPasses}, {Name: "D1 re-graded pass", Passes: f[0]},
+	// The funnel starts at the auditable passes (checkable on every chosen
+	// dimension, trust.Scope): the stages after it count those.
+	t.Funnel = []report.Stage{{Name: "auditable recorded passes", Passes: rep.Total.Scope.Auditable}, {Name: "D1 re-graded pass", Passes: f[0]},
 		{Name: "+ D2 no reward hacking", Passes: f[1]}, {Name: "+ D3 no confirmed lie", Passes: f[2]},
 		{Name: "+ D4 stable = trusted", Passes: rep.Total.Trusted}}
 	doc.Trust = t
@@ -294,7 +300,7 @@ func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, s
 func trustAgent(a trust.AgentRow) report.TrustAgent {
 	tr := a.TrustedRate
 	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: report.Interval{report.Num(tr.Wilson[0]), report.Num(tr.Wilson[1])},
-		Boot: report.NoInterval(), K: a.Trusted, N: a.RecordedPasses}
+		Boot: report.NoInterval(), K: a.Trusted, N: a.Scope.Auditable} // the trusted rate is over the auditable passes
 	return report.TrustAgent{Benchmark: a.Benchmark, Agent: a.Agent, Results: a.Results, RecordedPasses: a.RecordedPasses,
 		RemovedD1: a.Removed.D1, RemovedD2: a.Removed.D2, RemovedD3: a.Removed.D3, RemovedD4: a.Removed.D4,
 		Trusted: a.Trusted, TrustedRate: rate,

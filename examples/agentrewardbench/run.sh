@@ -3,8 +3,9 @@
 # failed web-agent trajectory? Loads the real verdicts with `ingest sql` into
 # two lakes that differ only in their ground truth:
 #   lake-reward  ground truth = the benchmark's programmatic reward (cum_reward = 1)
-#   lake-expert  ground truth = the expert annotation (Successful / Unsuccessful;
-#                trajectories whose annotators disagree or say Unsure get none)
+#   lake-expert  ground truth = the expert annotations, ingested as human
+#                judgments (ingest human-labels, one row per annotator);
+#                metrics --gt human takes their majority (a tie gives none)
 # and prints the per-judge metrics against each.
 #
 # Usage: examples/agentrewardbench/run.sh [OUT_DIR]
@@ -42,15 +43,11 @@ REWARD_GT="SELECT DISTINCT agent || '/' || _task_id AS episode_id,
   'agentrewardbench:cum_reward' AS verifier_sha256,
   trajectory_info.summary_info.cum_reward >= 1 AS pass,
   trajectory_info.summary_info.cum_reward AS score FROM $SRC"
-# Expert labels: pass when every annotation says Successful, fail when every
-# one says Unsuccessful; otherwise no ground truth.
-EXPERT_GT="SELECT model_name || '/' || task_id AS episode_id,
-  'agentrewardbench:expert' AS verifier_sha256,
-  bool_and(trajectory_success = 'Successful') AS pass
-FROM read_csv('$A')
-WHERE model_name || '/' || task_id IN (SELECT agent || '/' || _task_id FROM $SRC)
-GROUP BY ALL
-HAVING bool_and(trajectory_success = 'Successful') OR bool_and(trajectory_success = 'Unsuccessful')"
+# Expert labels: one human judgment per annotation (Successful /
+# Unsuccessful; Unsure is skipped by ingest human-labels), written as the
+# CSV that ingest human-labels reads.
+HUMAN="SELECT model_name || '/' || task_id AS episode_id, trajectory_success AS pass,
+  annotator_name AS annotator FROM read_csv('$A', all_varchar = true) ORDER BY ALL"
 
 for L in reward expert; do
   export TRUSTLAKE_LAKE="$OUT/lake-$L"
@@ -58,18 +55,19 @@ for L in reward expert; do
   "$T" ingest sql --name "$(basename "$J")" verdicts "$VERDICTS" >/dev/null
 done
 TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" ingest sql --name "$(basename "$J")" ground_truth "$REWARD_GT" >/dev/null
-TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" ingest sql --name "$(basename "$A")" ground_truth "$EXPERT_GT" >/dev/null
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" sql --format csv "$HUMAN" > "$OUT/human-labels.csv"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" ingest human-labels "$OUT/human-labels.csv" >/dev/null
 
 echo "== against the programmatic reward (cum_reward = 1)"
 TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" metrics --bootstrap "$B"
 TRUSTLAKE_LAKE="$OUT/lake-reward" "$T" metrics --bootstrap "$B" --json > "$OUT/metrics-reward.json"
 echo
-echo "== against the expert labels"
-TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --bootstrap "$B"
-TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --bootstrap "$B" --json > "$OUT/metrics-expert.json"
+echo "== against the expert labels (human judgments, majority of the annotators)"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --gt human --bootstrap "$B"
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" metrics --gt human --bootstrap "$B" --json > "$OUT/metrics-expert.json"
 echo
 echo "== o4-mini vs webjudge-7B on the trajectories both judged (expert labels)"
-TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" compare --bootstrap "$B" o4-mini@webjudge webjudge-7B@webjudge
+TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" compare --gt human --bootstrap "$B" o4-mini@webjudge webjudge-7B@webjudge
 echo
 echo "== the programmatic reward itself against the expert labels"
 TRUSTLAKE_LAKE="$OUT/lake-expert" "$T" sql --attach "arb=$J" "
@@ -84,4 +82,4 @@ SELECT count(*) AS episodes,
        count_if(NOT reward_pass AND NOT pass) AS both_fail,
        round(cohen_kappa(count_if(reward_pass AND pass)::BIGINT, count_if(reward_pass AND NOT pass)::BIGINT,
                          count_if(NOT reward_pass AND pass)::BIGINT, count_if(NOT reward_pass AND NOT pass)::BIGINT), 3) AS kappa
-FROM reward JOIN ground_truth USING (episode_id)"
+FROM reward JOIN human_reference USING (episode_id) WHERE pass IS NOT NULL"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,18 +106,32 @@ func fixtureLake(t *testing.T, dir string) *lake.Lake {
 		{"result_id": "r2", "benchmark": "bench/ü %", "task_id": "t1", "agent": "a", "trial": 2, "score": 0.25,
 			"recorded_pass": false, "grader": map[string]any{}, "infra_error": "timeout"},
 	})
-	if _, err := ingest.TrustRows(ctx, dst, []schema.Trust{
+	if _, err := lake.WriteDerived(ctx, dst, lake.Trust, []schema.Trust{
 		{ResultID: "r1", Benchmark: "bench/ü %", TaskID: "t1", Agent: "a", Trial: 1, RecordedScore: 1, RecordedPass: true, D1Outcome: "confirm"},
-	}, ingest.Options{}); err != nil {
+	}); err != nil {
 		fatal(t, "ingest", err)
 	}
 	ran := time.Date(2026, 10, 10, 9, 14, 0, 123456000, time.UTC)
 	cat := "F-UNCOMMITTED"
-	if _, err := ingest.SelfTests(ctx, dst, []schema.SelfTest{
+	if _, err := lake.WriteDerived(ctx, dst, lake.SelfTests, []schema.SelfTest{
 		{TaskID: "t1", VerifierSHA256: "v1", Fixture: "pass/done", WantPass: true, GotPass: true, Deterministic: true, OK: true, Sandbox: "none", RanAt: &ran},
 		{TaskID: "t1", VerifierSHA256: "v1", Fixture: "fail/x", WantCategory: &cat, GotCategory: &cat, Deterministic: true, OK: true, Sandbox: "none"},
-	}, ingest.Options{}); err != nil {
+	}); err != nil {
 		fatal(t, "ingest", err)
+	}
+	human := "episode_id,pass,annotator,note\n"
+	for i, id := range ids[:12] {
+		human += fmt.Sprintf("%s,%v,ann-a,\n%s,%v,ann-b,\n", id, i%3 != 0, id, i%4 != 0)
+		if i%2 == 0 {
+			human += fmt.Sprintf("%s,%v,ann-c,\"tie-breaker, quoted\"\n", id, i%5 == 0)
+		}
+	}
+	hfile := filepath.Join(dir, "human.csv")
+	if err := os.WriteFile(hfile, []byte(human), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.HumanLabels(ctx, dst, []string{hfile}, ingest.Options{}); err != nil {
+		fatal(t, "ingest human labels", err)
 	}
 	writeEvidence(t, dst, []schema.Evidence{
 		{EpisodeID: someEpisode, Condition: "E2+claim", PackSHA256: "p1", TaskID: "t1", Inputs: `["task_text","screenshots"]`,

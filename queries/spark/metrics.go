@@ -10,15 +10,19 @@ import (
 )
 
 // defineMetricEpisodes (re)defines the view metric_episodes for a
-// threshold (sql/metrics_episodes.sql), unless it already has it.
-func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64) error {
-	if s.hasME && sameThreshold(s.thr, thr) {
+// threshold and a reference (sql/metrics_episodes.sql), unless it already
+// has them.
+func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64, gt string) error {
+	if gt == "" {
+		gt = queries.GTVerifier
+	}
+	if s.hasME && sameThreshold(s.thr, thr) && s.gt == gt {
 		return nil
 	}
-	if err := s.exec(ctx, "metrics_episodes", bind(sqlFile("metrics_episodes"), thr)); err != nil {
+	if err := s.exec(ctx, "metrics_episodes", bind(sqlFile("metrics_episodes"), thr, gt)); err != nil {
 		return err
 	}
-	s.hasME = true
+	s.hasME, s.gt = true, gt
 	if thr != nil {
 		v := *thr
 		thr = &v
@@ -54,7 +58,11 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, er
 // (queries/sql/metrics_cells.sql is plain SQL that both engines accept).
 func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	const name = "metrics_cells"
-	rows, err := s.query(ctx, name, bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold))
+	gt := opts.GT
+	if gt == "" {
+		gt = queries.GTVerifier
+	}
+	rows, err := s.query(ctx, name, bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt))
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +84,9 @@ func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptio
 
 // MetricsPairs returns the paired majority verdicts of a and b
 // (sql/metrics_pairs.sql), as queries.Session.MetricsPairs does.
-func (s *Session) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64) ([]queries.MetricPair, error) {
+func (s *Session) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
 	const name = "metrics_pairs"
-	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
 	rows, err := s.query(ctx, name, bind(sqlFile(name), a.Judge, a.Condition, b.Judge, b.Condition, source))
@@ -98,7 +106,7 @@ func (s *Session) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition,
 // (sql/metrics_judge_conditions.sql).
 func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
 	const name = "metrics_judge_conditions"
-	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, queries.GTAny); err != nil {
 		return nil, err
 	}
 	rows, err := s.query(ctx, name, bind(sqlFile(name)))
@@ -112,6 +120,26 @@ func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64
 			Episodes:       r.int(2), Unscored: r.int(3)})
 	})
 	return out, err
+}
+
+// HumanAgreement returns the human pass/fail judgments grouped by their
+// per-episode counts and the number of annotators
+// (sql/human_agreement.sql).
+func (s *Session) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
+	const name = "human_agreement"
+	rows, err := s.query(ctx, name, bind(sqlFile(name)))
+	if err != nil {
+		return nil, 0, err
+	}
+	var (
+		out        []queries.HumanCount
+		annotators int
+	)
+	err = s.scan(name, rows, -1, func(r row) {
+		out = append(out, queries.HumanCount{Pass: r.int(0), Fail: r.int(1), N: r.int(2)})
+		annotators = r.int(3)
+	})
+	return out, annotators, err
 }
 
 // row reads typed values from a result row; a value of an unexpected type

@@ -21,7 +21,7 @@ func TestSparkMetricsParity(t *testing.T) {
 	ctx := t.Context()
 	half, tenth := 0.5, 0.1
 	t.Run("cells", func(t *testing.T) {
-		for _, o := range []queries.MetricCellOptions{{}, {ByAgent: true, ByCategory: true, Threshold: &tenth}} {
+		for _, o := range []queries.MetricCellOptions{{}, {ByAgent: true, ByCategory: true, Threshold: &tenth}, {Threshold: &half, GT: queries.GTHuman}, {ByCategory: true, GT: queries.GTAny}} {
 			want, err := duck.MetricsCells(ctx, o)
 			if err != nil {
 				t.Fatal(err)
@@ -61,6 +61,17 @@ func TestSparkMetricsParity(t *testing.T) {
 		if d := cmp.Diff(wj, gj); d != "" {
 			t.Errorf("judge conditions differ (-duckdb +spark):\n%s", d)
 		}
+		wh, wa, err := duck.HumanAgreement(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh, ga, err := sp.HumanAgreement(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(wh, gh); d != "" || wa != ga || wa != 3 {
+			t.Errorf("human agreement: annotators duckdb %d spark %d; counts differ (-duckdb +spark):\n%s", wa, ga, d)
+		}
 	})
 	t.Run("report", func(t *testing.T) {
 		opts := metrics.Options{By: []string{metrics.ByHardness, metrics.ByAgent, metrics.BySource}, Threshold: &half, Resamples: 300, Seed: 7}
@@ -80,6 +91,7 @@ func TestSparkMetricsParity(t *testing.T) {
 		for _, o := range []metrics.CompareOptions{
 			{A: a, B: b, Resamples: 300},
 			{A: a, B: queries.JudgeCondition{Judge: "sim:rm-1", Condition: "E2-lastk"}, Threshold: &half, UncertainPolicy: metrics.UncertainExclude, Resamples: 300},
+			{A: a, B: b, GT: queries.GTAny, Resamples: 300},
 		} {
 			want, err := metrics.Compare(ctx, duck, o)
 			if err != nil {

@@ -73,6 +73,7 @@ type Session struct {
 	sess   sparksql.SparkSession
 	opts   Options
 	thr    *float64 // threshold of the current metric_episodes view
+	gt     string   // reference of the current metric_episodes view
 	hasME  bool     // metric_episodes is defined
 }
 

@@ -40,7 +40,12 @@ func (s *Session) createViews(ctx context.Context) error {
 			}
 		}
 	}
-	return s.exec(ctx, "view_categories", sqlFile("view_categories"))
+	for _, name := range []string{"view_categories", "view_human_reference"} {
+		if err := s.exec(ctx, name, sqlFile(name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // uri returns the engine's URI of a path relative to the lake root.

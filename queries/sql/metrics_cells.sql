@@ -7,7 +7,10 @@
 -- more valid runs than each other one, else uncertain), joined with the
 -- episode's task, agent, source, ground truth and effective category, and
 -- summed per (judge, condition, task, source, ground truth, [agent],
--- [category]). $1 keeps the agent in the key, $2 the category; when false
+-- [category]). The ground truth is the reference $4: 'verifier' (the
+-- verifier's verdict, view categories), 'human' (the majority of the human
+-- judgments, view human_reference; NULL on a tie) or 'any' (the verifier's,
+-- else the human majority). $1 keeps the agent in the key, $2 the category; when false
 -- the column is '' so the cells stay few. Consistency columns count
 -- episodes with at least two valid runs: n_agree those whose valid runs all
 -- agree, fleiss_p the sum of their observed pairwise agreement
@@ -28,11 +31,15 @@ WITH per_episode AS (
 -- Every episode's cell attributes, and a small integer per distinct cell so
 -- that the big aggregation groups by numbers, not strings.
 episode_cells AS (
-    SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source, c.gt_pass,
+    SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source,
+        CASE $4 WHEN 'verifier' THEN c.gt_pass
+                WHEN 'human' THEN h.pass
+                ELSE coalesce(c.gt_pass, h.pass) END                      AS gt_pass,
         CASE WHEN $1 THEN coalesce(e.agent, '') ELSE '' END               AS agent,
         CASE WHEN $2 THEN coalesce(c.category, '') ELSE '' END            AS category
     FROM episodes e
     FULL OUTER JOIN categories c ON c.episode_id = e.episode_id
+    LEFT JOIN human_reference h ON h.episode_id = coalesce(e.episode_id, c.episode_id)
 ),
 numbered AS (
     SELECT episode_id, task_id, source, gt_pass, agent, category,

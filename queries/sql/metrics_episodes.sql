@@ -1,9 +1,12 @@
 -- name: MetricsEpisodes
--- metric_episodes(thr) is a table macro with one row per (judge, condition,
--- episode): the judge's
+-- metric_episodes(thr, gt) is a table macro with one row per (judge,
+-- condition, episode): the judge's
 -- runs counted by verdict, the majority verdict, and the episode's task,
 -- agent, source, ground truth and effective failure category (NULL when the
--- lake has no episode row or no ground truth for it).
+-- lake has no episode row or no ground truth for it). gt picks the
+-- reference: 'verifier' (the verifier's verdict), 'human' (the majority of
+-- the human judgments, NULL on a tie) or 'any' (the verifier's, else the
+-- human majority).
 -- A score-only run (verdict NULL, a reward model) is 'success' when
 -- score >= thr and 'failure' below it; with thr NULL it is 'unscored'.
 -- A macro rather than a table: each query inlines it, so DuckDB pipelines
@@ -12,7 +15,7 @@
 -- The majority is the verdict with strictly more valid runs (success,
 -- failure, uncertain) than each other one; parse_error runs are dropped; a
 -- tie or no valid run gives 'uncertain'.
-CREATE OR REPLACE TEMP MACRO metric_episodes(thr) AS TABLE
+CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
 WITH runs AS (
     SELECT judge, condition, episode_id,
         CASE
@@ -44,7 +47,11 @@ SELECT
         ELSE 'uncertain'
     END AS majority,
     e.task_id, e.agent, e.source,
-    c.gt_pass, c.category
+    CASE gt WHEN 'verifier' THEN c.gt_pass
+            WHEN 'human' THEN h.pass
+            ELSE coalesce(c.gt_pass, h.pass) END AS gt_pass,
+    c.category
 FROM per_episode p
 LEFT JOIN episodes e USING (episode_id)
 LEFT JOIN categories c USING (episode_id)
+LEFT JOIN human_reference h USING (episode_id)

@@ -6,7 +6,7 @@
 -- --record`: every fixture right, at least one pass and one fail fixture).
 WITH gt AS (
     SELECT g.* FROM ground_truth g
-    WHERE g.episode_id IN (
+    WHERE g.source IS DISTINCT FROM 'human' AND g.episode_id IN (
         SELECT v.episode_id FROM verdicts v JOIN episodes e USING (episode_id)
         WHERE v.judge = $1 AND v.condition = $2 AND e.source = $3
     )

@@ -1,12 +1,14 @@
 -- name: ViewCategories
 -- categories gives each episode with ground truth its effective failure
 -- category: a human label wins over the verifier's category. Categories
--- outside the seven codes are kept raw and flagged needs_review.
+-- outside the seven codes are kept raw and flagged needs_review. gt_pass is
+-- the verifier's verdict (human pass/fail judgments are in human_reference).
 CREATE OR REPLACE VIEW categories AS
 WITH gt AS (
     SELECT episode_id, pass, category, category_raw,
            row_number() OVER (PARTITION BY episode_id ORDER BY verifier_sha256) AS rn
     FROM ground_truth
+    WHERE source IS DISTINCT FROM 'human'
 )
 SELECT
     coalesce(gt.episode_id, l.episode_id)          AS episode_id,

@@ -1,8 +1,8 @@
 -- name: MetricsEpisodes
 -- Spark dialect of queries/sql/metrics_episodes.sql. Spark has no table
 -- macros: metric_episodes is a temporary view for threshold $1 (a DOUBLE
--- literal or NULL), redefined before each query; Spark inlines views as
--- DuckDB inlines macros.
+-- literal or NULL) and reference $2 ('verifier', 'human' or 'any'),
+-- redefined when they change; Spark inlines views as DuckDB inlines macros.
 CREATE OR REPLACE TEMPORARY VIEW metric_episodes AS
 WITH runs AS (
     SELECT judge, condition, episode_id,
@@ -35,7 +35,11 @@ SELECT
         ELSE 'uncertain'
     END AS majority,
     e.task_id, e.agent, e.source,
-    c.gt_pass, c.category
+    CASE $2 WHEN 'verifier' THEN c.gt_pass
+            WHEN 'human' THEN h.pass
+            ELSE coalesce(c.gt_pass, h.pass) END AS gt_pass,
+    c.category
 FROM per_episode p
 LEFT JOIN episodes e ON e.episode_id = p.episode_id
 LEFT JOIN categories c ON c.episode_id = p.episode_id
+LEFT JOIN human_reference h ON h.episode_id = p.episode_id

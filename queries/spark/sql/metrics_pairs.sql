@@ -1,6 +1,7 @@
 -- name: MetricsPairs
 -- Spark dialect of queries/sql/metrics_pairs.sql: A = ($1, $2), B = ($3,
--- $4), source $5; the threshold is in the metric_episodes view.
+-- $4), source $5; the threshold and reference are in the metric_episodes
+-- view.
 SELECT
     a.task_id, a.gt_pass,
     a.majority AS a_majority, b.majority AS b_majority,

@@ -3,7 +3,7 @@
 SELECT g.episode_id, g.verifier_sha256, g.pass, g.score, g.gates,
     g.deterministic
 FROM ground_truth AS g
-WHERE g.episode_id IN (
+WHERE g.source IS DISTINCT FROM 'human' AND g.episode_id IN (
     SELECT r.episode_id
     FROM results AS r
     JOIN trust_scope AS s ON s.benchmark = r.benchmark

@@ -6,6 +6,7 @@ WITH gt AS (
     SELECT episode_id, pass, category, category_raw,
            row_number() OVER (PARTITION BY episode_id ORDER BY verifier_sha256) AS rn
     FROM ground_truth
+    WHERE source IS DISTINCT FROM 'human'
 )
 SELECT
     coalesce(gt.episode_id, l.episode_id)          AS episode_id,

@@ -1,4 +1,4 @@
-package ingest
+package lake_test
 
 import (
 	"path/filepath"
@@ -8,7 +8,9 @@ import (
 	"github.com/trustlake/trustlake/schema"
 )
 
-func TestTrustRows(t *testing.T) {
+// TestWriteDerived: audit rows replace, unchanged rows are no-ops, rows of
+// other keys stay.
+func TestWriteDerived(t *testing.T) {
 	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -33,16 +35,15 @@ func TestTrustRows(t *testing.T) {
 		{"one benchmark only keeps the other", func(r []schema.Trust) []schema.Trust { return r[2:] }, 0, 1, 0},
 	}
 	for _, c := range cases {
-		st, err := TrustRows(t.Context(), l, c.change(rows), Options{})
+		got, err := lake.WriteDerived(t.Context(), l, lake.Trust, c.change(rows))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		got := st.Tables[lake.Trust]
 		if got.Added != c.added || got.Unchanged != c.unchanged || got.Replaced != c.replace {
 			t.Errorf("%s: stats %+v, want added %d unchanged %d replaced %d", c.name, got, c.added, c.unchanged, c.replace)
 		}
 	}
-	stored := tableRows[schema.Trust](t, l, lake.Trust)
+	stored := rowsOf[schema.Trust](t, l, lake.Trust)
 	if len(stored) != 3 {
 		t.Fatalf("trust rows = %d, want 3", len(stored))
 	}

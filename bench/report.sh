@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Report benchmark (issue: nightly report). The 1,000,000-verdict lake of
+# bench/metrics.sh (150 tasks, 3 judges and a reward model × 4 conditions ×
+# 3 runs), timed as whole processes side by side in the same run:
+#   trustlake report --out DIR --threshold 0.5   every section the lake has:
+#       judges × conditions with strata (category, hardness, source), claim
+#       sway per judge, reward-model ROC and cross-fitted thresholds, lake
+#       check, verifier health; 2000 resamples
+#   trustlake metrics --json --threshold 0.5     the baseline (goal: report
+#       within 1.5x of it)
+#   trustlake metrics --json --threshold 0.5 --by hardness --by category
+#       --by source                              the same metrics the report
+#       shows, for the breakdown
+# Reports the median times, their ratio, peak RSS and the size of
+# report.html (it grows with judges × conditions, not with rows).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROWS=${ROWS:-1000000}
+REPS=${REPS:-5}
+source bench/lib.sh
+bench_init report
+
+"$T" gen --out "$W/gen" --no-episodes --single-verdicts-file --verdict-rows "$ROWS" >/dev/null
+export TRUSTLAKE_LAKE="$W/lake"
+"$T" ingest episodes "$W/gen/episodes" >/dev/null
+"$T" ingest verdicts "$W/gen/verdicts/verdicts.jsonl" >/dev/null
+"$T" sql -f csv "SELECT count(*) AS verdict_rows, count(DISTINCT episode_id) AS episodes, count(DISTINCT judge) AS judges,
+  count(DISTINCT condition) AS conditions FROM verdicts"
+
+ours=(); base=(); ours_cpu=(); base_cpu=(); ours_kb=0; base_kb=0; strata=(); strata_cpu=()
+for i in $(seq "$REPS"); do
+  read -r s kb c < <(measure_cpu strata "$T" metrics --json --threshold 0.5 --bootstrap 2000 --by hardness --by category --by source)
+  strata+=("$s"); strata_cpu+=("$c")
+  read -r s kb c < <(measure_cpu report "$T" report --out "$W/report" --threshold 0.5 --bootstrap 2000)
+  ours+=("$s"); ours_cpu+=("$c"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
+  read -r s kb c < <(measure_cpu metrics "$T" metrics --json --threshold 0.5 --bootstrap 2000)
+  base+=("$s"); base_cpu+=("$c"); [ "$kb" -gt "$base_kb" ] && base_kb=$kb
+done
+mo=$(median "${ours[@]}"); mb=$(median "${base[@]}"); co=$(median "${ours_cpu[@]}"); cb=$(median "${base_cpu[@]}")
+mst=$(median "${strata[@]}"); cst=$(median "${strata_cpu[@]}")
+html=$(wc -c < "$W/report/report.html")
+awk -v mo="$mo" -v mb="$mb" -v co="$co" -v cb="$cb" -v ko="$ours_kb" -v kb="$base_kb" -v h="$html" -v ms="$mst" -v cs="$cst" 'BEGIN {
+  printf "trustlake report:         %.2f s (cpu %.2f s)  peak %4.0f MiB  report.html %.0f KiB\n", mo, co, ko/1024, h/1024
+  printf "trustlake metrics --json: %.2f s (cpu %.2f s)  peak %4.0f MiB\n", mb, cb, kb/1024
+  printf "metrics --json with strata: %.2f s (cpu %.2f s)\n", ms, cs
+  printf "ratio report / metrics: %.2fx wall, %.2fx cpu  (goal 1.5x; median of runs)\n", mo/mb, co/cb
+  printf "ratio report / metrics with the same strata: %.2fx wall, %.2fx cpu\n", mo/ms, co/cs
+}'
+echo "runs (s): report ${ours[*]} | metrics ${base[*]} | metrics with strata ${strata[*]}"

@@ -1,0 +1,148 @@
+package ingest
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// humanColumns is the header of a human-labels CSV; note is optional.
+var humanColumns = []string{"episode_id", "pass", "annotator", "note"}
+
+// Accepted spellings of a human pass/fail judgment (case-insensitive).
+var (
+	humanPass   = []string{"pass", "true", "1", "yes", "success", "successful"}
+	humanFail   = []string{"fail", "false", "0", "no", "failure", "unsuccessful"}
+	humanUnsure = []string{"unsure", "uncertain", "unknown"}
+)
+
+// HumanLabels ingests human pass/fail judgments as ground truth (source
+// human, one row per episode and annotator, no verifier hash) from CSV
+// files with the header episode_id,pass,annotator[,note]. pass is one of
+// pass/fail, true/false, 1/0, yes/no, success/failure,
+// successful/unsuccessful; unsure (or uncertain, unknown) judgments are
+// skipped and counted in a warning. Every error of a line is reported.
+func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
+	return inBatch(ctx, dst, opts, func(b *batch) error {
+		unsure := 0
+		err := b.eachFile(files, func(f io.Reader, name string) error {
+			n, err := b.humanStream(f, name)
+			unsure += n
+			return err
+		})
+		if unsure > 0 {
+			b.stats.Warnings = append(b.stats.Warnings, fmt.Sprintf("%d unsure judgment(s) skipped: not ground truth", unsure))
+		}
+		return err
+	})
+}
+
+// humanStream reads one human-labels CSV and returns the unsure judgments
+// it skipped.
+func (b *batch) humanStream(f io.Reader, name string) (int, error) {
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	want := strings.Join(humanColumns[:3], ",") + "[,note]"
+	header, err := r.Read()
+	if err == io.EOF {
+		b.reject(name, 0, schema.Reason(schema.ErrMissing, "empty file (want the header %s)", want))
+		return 0, nil
+	}
+	if err != nil {
+		b.reject(name, 1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+		return 0, nil
+	}
+	for i := range header {
+		header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
+	}
+	if h := strings.Join(header, ","); h != strings.Join(humanColumns[:3], ",") && h != strings.Join(humanColumns, ",") {
+		b.reject(name, 1, &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, h)})
+		return 0, nil
+	}
+	unsure := 0
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return unsure, nil
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.Line
+			}
+			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+			continue
+		}
+		if len(rec) != len(header) {
+			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
+			continue
+		}
+		g, skip, errs := humanRow(rec)
+		for _, e := range errs {
+			b.reject(name, int64(line), e)
+		}
+		if skip {
+			unsure++
+		}
+		if skip || len(errs) > 0 {
+			continue
+		}
+		g.SrcFile, g.SrcLine = name, int64(line)
+		if err := add(b, lake.GroundTruth, &g, name, int64(line)); err != nil {
+			return unsure, err
+		}
+	}
+}
+
+// humanRow turns one CSV record into a ground-truth row; skip is true for
+// an unsure judgment. It returns every error of the record.
+func humanRow(rec []string) (g schema.GroundTruth, skip bool, errs []error) {
+	for i, s := range rec {
+		if err := checkLine([]byte(s)); err != nil {
+			errs = append(errs, &schema.FieldError{Field: humanColumns[i], Err: err})
+		}
+	}
+	if len(errs) > 0 {
+		return g, false, errs
+	}
+	g = schema.GroundTruth{EpisodeID: strings.TrimSpace(rec[0]), Source: schema.GTHuman, Diagnostics: "null", Gates: "[]"}
+	ann := strings.TrimSpace(rec[2])
+	g.Annotator = &ann
+	if len(rec) > 3 && rec[3] != "" {
+		note, _ := json.Marshal(map[string]string{"note": rec[3]})
+		g.Diagnostics = string(note)
+	}
+	v := strings.ToLower(strings.TrimSpace(rec[1]))
+	switch {
+	case slices.Contains(humanPass, v):
+		g.Pass = true
+	case slices.Contains(humanFail, v):
+	case slices.Contains(humanUnsure, v):
+		skip = true
+	case v == "":
+		errs = append(errs, &schema.FieldError{Field: "pass", Err: schema.ErrMissing})
+	default:
+		errs = append(errs, &schema.FieldError{Field: "pass", Err: schema.Reason(schema.ErrValue, "%q is not pass or fail (or true/false, 1/0, yes/no, success/failure, successful/unsuccessful; unsure is skipped)", rec[1])})
+	}
+	if g.EpisodeID == "" {
+		errs = append(errs, &schema.FieldError{Field: "episode_id", Err: schema.ErrMissing})
+	}
+	if ann == "" {
+		errs = append(errs, &schema.FieldError{Field: "annotator", Err: schema.Reason(schema.ErrMissing, "human ground truth names its annotator")})
+	}
+	if len(errs) == 0 && !skip {
+		if err := g.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return g, skip, errs
+}

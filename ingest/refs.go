@@ -1,0 +1,114 @@
+package ingest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
+)
+
+// episodeRefs collects the episode ids that rows of verdicts, labels,
+// results and ground_truth name, and the episodes a batch adds, so that
+// rows naming an episode absent from the lake become a warning count.
+type episodeRefs struct {
+	named map[string]map[string]int // table → episode_id → rows
+	added map[string]bool           // episodes of this batch
+}
+
+// note records the episode a row names (or adds).
+func (r *episodeRefs) note(table string, row any) {
+	var id string
+	switch v := row.(type) {
+	case *schema.Episode:
+		r.add(v.EpisodeID)
+		return
+	case *schema.Action: // a trajectory: what a result's episode_id may point at
+		if table == lake.Actions {
+			r.add(v.EpisodeID)
+		}
+		return
+	case *schema.Verdict:
+		id = v.EpisodeID
+	case *schema.Label:
+		id = v.EpisodeID
+	case *schema.GroundTruth:
+		id = v.EpisodeID
+	case *schema.Result:
+		if v.EpisodeID == nil {
+			return
+		}
+		id = *v.EpisodeID
+	default:
+		return
+	}
+	if r.named == nil {
+		r.named = map[string]map[string]int{}
+	}
+	m := r.named[table]
+	if m == nil {
+		m = map[string]int{}
+		r.named[table] = m
+	}
+	m[id]++
+}
+
+func (r *episodeRefs) add(id string) {
+	if r.added == nil {
+		r.added = map[string]bool{}
+	}
+	r.added[id] = true
+}
+
+// check reads the episode ids of the lake (one column) and adds one warning
+// per table whose rows name episodes that neither the lake nor the batch
+// holds, with the counts in st.MissingEpisodes.
+func (r *episodeRefs) check(tx *lake.Tx, st *Stats) error {
+	if len(r.named) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	err := tx.StringColumn(lake.Episodes, "episode_id", func(id string) { have[id] = true })
+	if err != nil {
+		return err
+	}
+	// A result's episode may be a trajectory alone (τ-bench): look in
+	// actions too, only when some result names an episode not found yet.
+	for id := range r.named[lake.Results] {
+		if !have[id] && !r.added[id] {
+			if err := tx.StringColumn(lake.Actions, "episode_id", func(id string) { have[id] = true }); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	tables := make([]string, 0, len(r.named))
+	for t := range r.named {
+		tables = append(tables, t)
+	}
+	sort.Strings(tables)
+	for _, t := range tables {
+		rows, eps := 0, []string{}
+		for id, n := range r.named[t] {
+			if !have[id] && !r.added[id] {
+				rows += n
+				eps = append(eps, id)
+			}
+		}
+		if rows == 0 {
+			continue
+		}
+		sort.Strings(eps)
+		st.MissingEpisodes[t] = rows
+		ex := eps[:min(3, len(eps))]
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %d row(s) name %d episode(s) absent from the lake (e.g. %s)",
+			t, rows, len(eps), strings.Join(ex, ", ")))
+	}
+	return nil
+}
+
+// newStats returns empty Stats whose maps and lists marshal as {} and [].
+func newStats() Stats {
+	return Stats{Tables: map[string]lake.Stats{}, Warnings: []string{}, MissingEpisodes: map[string]int{}}
+}

@@ -1,0 +1,15 @@
+package judge
+
+import "testing"
+
+// BenchmarkBuildE2LastK builds E2-lastk packs of four 160×100 screenshots,
+// each downsampled to 128 px (decode, resize, re-encode), and encodes them.
+func BenchmarkBuildE2LastK(b *testing.B) {
+	src := screenEpisode(b, b.TempDir(), "ep1", 6, 160, 100)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := BuildPack(src, E2LastK, PackOptions{MaxImageSide: 128}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

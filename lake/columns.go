@@ -1,0 +1,87 @@
+package lake
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// StringColumn calls fn with every non-null value of one string column of
+// a table, over the files of manifest m (a transaction's base, or the
+// committed one). Only that column is read, so the cost is one column's
+// pages, not whole rows. A file without the column contributes nothing.
+func (l *Lake) StringColumn(m Manifest, table, column string, fn func(string)) error {
+	for _, f := range m.Files {
+		if f.Table != table {
+			continue
+		}
+		if err := readStringColumn(filepath.Join(l.root, filepath.FromSlash(f.Path)), column, fn); err != nil {
+			return fmt.Errorf("read %s column %s: %w", f.Path, column, err)
+		}
+	}
+	return nil
+}
+
+func readStringColumn(name, column string, fn func(string)) error {
+	fh, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(fh, st.Size())
+	if err != nil {
+		return err
+	}
+	leaf, ok := pf.Schema().Lookup(column)
+	if !ok {
+		return nil
+	}
+	buf := make([]parquet.Value, 1024)
+	for _, rg := range pf.RowGroups() {
+		pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
+		for {
+			p, err := pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				pages.Close()
+				return err
+			}
+			vr := p.Values()
+			for {
+				n, err := vr.ReadValues(buf)
+				for _, v := range buf[:n] {
+					if !v.IsNull() {
+						fn(string(v.ByteArray()))
+					}
+				}
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					parquet.Release(p)
+					pages.Close()
+					return err
+				}
+			}
+			parquet.Release(p)
+		}
+		pages.Close()
+	}
+	return nil
+}
+
+// StringColumn calls fn with every non-null value of one string column of
+// a table as the transaction started (see Lake.StringColumn).
+func (tx *Tx) StringColumn(table, column string, fn func(string)) error {
+	return tx.l.StringColumn(tx.base, table, column, fn)
+}
