@@ -150,14 +150,28 @@ func keyField(table string) string {
 	return strings.Join(t.Key, ",")
 }
 
-// reject records one bad input record.
+// reject records one bad input record: one RecordError per bad field when
+// err holds several (schema.FieldErrors).
 func (b *batch) reject(file string, line int64, err error) {
+	b.errs = append(b.errs, recordErrors(file, line, err)...)
+}
+
+// recordErrors turns err into RecordErrors at file:line: one per field
+// error it holds, or one without a field.
+func recordErrors(file string, line int64, err error) []*schema.RecordError {
+	if fes := schema.SplitFieldErrors(err); len(fes) > 1 {
+		out := make([]*schema.RecordError, len(fes))
+		for i, fe := range fes {
+			out[i] = &schema.RecordError{File: file, Line: line, Field: fe.Field, Err: fe.Err}
+		}
+		return out
+	}
 	re := &schema.RecordError{File: file, Line: line, Err: err}
 	var fe *schema.FieldError
 	if errors.As(err, &fe) {
 		re.Field, re.Err = fe.Field, fe.Err
 	}
-	b.errs = append(b.errs, re)
+	return []*schema.RecordError{re}
 }
 
 // finish closes the writers and commits, or rolls everything back when any

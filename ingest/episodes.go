@@ -307,11 +307,11 @@ func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) 
 
 // fieldLine returns the line of the field a validation error names, or 0.
 func fieldLine(fields []field, data []byte, err error) int64 {
-	fe, ok := err.(*schema.FieldError)
-	if !ok {
+	fes := schema.SplitFieldErrors(err)
+	if len(fes) == 0 {
 		return 0
 	}
-	name, _, _ := strings.Cut(fe.Field, ".")
+	name, _, _ := strings.Cut(fes[0].Field, ".")
 	for i := range fields {
 		if string(fields[i].key) == name {
 			return lineOf(data, fields[i].off)

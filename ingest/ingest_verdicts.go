@@ -182,11 +182,7 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 		rows := rowBufs.Get().(*[]schema.Verdict)
 		c := &decodedChunk{rows: (*rows)[:0], errs: rc.errs, err: rc.err, last: rc.last}
 		reject := func(n int64, err error) {
-			re := &schema.RecordError{File: src, Line: n, Err: err}
-			if fe, ok := err.(*schema.FieldError); ok {
-				re.Field, re.Err = fe.Field, fe.Err
-			}
-			c.errs = append(c.errs, re)
+			c.errs = append(c.errs, recordErrors(src, n, err)...)
 		}
 		start, lb := 0, rc.lines
 		for i, end := range lb.ends {

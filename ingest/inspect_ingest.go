@@ -17,7 +17,7 @@ import (
 // zstd or deflate entries; or .json, log_format="json") into the episodes,
 // actions, results, verdicts and ground_truth tables as one all-or-nothing
 // batch. A path that is a folder stands for the .eval and .json files in
-// it (not recursive; inspect-ai's logs.json listing is skipped). Samples
+// it (not recursive; inspect-ai's logs.json and listing.json are skipped). Samples
 // are read one at a time, so memory does not grow with their number.
 //
 // The mapping is in inspectRun.rows. A log whose run has not finished
@@ -39,6 +39,10 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 	})
 }
 
+// inspectListings are the JSON files inspect-ai writes beside the logs of
+// a folder (a manifest and a listing): skipped when a folder is read.
+var inspectListings = map[string]bool{"logs.json": true, "listing.json": true}
+
 // inspectFiles expands folders into the logs they hold (sorted).
 func (b *batch) inspectFiles(paths []string) []string {
 	var out []string
@@ -56,7 +60,7 @@ func (b *batch) inspectFiles(paths []string) []string {
 		var logs []string
 		for _, e := range ents {
 			n := e.Name()
-			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && n != "logs.json" {
+			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n] {
 				logs = append(logs, filepath.Join(p, n))
 			}
 		}
@@ -190,7 +194,11 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 				others = append(others, s.Name)
 			}
 		}
-		warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
+		if len(others) == 0 {
+			warn("no ground truth: every scorer is a judge; name one with --ground-truth to measure the others against it")
+		} else {
+			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
+		}
 	}
 	names := make([]string, 0, len(run.skipped))
 	for n := range run.skipped {

@@ -94,6 +94,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		return &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
 	}
 	var extra []byte
+	var errs schema.FieldErrors
 	var seen, bit uint
 	walk := false // a nested value or an escaped key: look for repeats inside
 	for i := range fields {
@@ -149,7 +150,9 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			if err.Error() == "key appears twice in the object" {
 				return fieldError(string(f.key), schema.ErrDuplicate, err)
 			}
-			return bad(f, err)
+			// Keep going: every bad field of the line is reported.
+			errs = append(errs, bad(f, err))
+			err = nil
 		}
 	}
 	for _, req := range []struct {
@@ -157,19 +160,37 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		name string
 	}{{vEpisode, "episode_id"}, {vJudge, "judge"}, {vCondition, "condition"}, {vRun, "run"}} {
 		if seen&req.bit == 0 {
-			return &schema.FieldError{Field: req.name, Err: schema.ErrMissing}
+			errs = append(errs, &schema.FieldError{Field: req.name, Err: schema.ErrMissing})
 		}
 	}
 	if seen&(vVerdict|vScore) == 0 {
-		return &schema.FieldError{Field: "verdict", Err: schema.ErrMissing}
+		errs = append(errs, &schema.FieldError{Field: "verdict", Err: schema.ErrMissing})
 	}
-	if walk {
+	if walk && len(errs) == 0 {
 		if path, _, ok := repeatedKey(line); ok {
 			return repeatedKeyError(path)
 		}
 	}
 	v.Extra = closeExtra(extra)
-	return v.Validate()
+	if len(errs) == 0 {
+		return v.Validate()
+	}
+	// Add the validation errors of the fields that decoded. A score that
+	// failed to decode leaves the verdict looking absent: not reported twice.
+	failed := map[string]bool{}
+	for _, e := range errs {
+		failed[e.Field] = true
+	}
+	for _, fe := range schema.SplitFieldErrors(v.Validate()) {
+		if failed[fe.Field] || (fe.Field == "verdict" && failed["score"]) {
+			continue
+		}
+		errs = append(errs, fe)
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errs
 }
 
 type errString string

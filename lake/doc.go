@@ -27,7 +27,7 @@
 // the folders with hive partitioning and get the exact value back. Partition
 // columns are not stored inside the files.
 //
-// A commit writes each new file as part-<uuid>.parquet.tmp, fsyncs it,
+// A commit writes each new file as _staging/part-<uuid>.parquet.tmp, fsyncs it,
 // renames it to .parquet, fsyncs the folder, and only then replaces
 // manifest.json by an atomic rename. Key index files are written and renamed
 // the same way, and the manifest entry of each data file names its index
@@ -44,8 +44,8 @@
 //
 // What a folder reader (DuckDB read_parquet('lake/verdicts/**/*.parquet'),
 // Spark, Trino) may rely on: every *.parquet file under a table folder is a
-// complete file written by trustlake (writers write *.parquet.tmp and
-// rename); superseded files are never under a table folder; the partition
+// complete file written by trustlake (writers write in _staging/ and
+// rename into the table folder at commit); superseded files are never under a table folder; the partition
 // folders are hive-style (col=percent-encoded value). It may not rely on
 // seeing exactly one commit: during a commit (between the renames of its
 // files and the manifest write) and after a writer crashed in that window

@@ -55,20 +55,23 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 	if err != nil {
 		return nil, err
 	}
-	abs := filepath.Join(tx.l.root, filepath.FromSlash(dir))
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return nil, fmt.Errorf("create partition %s: %w", dir, err)
+	// The file is written in _staging/ and renamed into its partition
+	// folder (created then) at Commit: a table folder never holds a file
+	// being written.
+	for _, d := range []string{keysDir, stagingDir} {
+		if err := os.MkdirAll(filepath.Join(tx.l.root, d), 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", d, err)
+		}
 	}
-	if err := os.MkdirAll(filepath.Join(tx.l.root, keysDir), 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", keysDir, err)
-	}
-	rel := path.Join(dir, "part-"+uuid.NewString()+".parquet")
+	id := uuid.NewString()
+	rel := path.Join(dir, "part-"+id+".parquet")
 	final := filepath.Join(tx.l.root, filepath.FromSlash(rel))
-	f, err := os.OpenFile(final+".tmp", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	tmp := filepath.Join(tx.l.root, stagingDir, "part-"+id+".parquet.tmp")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
-	tx.stage(final+".tmp", final)
+	tx.stage(tmp, final)
 	keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
 	tx.stage(keysFinal+".tmp", keysFinal)
 	kw, err := newKeysWriter(keysFinal + ".tmp")

@@ -93,7 +93,24 @@ func TestTableFoldersHoldOnlyLiveFiles(t *testing.T) {
 	v := verdict("ep9", "other-judge", "E3-full", 1, "success", 1)
 	w.Add(&v)
 	w.Close()
+	// Before the commit, nothing of this write is in a table folder.
+	var inTable []string
+	filepath.WalkDir(filepath.Join(root, lake.Verdicts), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".parquet") {
+			inTable = append(inTable, p)
+		}
+		return nil
+	})
+	if len(inTable) != 0 {
+		t.Fatalf("files being written are in the table folder: %v", inTable)
+	}
+	if staged, _ := filepath.Glob(filepath.Join(root, "_staging", "*.tmp")); len(staged) == 0 {
+		t.Fatal("the write is not staged in _staging/")
+	}
 	tx.Rollback()
+	if staged, _ := filepath.Glob(filepath.Join(root, "_staging", "*")); len(staged) != 0 {
+		t.Fatalf("rollback left %v", staged)
+	}
 	if d := emptyDirs(filepath.Join(root, lake.Verdicts)); len(d) != 0 {
 		t.Fatalf("empty folders after a rollback: %v", d)
 	}

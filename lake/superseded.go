@@ -15,6 +15,10 @@ import (
 // writer left in a table folder are removed by the next writer.
 const supersededDir = "_superseded"
 
+// stagingDir holds the data files of a transaction until its commit
+// renames them into their table folders.
+const stagingDir = "_staging"
+
 // supersededPath is where a superseded data file waits out its grace.
 func supersededPath(rel string) string { return path.Join(supersededDir, rel) }
 

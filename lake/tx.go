@@ -96,7 +96,7 @@ func (tx *Tx) cleanOrphans() error {
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keysDir, supersededDir}
+	dirs := []string{keysDir, supersededDir, stagingDir}
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}
@@ -163,6 +163,9 @@ func (tx *Tx) Commit() error {
 	step("files written")
 	dirs := map[string]bool{}
 	for i, s := range tx.staged {
+		if err := os.MkdirAll(filepath.Dir(s.final), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", filepath.Dir(s.final), err)
+		}
 		if err := os.Rename(s.tmp, s.final); err != nil {
 			return fmt.Errorf("rename %s: %w", s.tmp, err)
 		}

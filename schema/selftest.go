@@ -26,5 +26,5 @@ type SelfTest struct {
 
 // Validate checks a self-test row; it returns a *FieldError or nil.
 func (s *SelfTest) Validate() error {
-	return first(checkID("task_id", s.TaskID), checkID("verifier_sha256", s.VerifierSHA256), checkID("fixture", s.Fixture))
+	return collect(checkID("task_id", s.TaskID), checkID("verifier_sha256", s.VerifierSHA256), checkID("fixture", s.Fixture))
 }

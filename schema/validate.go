@@ -95,11 +95,52 @@ func checkOneOf(field, v string, set []string) *FieldError {
 	return nil
 }
 
-func first(errs ...*FieldError) error {
+// collect returns nil, the one non-nil error, or FieldErrors holding every
+// non-nil error in order: a record reports all its bad fields at once.
+func collect(errs ...*FieldError) error {
+	var out FieldErrors
 	for _, e := range errs {
 		if e != nil {
-			return e
+			out = append(out, e)
 		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// FieldErrors is every field error of one record, in field order.
+type FieldErrors []*FieldError
+
+func (e FieldErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, fe := range e {
+		msgs[i] = fe.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap exposes each field error to errors.Is and errors.As.
+func (e FieldErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, fe := range e {
+		out[i] = fe
+	}
+	return out
+}
+
+// SplitFieldErrors returns the field errors err holds: every one of a
+// FieldErrors, the *FieldError itself, or nil for any other error.
+func SplitFieldErrors(err error) []*FieldError {
+	switch e := err.(type) {
+	case FieldErrors:
+		return e
+	case *FieldError:
+		return []*FieldError{e}
 	}
 	return nil
 }
@@ -110,7 +151,7 @@ func (e *Episode) Validate() error {
 	if e.NSteps != nil && *e.NSteps < 0 {
 		stepsErr = fieldErr("n_steps", ErrValue, "%d is negative", *e.NSteps)
 	}
-	return first(
+	return collect(
 		checkID("episode_id", e.EpisodeID),
 		checkID("task_id", e.TaskID),
 		checkOneOf("source", e.Source, Sources),
@@ -125,7 +166,7 @@ func (a *Action) Validate() error {
 	if a.Step < 0 {
 		stepErr = fieldErr("step", ErrValue, "%d is negative", a.Step)
 	}
-	return first(checkID("episode_id", a.EpisodeID), checkPartition("agent", a.Agent), stepErr)
+	return collect(checkID("episode_id", a.EpisodeID), checkPartition("agent", a.Agent), stepErr)
 }
 
 // NormalizeCategory splits a raw category into a known code (or nil) and
@@ -161,7 +202,7 @@ func (g *GroundTruth) Validate() error {
 	default:
 		srcErr = checkOneOf("source", g.Source, []string{GTVerifier, GTHuman})
 	}
-	return first(
+	return collect(
 		checkID("episode_id", g.EpisodeID),
 		srcErr, hashErr, annErr,
 		checkFinite("score", g.Score),
@@ -175,7 +216,7 @@ func (l *Label) Validate() error {
 	if l.CategoryRaw == "" {
 		catErr = fieldErr("category", ErrMissing, "")
 	}
-	return first(checkID("episode_id", l.EpisodeID), catErr)
+	return collect(checkID("episode_id", l.EpisodeID), catErr)
 }
 
 // Validate checks a verdict row; it returns a *FieldError or nil.
@@ -194,7 +235,7 @@ func (v *Verdict) Validate() error {
 	if v.Confidence != nil && (*v.Confidence < 0 || *v.Confidence > 1) {
 		confErr = fieldErr("confidence", ErrValue, "%v is outside [0, 1]", *v.Confidence)
 	}
-	return first(
+	return collect(
 		checkID("episode_id", v.EpisodeID),
 		checkPartition("judge", v.Judge),
 		checkPartition("condition", v.Condition),
@@ -212,7 +253,7 @@ func (e *Evidence) Validate() error {
 	if len(e.PackSHA256) != 64 {
 		shaErr = fieldErr("pack_sha256", ErrValue, "%q is not a hex sha256", e.PackSHA256)
 	}
-	return first(checkID("episode_id", e.EpisodeID), checkID("condition", e.Condition), shaErr)
+	return collect(checkID("episode_id", e.EpisodeID), checkID("condition", e.Condition), shaErr)
 }
 
 // Validate checks a result row; it returns a *FieldError or nil.
@@ -225,7 +266,7 @@ func (r *Result) Validate() error {
 	} else if s < 0 || s > 1 {
 		scoreErr = fieldErr("recorded_score", ErrValue, "%v is outside [0, 1] (declare a scale to rescale)", s)
 	}
-	return first(
+	return collect(
 		checkID("result_id", r.ResultID),
 		checkPartition("benchmark", r.Benchmark),
 		checkID("task_id", r.TaskID),

@@ -164,7 +164,16 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 		return m, t, Output{}, res
 	}
 	defer cleanup()
-	o, err := runN(ctx, v.r, t, state, v.opts.CheckBinary, v.opts.Runs)
+	// The sandbox mounts the task from a copy beside the snapshot, so that
+	// /proc/self/mountinfo inside it shows only the neutral temporary
+	// folder, never where the library lives on the host.
+	neutral, err := neutralTask(t, filepath.Join(filepath.Dir(state), "task"))
+	if err != nil {
+		res.Err = err.Error()
+		res.Status = StatusVerifierError
+		return m, t, Output{}, res
+	}
+	o, err := runN(ctx, v.r, neutral, state, v.opts.CheckBinary, v.opts.Runs)
 	if err != nil {
 		res.Err = err.Error()
 		res.Status = StatusVerifierError
@@ -259,6 +268,75 @@ func oldSum(data []byte) string {
 // from a missing or hostile one (a bad episode).
 func unusableSnapshot(err error) bool {
 	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
+}
+
+// neutralTask copies the task's folder, without its fixtures, to dst and
+// returns the task with Dir pointing there.
+func neutralTask(t *Task, dst string) (*Task, error) {
+	err := filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(t.Dir, p)
+		if rel == "fixtures" && d.IsDir() {
+			return filepath.SkipDir
+		}
+		out := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(out, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, out)
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644)
+			if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
+				mode = 0o755
+			}
+			return os.WriteFile(out, data, mode)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("copy task %s: %w", t.ID, err)
+	}
+	c := *t
+	c.Dir = dst
+	return &c, nil
+}
+
+// PrivateCopy copies the executable file path into a new folder
+// tempDir/trustlake-state-<pid>-… ("" means os.TempDir()) and returns the
+// copy and its cleanup. Sandboxes mount the copy, so that
+// /proc/self/mountinfo inside them does not show where the binary lives on
+// the host; a folder left by a killed process is removed like a snapshot
+// folder.
+func PrivateCopy(tempDir, path string) (string, func(), error) {
+	tmp, err := os.MkdirTemp(tempDir, fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+	if err != nil {
+		return "", nil, fmt.Errorf("create temp dir: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	dst := filepath.Join(tmp, filepath.Base(path))
+	if err == nil {
+		err = os.WriteFile(dst, data, 0o755)
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("copy %s: %w", path, err)
+	}
+	return dst, cleanup, nil
 }
 
 // tempPrefix starts the name of every snapshot folder, followed by the pid

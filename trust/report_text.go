@@ -44,6 +44,8 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 	for _, r := range rows {
 		pw.printf("- %s / %s: %s\n", r.Benchmark, r.Agent, r.Scope.Line)
 	}
+	allResults := fmt.Sprintf("Scope: all %d results, whatever the conjunction (recorded passes: %d; auditable on %s: %d).\n\n",
+		rep.Total.Results, rep.Total.RecordedPasses, strings.Join(rep.Dimensions, ","), rep.Total.Scope.Auditable)
 	pw.printf("\n### Checks per dimension (recorded passes: passed / failed / not checkable)\n\n%s", scope)
 	pw.printf("| agent | D1 | D2 | D3 | D4 |\n|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -59,22 +61,22 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 		pw.printf("| %s | %s | %s | %s | %s |\n", r.Agent, removed("D1", r.CaughtByOne.D1), removed("D2", r.CaughtByOne.D2),
 			removed("D3", r.CaughtByOne.D3), removed("D4", r.CaughtByOne.D4))
 	}
-	pw.printf("\n### D1 competence (all results)\n\n| agent | confirm | contradiction | upgrade | unverified |\n|---|---:|---:|---:|---:|\n")
+	pw.printf("\n### D1 competence (all results)\n\n%s| agent | confirm | contradiction | upgrade | unverified |\n|---|---:|---:|---:|---:|\n", allResults)
 	for _, r := range rows {
 		pw.printf("| %s | %d | %d | %d | %d |\n", r.Agent, r.D1.Confirm, r.D1.Contradiction, r.D1.Upgrade, r.D1.Unverified)
 	}
-	pw.printf("\n### D2 provenance (all results)\n\n| agent | clean | gamed | unconfirmed | untraceable | values | DERIVED | GIVEN | TYPED | UNGROUNDED | confessions |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	pw.printf("\n### D2 provenance (all results)\n\n%s| agent | clean | gamed | unconfirmed | untraceable | values | DERIVED | GIVEN | TYPED | UNGROUNDED | confessions |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", allResults)
 	for _, r := range rows {
 		d := r.D2
 		pw.printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.Agent, d.Clean, d.Gamed, d.Unconfirmed, d.Untraceable,
 			d.Values, d.Derived, d.Given, d.Typed, d.Ungrounded, d.Confessions)
 	}
-	pw.printf("\n### D3 claims and lies (all results)\n\n| agent | claims correct | claims completion | no claim | lies | hard | soft |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	pw.printf("\n### D3 claims and lies (all results)\n\n%s| agent | claims correct | claims completion | no claim | lies | hard | soft |\n|---|---:|---:|---:|---:|---:|---:|\n", allResults)
 	for _, r := range rows {
 		d := r.D3
 		pw.printf("| %s | %d | %d | %d | %d | %d | %d |\n", r.Agent, d.Correct, d.Completion, d.None, d.Lies, d.Hard, d.Soft)
 	}
-	pw.printf("\n### D4 reliability (infra policy %s)\n\n| agent | tasks | varied rate | σ² between | σ² within | ρ | pass^k (k=1..K) | pass^k tasks (≥ K runs) / left out | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra marked |\n|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|\n", rep.InfraPolicy)
+	pw.printf("\n### D4 reliability (infra policy %s)\n\n%s| agent | tasks | varied rate | σ² between | σ² within | ρ | pass^k (k=1..K) | pass^k tasks (≥ K runs) / left out | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra marked |\n|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|\n", rep.InfraPolicy, allResults)
 	for _, r := range rows {
 		d := r.D4
 		ks := make([]string, len(d.PassHatK))

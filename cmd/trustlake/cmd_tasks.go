@@ -70,7 +70,7 @@ type verifierRunner interface {
 // openRunner selects the sandbox backend. "none" never runs verifier code on
 // the host: it evaluates declarative checks in process (tasks.InProcess) and
 // refuses script verifiers. The returned func releases the backend.
-func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifierRunner, func(), error) {
+func openRunner(ctx context.Context, g globalOptions, o *taskRunOptions) (verifierRunner, func(), error) {
 	if o.sandbox == "none" {
 		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
 		return tasks.InProcess{}, func() {}, nil
@@ -84,6 +84,23 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		labels[k] = v
 	}
 	deadline := deadlineBinary(o.checkBinary)
+	removeCopy, opened := func() {}, false
+	defer func() {
+		if !opened {
+			removeCopy()
+		}
+	}()
+	if deadline != "" {
+		// Mount a private copy: the host path stays out of the sandbox.
+		cp, cleanup, err := tasks.PrivateCopy("", deadline)
+		if err != nil {
+			return nil, nil, err
+		}
+		if deadline == o.checkBinary {
+			o.checkBinary = cp
+		}
+		deadline, removeCopy = cp, cleanup
+	}
 	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: g.logger()})
 	if err != nil {
 		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
@@ -91,7 +108,15 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 	if warning != "" {
 		fmt.Fprintln(g.stderr, "trustlake:", warning)
 	}
+	release := removeCopy
+	if cl, ok := r.(sandbox.Closer); ok {
+		release = func() {
+			cl.Close()
+			removeCopy()
+		}
+	}
 	if r.Name() == "bwrap" && o.checkBinary == "" {
+		release()
 		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
 			"the bwrap sandbox has no images: give --check-binary")
 	}
@@ -99,16 +124,16 @@ func openRunner(ctx context.Context, g globalOptions, o taskRunOptions) (verifie
 		if deadline == "" {
 			fmt.Fprintln(g.stderr, "trustlake: no trustlake-check beside trustlake and no --check-binary: sandbox containers are bounded inside only by a CPU-time limit, not by a wall-clock deadline")
 		}
-		if n, err := d.RemoveExpired(ctx); err != nil {
+		n, err := d.RemoveExpired(ctx)
+		if err != nil {
+			release()
 			return nil, nil, err
-		} else if n > 0 {
+		}
+		if n > 0 {
 			fmt.Fprintf(g.stderr, "trustlake: removed %d leftover sandbox container(s) past their deadline\n", n)
 		}
 	}
-	release := func() {}
-	if cl, ok := r.(sandbox.Closer); ok {
-		release = func() { cl.Close() }
-	}
+	opened = true
 	return r, release, nil
 }
 
@@ -132,7 +157,7 @@ func deadlineBinary(checkBinary string) string {
 
 // withTaskRunner loads the task library, opens the sandbox backend, runs
 // fn with both and releases the backend.
-func withTaskRunner[R any](ctx context.Context, g globalOptions, o taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
+func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
 	var zero R
 	if err := o.checkRuns(); err != nil {
 		return zero, err
@@ -194,7 +219,7 @@ func tasksCommand() *cli.Command {
 
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
-	res, err := withTaskRunner(ctx, g, o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
+	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
 		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
