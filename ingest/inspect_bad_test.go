@@ -139,6 +139,12 @@ func TestInspectBad(t *testing.T) {
 		{"no header", func(name string, data []byte) ([]byte, bool) {
 			return data, !strings.HasPrefix(name, "_journal/") && name != "header.json"
 		}, InspectOptions{}, "bad.eval: header.json: missing: neither header.json nor _journal/start.json: not an Inspect AI log"},
+		{"no model", func(name string, data []byte) ([]byte, bool) {
+			if name == "header.json" || name == "_journal/start.json" {
+				data = bytes.Replace(data, []byte(`"model":"mockllm/model"`), []byte(`"model":""`), 1)
+			}
+			return data, true
+		}, InspectOptions{}, "bad.eval:samples/q1_epoch_1.json: agent.name: missing"},
 		{"duplicate sample", func(name string, data []byte) ([]byte, bool) {
 			if name == "samples/q3_epoch_1.json" {
 				data = bytes.Replace(data, []byte(`"id":"q3"`), []byte(`"id":"q2"`), 1)

@@ -141,6 +141,21 @@ func (b *batch) inputErr(name string, err error) {
 }
 
 func (b *batch) addInspect(out *inspectRows) error {
+	// The mapping builds valid rows from a valid log; what the log may
+	// still lack (a model, a task name) is caught here.
+	bad := false
+	for _, v := range []interface{ Validate() error }{&out.ep, firstOr(out.results), firstOr(out.verdicts)} {
+		if v == nil {
+			continue
+		}
+		if err := v.Validate(); err != nil {
+			b.reject(out.ep.SrcFile, out.ep.SrcLine, err)
+			bad = true
+		}
+	}
+	if bad {
+		return nil
+	}
 	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
 		return err
 	}
@@ -169,6 +184,18 @@ func (b *batch) addInspect(out *inspectRows) error {
 		}
 	}
 	return nil
+}
+
+// firstOr returns a pointer to the first row, or nil: the rows of one
+// sample share the fields a log can lack.
+func firstOr[T any, P interface {
+	*T
+	Validate() error
+}](rows []T) interface{ Validate() error } {
+	if len(rows) == 0 {
+		return nil
+	}
+	return P(&rows[0])
 }
 
 // inspectWarnings says what a user should know about a log that was read
