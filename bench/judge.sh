@@ -22,9 +22,9 @@ trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"' EX
 
 measure() {
 	local name=$1; shift
-	/usr/bin/time -f '%e %M' -o "$WORK/$name.time" "$@" >"$WORK/$name.out"
-	read -r secs kib <"$WORK/$name.time"
-	eval "${name}_secs=$secs ${name}_kib=$kib"
+	/usr/bin/time -f '%e %M %U %S' -o "$WORK/$name.time" "$@" >"$WORK/$name.out"
+	read -r secs kib usr sys <"$WORK/$name.time"
+	eval "${name}_secs=$secs ${name}_kib=$kib ${name}_cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN {print u + s}')"
 }
 
 # (1) Packs. Two agents: E episodes = tasks × 2 agents × episodes-per-task.
@@ -51,7 +51,7 @@ tail -n 1 "$WORK/small.out"
 measure big "${JUDGE[@]}" --judge bench-big --runs "$RUNS_BIG"
 tail -n 1 "$WORK/big.out"
 
-awk -v eps="$EPS" -v ps="$packs_secs" -v pk="$packs_kib" -v c="$C" \
+awk -v eps="$EPS" -v ps="$packs_secs" -v pk="$packs_kib" -v pc="$packs_cpu" -v c="$C" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
 	-v sn="$((RUNS_SMALL * EPS))" -v ss="$small_secs" -v sk="$small_kib" \
 	-v bn="$((RUNS_BIG * EPS))" -v bs="$big_secs" -v bk="$big_kib" 'BEGIN {
 	ideal = c / 0.05
@@ -59,7 +59,7 @@ awk -v eps="$EPS" -v ps="$packs_secs" -v pk="$packs_kib" -v c="$C" \
 	printf "%-34s %9.1f %12.0f %14.0f\n", "evidence E2-lastk (" eps " episodes)", ps, eps / ps, pk / 1024
 	printf "%-34s %9.1f %12.0f %14.0f\n", "judge " sn " calls, C=" c, ss, sn / ss, sk / 1024
 	printf "%-34s %9.1f %12.0f %14.0f\n", "judge " bn " calls, C=" c, bs, bn / bs, bk / 1024
-	printf "pack building: %.0f episodes/s, %.2fx the 200/s goal\n", eps / ps, eps / ps / 200
+	printf "pack building: %.0f episodes/s, %.2fx the 200/s goal (%.0f episodes per CPU-second; load average %s)\n", eps / ps, eps / ps / 200, eps / pc, load
 	printf "throughput: %.0f calls/s = %.2f x the ideal C/latency %.0f/s (goal >= 0.90)\n", bn / bs, bn / bs / ideal, ideal
 	printf "memory: peak RSS %.0f MiB over %d calls vs %.0f MiB over %d (ratio %.2f; flat = about 1)\n", bk / 1024, bn, sk / 1024, sn, bk / sk
 }'

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/schema"
 )
 
 // rewriteEval copies the entries of an .eval fixture into a new .eval
@@ -137,6 +139,12 @@ func TestInspectBad(t *testing.T) {
 		{"no header", func(name string, data []byte) ([]byte, bool) {
 			return data, !strings.HasPrefix(name, "_journal/") && name != "header.json"
 		}, InspectOptions{}, "bad.eval: header.json: missing: neither header.json nor _journal/start.json: not an Inspect AI log"},
+		{"no model", func(name string, data []byte) ([]byte, bool) {
+			if name == "header.json" || name == "_journal/start.json" {
+				data = bytes.Replace(data, []byte(`"model":"mockllm/model"`), []byte(`"model":""`), 1)
+			}
+			return data, true
+		}, InspectOptions{}, "bad.eval:samples/q1_epoch_1.json: agent.name: missing"},
 		{"duplicate sample", func(name string, data []byte) ([]byte, bool) {
 			if name == "samples/q3_epoch_1.json" {
 				data = bytes.Replace(data, []byte(`"id":"q3"`), []byte(`"id":"q2"`), 1)
@@ -179,5 +187,52 @@ func TestInspectJSONTruncated(t *testing.T) {
 	var rej *Rejected
 	if !errors.As(err, &rej) || !strings.Contains(rej.Errors[0].Error(), "cut.json:") || !strings.Contains(rej.Errors[0].Error(), "truncated file?") {
 		t.Fatalf("err = %v, want a truncated-file rejection", err)
+	}
+}
+
+// TestInspectScorerOptions: --ground-truth and --judge-scorer change which
+// scorer is ground truth and which are judges.
+func TestInspectScorerOptions(t *testing.T) {
+	cases := []struct {
+		name                   string
+		opts                   InspectOptions
+		verdicts, truths, warn int
+		judges                 string
+	}{
+		{"default: includes is ground truth", InspectOptions{}, 34, 17, 0, "model_graded_fact,model_graded_qa"},
+		{"no ground truth", InspectOptions{GroundTruth: "none"}, 34, 0, 0, "model_graded_fact,model_graded_qa"},
+		{"a judge as ground truth", InspectOptions{GroundTruth: "model_graded_fact"}, 17, 17, 0, "model_graded_qa"},
+		{"includes as a judge", InspectOptions{Judges: []string{"includes"}}, 51, 0, 1, "includes,model_graded_fact,model_graded_qa"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := newLake(t)
+			st, err := Inspect(t.Context(), l, []string{zstdFixture}, c.opts, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Tables[lake.Verdicts].Added; got != int64(c.verdicts) {
+				t.Errorf("verdicts = %d, want %d", got, c.verdicts)
+			}
+			if got := st.Tables[lake.GroundTruth].Added; got != int64(c.truths) {
+				t.Errorf("ground truth = %d, want %d", got, c.truths)
+			}
+			if len(st.Warnings) != c.warn {
+				t.Errorf("warnings = %q, want %d", st.Warnings, c.warn)
+			}
+			judges := map[string]bool{}
+			for _, v := range tableRows[schema.Verdict](t, l, lake.Verdicts) {
+				scorer, _, _ := strings.Cut(v.Judge, ":")
+				judges[scorer] = true
+			}
+			var names []string
+			for j := range judges {
+				names = append(names, j)
+			}
+			slices.Sort(names)
+			if got := strings.Join(names, ","); got != c.judges {
+				t.Errorf("judges = %s, want %s", got, c.judges)
+			}
+		})
 	}
 }

@@ -26,8 +26,8 @@ func TestBlake2s128(t *testing.T) {
 // TestEvalIDLegacy: a log without eval_id (inspect-ai 0.3.90) gets the id
 // inspect-ai 0.3.285's reader derives (reference.json of the legacy fixture).
 func TestEvalIDLegacy(t *testing.T) {
-	e := inspectEval{RunID: "GaPSFCYKSPBtX9j44qvsCW", TaskID: "F7fK9uofhjDN3EVnWDgGff", Created: "2026-12-01T01:42:12+00:00"}
-	if got, want := e.evalID(), "7CVjxsRbNHZEJ7YJZToZWt"; got != want {
+	e := inspectEval{RunID: "WC3kc6KKPgegGruvMkZ5Bg", TaskID: "JPewHBp2yrostMWcgTN6sA", Created: "2026-12-01T02:13:33+00:00"}
+	if got, want := e.evalID(), "e2fDgG8isTwPejhn3ADG9B"; got != want {
 		t.Errorf("evalID = %s, want %s", got, want)
 	}
 	e.EvalID = "given"

@@ -17,7 +17,7 @@ import (
 // zstd or deflate entries; or .json, log_format="json") into the episodes,
 // actions, results, verdicts and ground_truth tables as one all-or-nothing
 // batch. A path that is a folder stands for the .eval and .json files in
-// it (not recursive; inspect-ai's logs.json listing is skipped). Samples
+// it (not recursive; inspect-ai's logs.json and listing.json are skipped). Samples
 // are read one at a time, so memory does not grow with their number.
 //
 // The mapping is in inspectRun.rows. A log whose run has not finished
@@ -39,6 +39,10 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 	})
 }
 
+// inspectListings are the JSON files inspect-ai writes beside the logs of
+// a folder (a manifest and a listing): skipped when a folder is read.
+var inspectListings = map[string]bool{"logs.json": true, "listing.json": true}
+
 // inspectFiles expands folders into the logs they hold (sorted).
 func (b *batch) inspectFiles(paths []string) []string {
 	var out []string
@@ -56,7 +60,7 @@ func (b *batch) inspectFiles(paths []string) []string {
 		var logs []string
 		for _, e := range ents {
 			n := e.Name()
-			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && n != "logs.json" {
+			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n] {
 				logs = append(logs, filepath.Join(p, n))
 			}
 		}
@@ -137,6 +141,21 @@ func (b *batch) inputErr(name string, err error) {
 }
 
 func (b *batch) addInspect(out *inspectRows) error {
+	// The mapping builds valid rows from a valid log; what the log may
+	// still lack (a model, a task name) is caught here.
+	bad := false
+	for _, v := range []interface{ Validate() error }{&out.ep, firstOr(out.results), firstOr(out.verdicts)} {
+		if v == nil {
+			continue
+		}
+		if err := v.Validate(); err != nil {
+			b.reject(out.ep.SrcFile, out.ep.SrcLine, err)
+			bad = true
+		}
+	}
+	if bad {
+		return nil
+	}
 	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
 		return err
 	}
@@ -167,6 +186,18 @@ func (b *batch) addInspect(out *inspectRows) error {
 	return nil
 }
 
+// firstOr returns a pointer to the first row, or nil: the rows of one
+// sample share the fields a log can lack.
+func firstOr[T any, P interface {
+	*T
+	Validate() error
+}](rows []T) interface{ Validate() error } {
+	if len(rows) == 0 {
+		return nil
+	}
+	return P(&rows[0])
+}
+
 // inspectWarnings says what a user should know about a log that was read
 // without rejection: an unfinished or failed run, no ground truth, scores
 // not recorded as results.
@@ -190,7 +221,11 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 				others = append(others, s.Name)
 			}
 		}
-		warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
+		if len(others) == 0 {
+			warn("no ground truth: every scorer is a judge; name one with --ground-truth to measure the others against it")
+		} else {
+			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
+		}
 	}
 	names := make([]string, 0, len(run.skipped))
 	for n := range run.skipped {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -340,6 +339,3 @@ func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	}
 	return 0, false
 }
-
-// String is the sample's name in messages: "q1 epoch 2".
-func (s *inspectSample) String() string { return fmt.Sprintf("%s epoch %d", s.ID, s.Epoch) }

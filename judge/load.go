@@ -18,11 +18,12 @@ type LoadOptions struct {
 
 // LoadSources reads every episode the lake can build packs for: episodes
 // rows (computer-use, with screenshots in their folders) and results rows
-// with an episode id and no episodes row (chat trajectories such as
-// τ-bench, whose instruction is the task text). Secrets come from
+// with an episode id, no episodes row and a trajectory in actions (chat
+// trajectories such as τ-bench, whose instruction is the task text). Secrets come from
 // ground_truth, labels and the episode's meta. Sources are sorted by id.
 func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 	byID := map[string]*Source{}
+	resultOnly := map[string]bool{} // results with no episodes row: packable only with a trajectory
 	want := func(id string) bool { return opts.Episodes == nil || opts.Episodes[id] }
 	err := lake.ReadTable[schema.Episode](l, lake.Episodes, func(rows []schema.Episode) error {
 		for i := range rows {
@@ -62,6 +63,7 @@ func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 			if s == nil {
 				s = &Source{EpisodeID: *r.EpisodeID, TaskID: r.TaskID, FinalMessage: r.FinalMessage, Secrets: Secrets{Source: schema.SourceNatural}}
 				byID[*r.EpisodeID] = s
+				resultOnly[*r.EpisodeID] = true
 			}
 			if s.TaskText == "" && r.Instruction != nil {
 				s.TaskText = *r.Instruction
@@ -119,7 +121,11 @@ func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 		return nil, err
 	}
 	out := make([]*Source, 0, len(byID))
-	for _, s := range byID {
+	for id, s := range byID {
+		if resultOnly[id] && len(s.Actions) == 0 {
+			delete(byID, id) // a recorded score without a trajectory: nothing to show a judge
+			continue
+		}
 		slices.SortFunc(s.Actions, func(a, b schema.Action) int { return cmp.Compare(a.Step, b.Step) })
 		out = append(out, s)
 	}

@@ -30,7 +30,7 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 		return sum, err
 	}
 	r := &runner{o: &opts, l: l, store: NewStore(l), sum: &sum, start: time.Now(),
-		lim: newLimiter(opts.RatePerMinute), results: make(chan schema.Verdict, opts.Concurrency*2)}
+		lim: newLimiter(opts.RatePerMinute), results: make(chan schema.Verdict, 2*opts.Concurrency+opts.BatchRows)} // room for a batch: calls go on while one commits
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	commitErr := make(chan error, 1)

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,6 +41,9 @@ type PowerOptions struct {
 	Alpha       float64 // 0 means 0.05
 	Sims        int     // 0 means 2000
 	Seed        uint64  // 0 means DefaultSeed
+	// Stop, when closed (ctx.Done()), ends the computation with
+	// stats.ErrStopped; nil never stops.
+	Stop <-chan struct{}
 }
 
 // PowerPlan is the power of the paired exact McNemar test.
@@ -70,11 +74,17 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
 	}
-	p, err := stats.PairedPower(o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
+	p, err := stats.PairedPowerStop(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
+	if errors.Is(err, stats.ErrStopped) {
+		return PowerPlan{}, err
+	}
 	if err != nil {
 		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
-	exact, err := stats.PairedPowerExact(o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
+	exact, err := stats.PairedPowerExactStop(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
+	if errors.Is(err, stats.ErrStopped) {
+		return PowerPlan{}, err
+	}
 	if err != nil {
 		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
@@ -87,6 +97,11 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	out := PowerPlan{FPRA: o.FPRA, FPRB: o.FPRB, N: o.N, Discordance: disc, Alpha: o.Alpha, Sims: o.Sims, Seed: o.Seed,
 		Power: p, ExactPower: exact}
 	out.NFor80 = nForPower(o, 0.8)
+	select {
+	case <-o.Stop:
+		return PowerPlan{}, stats.ErrStopped
+	default:
+	}
 	return out, nil
 }
 
@@ -95,7 +110,7 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 // discreteness can make it dip slightly), or 0 beyond 2^16.
 func nForPower(o PowerOptions, target float64) int {
 	pw := func(n int) float64 {
-		p, err := stats.PairedPowerExact(o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
+		p, err := stats.PairedPowerExactStop(o.Stop, o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
 		if err != nil {
 			return 0
 		}

@@ -138,7 +138,7 @@ def _agent(messages) -> ModelOutput:
         return ModelOutput.for_tool_call("mockllm/model", "add", {"x": x, "y": y})
     if answer == "dunno":
         return ModelOutput.from_content("mockllm/model", "I am not sure what the sum is.")
-    return ModelOutput.from_content("mockllm/model", f"The tool says the sum is {answer}. ANSWER: {answer}. Done.")
+    return ModelOutput.from_content("mockllm/model", f"The sum is {answer}; I have verified it with the add tool. ANSWER: {answer}. Done.")
 
 
 def grader(messages, tools, tool_choice, config) -> ModelOutput:

@@ -54,6 +54,12 @@ func checkPowerArgs(n int, alpha float64) error {
 // index), so the result is reproducible. PairedPowerExact gives the value
 // the simulation estimates. It fails on invalid arguments.
 func PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
+	return PairedPowerStop(nil, fprA, fprB, n, discordance, alpha, sims, seed)
+}
+
+// PairedPowerStop is PairedPower that fails with ErrStopped soon after stop
+// is closed (pass ctx.Done(); nil never stops).
+func PairedPowerStop(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
 	p10, p01, err := pairedCells(fprA, fprB, discordance)
 	if err != nil {
 		return 0, err
@@ -71,6 +77,9 @@ func PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int
 	rng := rand.New(src)
 	reject := 0
 	for s := range sims {
+		if stopped(stop) {
+			return 0, ErrStopped
+		}
 		reseed(src, seed, s)
 		b, c := 0, 0
 		for range n {
@@ -95,6 +104,12 @@ func PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int
 // log-space terms, a few milliseconds for n in the thousands. It fails on
 // invalid arguments.
 func PairedPowerExact(fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
+	return PairedPowerExactStop(nil, fprA, fprB, n, discordance, alpha)
+}
+
+// PairedPowerExactStop is PairedPowerExact that fails with ErrStopped soon
+// after stop is closed (nil never stops).
+func PairedPowerExactStop(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
 	p10, p01, err := pairedCells(fprA, fprB, discordance)
 	if err != nil {
 		return 0, err
@@ -109,6 +124,9 @@ func PairedPowerExact(fprA, fprB float64, n int, discordance, alpha float64) (fl
 	q := p10 / r
 	power := 0.0
 	for d := 1; d <= n; d++ {
+		if d&1023 == 0 && stopped(stop) {
+			return 0, ErrStopped
+		}
 		logPD := logBinomial(n, d) + float64(d)*math.Log(r)
 		if r < 1 {
 			logPD += float64(n-d) * math.Log1p(-r)

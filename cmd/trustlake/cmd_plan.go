@@ -60,10 +60,14 @@ func planCommand() *cli.Command {
 	}
 }
 
-func runPlan(_ context.Context, opts planOptions, stdout io.Writer) error {
+func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
 	if opts.power {
+		opts.pw.Stop = ctx.Done()
 		p, err := metrics.PlanPower(opts.pw)
 		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return metricsError(err)
 		}
 		if opts.json {

@@ -44,6 +44,7 @@ func TestSignalStopsLongCommands(t *testing.T) {
 	}{
 		{"metrics SIGINT", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "400000"}, syscall.SIGINT},
 		{"metrics SIGTERM", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "400000"}, syscall.SIGTERM},
+		{"plan --power SIGINT", []string{"plan", "--power", "--fpr-a", "0.3", "--fpr-b", "0.29", "--n", "1000000"}, syscall.SIGINT},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,10 +18,18 @@ export TRUSTLAKE_LAKE="$DEMO/lake"
 rm -rf "$DEMO"
 mkdir -p "$DEMO"
 
-# The demo's tasks: every task of the library with declarative checks (the
-# script verifier of sheet_set_cell_d14_py needs the python image, which a
-# fresh machine may not have).
-TASK_IDS=$(cd "$TASKS" && for d in */; do d=${d%/}; [ -f "$d/task.json" ] && [ "$d" != sheet_set_cell_d14_py ] && echo "$d"; done)
+# The demo's tasks: 16 of the library's declarative tasks over all six
+# domains, the seed's sheet_set_cell_d14 among them (DEMO_TASKS=all takes
+# every task with declarative checks; the script verifier of
+# sheet_set_cell_d14_py needs the python image, which a fresh machine may
+# not have). Sixteen keep the Docker sandbox's container runs near 450.
+TASK_IDS="app_calendar_event app_inventory_update app_todo_complete browser_chromium_bookmark
+  browser_download_report browser_firefox_homepage config_env_debug config_json_tabsize
+  config_yaml_replicas csv_fix_price files_move_invoices files_rename_report ods_fill_week
+  sheet_set_cell_d14 terminal_count_errors xlsx_set_total"
+if [ "${DEMO_TASKS:-}" = all ]; then
+  TASK_IDS=$(cd "$TASKS" && for d in */; do d=${d%/}; [ -f "$d/task.json" ] && [ "$d" != sheet_set_cell_d14_py ] && echo "$d"; done)
+fi
 
 # The sandbox: Docker when an engine answers and the image exists, else
 # bubblewrap when it can create namespaces here, else the in-process
@@ -37,28 +45,35 @@ else
   SANDBOX=$DEMO_SANDBOX
 fi
 SB=(--sandbox "$SANDBOX" --check-binary "$CHECK" -j 4)
+START=$SECONDS
+took() { echo "   ($((SECONDS - START)) s since the start)"; }
 
 echo "== 1. scripted episodes from the task library: each fixture's ending, 2 trials each,"
 echo "      with scripted actions and PNG screenshots (reference solutions and scripted failures)"
 "$T" tasks episodes --tasks "$TASKS" --script --copies 2 --out "$DEMO/episodes" $TASK_IDS
 
+took
 echo
 echo "== 2. self-test the verifiers on their pass and fail fixtures (recorded for the report), sandbox: $SANDBOX"
 "$T" tasks check --tasks "$TASKS" "${SB[@]}" --record $TASK_IDS | tail -n 1
 
+took
 echo
 echo "== 3. verify: each task's verifier on each final state, twice, sandbox: $SANDBOX"
 "$T" verify --tasks "$TASKS" "${SB[@]}" "$DEMO/episodes" | tail -n 3
 
+took
 echo
 echo "== 4. perturb the reference solutions (stress stratum, source=perturbed) and verify them"
 "$T" perturb --tasks "$TASKS" "${SB[@]}" --out "$DEMO/perturbed" "$DEMO"/episodes/*__pass-*__1 | tail -n 2 || true
 "$T" ingest episodes "$DEMO/perturbed" | tail -n 2
 
+took
 echo
 echo "== 5. evidence packs (E1-final, E2-lastk, E3-full, E2+claim), the same for every judge"
 "$T" evidence --tasks "$TASKS" | tail -n 2
 
+took
 echo
 echo "== 6. judges: SIMULATED (examples/demo/simjudge, deterministic, not a model), 3 runs each"
 for j in "sim:vlm-lenient sim-lenient-1" "sim:vlm-careful sim-careful-1" "sim:rm sim-rm-1"; do
@@ -72,14 +87,17 @@ if [ -n "${TRUSTLAKE_JUDGE_BACKEND:-}" ]; then
     --runs "${TRUSTLAKE_JUDGE_RUNS:-1}" | tail -n 1
 fi
 
+took
 echo
 echo "== 7. How often does each judge accept a failure? (natural episodes; Wilson [..], task bootstrap {..})"
 "$T" metrics --condition E2-lastk --by hardness
 
+took
 echo
 echo "== 8. Does the agent's claim sway sim:vlm-lenient? (paired on the same failures, exact McNemar)"
 "$T" compare --claim-sway sim:vlm-lenient
 
+took
 echo
 echo "== 9. Trust Layer over the recorded results: the benchmark recorded sim:vlm-lenient's E2+claim"
 echo "      majority as its score (a judge-scored benchmark); trials are the episode copies"
@@ -97,6 +115,7 @@ FROM r ORDER BY episode_id" > "$DEMO/results.jsonl"
 "$T" ingest results "$DEMO/results.jsonl" | tail -n 1
 "$T" trust | sed -n 1,9p
 
+took
 echo
 echo "== 10. The nightly report (gates: exit 4 when one fails)"
 set +e
@@ -104,5 +123,6 @@ set +e
   --checklist sim:vlm-careful@E3-full --fail-on 'fpr{judge="sim:vlm-careful",condition="E3-full"}.wilson_hi > 0.5'
 code=$?
 set -e
+took
 echo "(report exit code $code; sandbox used: $SANDBOX)"
 echo "Open $DEMO/report/report.html"
