@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-short bench bench-trust bench-judge fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+.PHONY: build test test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
 
 # Python is for interoperability tests only (pyarrow/polars, inspect-ai,
 # pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
@@ -34,8 +34,15 @@ sandbox-images: check-binary
 # -count=1: never report a cached pass (an installed part changes nothing
 # go test can see). TRUSTLAKE_REQUIRE=all (set by .ci/run) turns a skip for
 # a missing part into a failure.
+# The Spark tests (TestSpark*) run in test-spark, on one cluster.
 test: sandbox-images venv
-	$(GOTEST) $(GOTAGS) -count=1 -timeout 60m ./...
+	$(GOTEST) $(GOTAGS) -count=1 -timeout 60m -skip '^TestSpark' ./...
+
+# Spark parity tests: one standalone cluster (a master, two 1-core 1g
+# workers and a Spark Connect server, separate JVMs from the pinned pyspark
+# in .venv, Java 17) for every package, stopped afterwards; about 4 min.
+test-spark: venv
+	go run ./internal/sparktest/sparkcluster -- $(GOTEST) $(GOTAGS) -count=1 -timeout 30m -run '^TestSpark' ./queries/spark ./cmd/trustlake
 
 # System packages the tests need, from Debian's packages (root). make test
 # never installs anything system-wide; run this once on a new machine.
@@ -56,7 +63,7 @@ $(VENV)/.installed: $(wildcard python/requirements-*.txt)
 test-short:
 	go test $(GOTAGS) -short ./...
 
-bench: build
+bench: build venv
 	bash bench/run.sh
 
 # Trust Layer: ingest vs audit of 100k generated τ-bench results (time, peak RSS).

@@ -14,6 +14,8 @@ bench_init ingest
 
 "$T" gen --out "$W/gen" --verdicts-only --single-verdicts-file --verdict-rows "$ROWS" >/dev/null
 F="$W/gen/verdicts/verdicts.jsonl"
+# The baseline is DuckDB itself, linked the same way (trustlake sql only reads).
+CGO_ENABLED=1 go build -tags duckdb_arrow -o "$W/duckcopy" ./bench/duckcopy
 N=$(wc -l < "$F")
 echo "input: $N verdict rows, $(du -h "$F" | cut -f1) in one JSONL file"
 
@@ -23,7 +25,7 @@ for i in $(seq "$REPS"); do
   rm -rf "$W/lake" "$W/duck"
   read -r s kb c < <(measure_cpu ours "$T" --lake "$W/lake" ingest verdicts "$F")
   ours+=("$s"); ours_cpu+=("$c"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
-  read -r s kb c < <(measure_cpu duck "$T" --lake "$W/lake" sql \
+  read -r s kb c < <(measure_cpu duck "$W/duckcopy" \
     "COPY (SELECT * FROM read_json('$F')) TO '$W/duck' (FORMAT parquet, PARTITION_BY (judge, condition), COMPRESSION zstd)")
   duck+=("$s"); duck_cpu+=("$c"); [ "$kb" -gt "$duck_kb" ] && duck_kb=$kb
 done

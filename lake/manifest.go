@@ -73,15 +73,28 @@ func (l *Lake) Manifest() (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fmt.Errorf("read manifest: %w", err)
 	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, err := DecodeManifest(b)
+	if err != nil {
 		return Manifest{}, fmt.Errorf("read manifest %s: %w", l.manifestPath(), err)
-	}
-	if m.Format != manifestFormat {
-		return Manifest{}, fmt.Errorf("read manifest: format %d, this build reads %d", m.Format, manifestFormat)
 	}
 	return m, nil
 }
+
+// DecodeManifest parses the bytes of _manifest/manifest.json, for readers
+// that fetch it themselves (a Spark engine reads it from the lake's URI).
+func DecodeManifest(b []byte) (Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Manifest{}, err
+	}
+	if m.Format != manifestFormat {
+		return Manifest{}, fmt.Errorf("format %d, this build reads %d", m.Format, manifestFormat)
+	}
+	return m, nil
+}
+
+// ManifestPath is the manifest's path relative to the lake root.
+const ManifestPath = manifestDir + "/manifest.json"
 
 // writeManifest replaces the manifest atomically: temp file, fsync, rename,
 // fsync of the folder.

@@ -220,7 +220,7 @@ func hardItem(r *Row) Item {
 	return it
 }
 
-func claimSwayItem(ctx context.Context, s *queries.Session, opts ChecklistOptions, p Params) (Item, error) {
+func claimSwayItem(ctx context.Context, s Engine, opts ChecklistOptions, p Params) (Item, error) {
 	a := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: opts.ClaimCondition}
 	b := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: opts.BaseCondition}
 	it := Item{ID: "claim_sway", Title: fmt.Sprintf("claim sway not significant (%s vs %s)", a.Condition, b.Condition)}

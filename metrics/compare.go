@@ -85,7 +85,7 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 // McNemar p, and the FPR difference A − B with a paired task-cluster
 // bootstrap interval; the same on GT positives for the TPR. With policy
 // exclude a pair is dropped when either verdict is uncertain.
-func Compare(ctx context.Context, s *queries.Session, opts CompareOptions) (Comparison, error) {
+func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, error) {
 	mo, err := Options{Source: opts.Source, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha,
 		Resamples: opts.Resamples, Seed: opts.Seed, GT: opts.GT}.withDefaults()
 	if err != nil {
@@ -229,7 +229,7 @@ func paired(pairs []queries.MetricPair, mode int, policy string, bopts stats.Boo
 // checkJudgeConditions fails with ErrUnknown, listing what the lake holds,
 // when a judge × condition has no verdicts, and with ErrScoreOnly when it is
 // score-only and no threshold is given.
-func checkJudgeConditions(ctx context.Context, s *queries.Session, threshold *float64, jcs ...queries.JudgeCondition) error {
+func checkJudgeConditions(ctx context.Context, s Engine, threshold *float64, jcs ...queries.JudgeCondition) error {
 	have, err := s.MetricsJudgeConditions(ctx, threshold)
 	if err != nil {
 		return err

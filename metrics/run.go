@@ -11,7 +11,7 @@ import (
 )
 
 // prepare checks that the lake has verdicts and returns its row counts.
-func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error) {
+func prepare(ctx context.Context, s Engine) (queries.LakeCounts, error) {
 	counts, err := s.MetricsLakeCounts(ctx)
 	if err != nil {
 		return counts, err
@@ -25,7 +25,7 @@ func prepare(ctx context.Context, s *queries.Session) (queries.LakeCounts, error
 // Run computes the judge metrics of the lake behind s: it reduces runs to
 // majority verdicts and per-task cells in SQL, then calls Compute. A lake
 // without ground truth fails with ErrNoGroundTruth and says so.
-func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) {
+func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 	opts.stop = ctx.Done()
 	counts, err := prepare(ctx, s)
 	if err != nil {
@@ -71,7 +71,7 @@ func Run(ctx context.Context, s *queries.Session, opts Options) (Report, error) 
 // HumanReference summarises the human pass/fail judgments of the lake:
 // episodes, annotators, judgments, ties (no majority) and Fleiss' κ
 // between annotators over the episodes judged by two or more.
-func HumanReference(ctx context.Context, s *queries.Session) (Reference, error) {
+func HumanReference(ctx context.Context, s Engine) (Reference, error) {
 	counts, annotators, err := s.HumanAgreement(ctx)
 	if err != nil {
 		return Reference{}, err

@@ -110,3 +110,7 @@ func (s *Session) zeroFile(t lake.Table) (string, error) {
 	}
 	return name, nil
 }
+
+// Statement returns the text of the embedded statement sql/NAME.sql, for
+// another engine that runs the same plain SQL (package queries/spark).
+func Statement(name string) string { return sqlFile(name) }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -75,7 +77,7 @@ func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions)
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}
-		o, err := runN(ctx, r, j.t, j.f.Dir, opts.CheckBinary, opts.Runs)
+		o, err := runFixture(ctx, r, j.t, j.f.Dir, opts)
 		res.Duration = time.Since(start)
 		switch {
 		case err != nil:
@@ -111,3 +113,26 @@ const (
 	logKeyFixture = "fixture"
 	logKeyEpisode = "episode"
 )
+
+// runFixture runs the verifier on a private copy of the fixture and the
+// task (as verify does with an episode), so that the sandbox's
+// /proc/self/mountinfo shows no host path of the library.
+func runFixture(ctx context.Context, r runner, t *Task, fixture string, opts SelfTestOptions) (Output, error) {
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+	if err != nil {
+		return Output{}, fmt.Errorf("create temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return Output{}, fmt.Errorf("create temp dir: %w", err)
+	}
+	state := filepath.Join(tmp, "state")
+	if err := copyTree(fixture, state); err != nil {
+		return Output{}, fmt.Errorf("copy fixture: %w", err)
+	}
+	neutral, err := neutralTask(t, filepath.Join(tmp, "task"))
+	if err != nil {
+		return Output{}, err
+	}
+	return runN(ctx, r, neutral, state, opts.CheckBinary, opts.Runs)
+}

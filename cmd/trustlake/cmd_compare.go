@@ -35,10 +35,13 @@ func compareCommand() *cli.Command {
 			&cli.StringFlag{Name: "claim-sway", Usage: "compare `JUDGE`@E2+claim with JUDGE@E2-lastk"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source"},
 			gtFlag(),
-		}, metricFlags()...),
+		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			mc, err := metricCommonOpts(c)
 			if err != nil {
+				return err
+			}
+			if mc.engine, err = engineOpts(c); err != nil {
 				return err
 			}
 			opts := compareOptions{globalOptions: globals(c), metricCommon: mc, source: c.String("source"), gt: c.String("gt")}
@@ -63,7 +66,7 @@ func compareCommand() *cli.Command {
 }
 
 func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) error {
-	cmp, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.Comparison, error) {
+	cmp, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Comparison, error) {
 		return metrics.Compare(ctx, s, metrics.CompareOptions{A: opts.a, B: opts.b, Source: opts.source,
 			UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold, GT: opts.gt})
 	})

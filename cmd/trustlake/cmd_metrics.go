@@ -37,6 +37,7 @@ type metricCommon struct {
 	seed      uint64
 	threshold *float64
 	threads   int
+	engine    engineOptions // metrics and compare only
 }
 
 func metricCommonOpts(c *cli.Context) (metricCommon, error) {
@@ -112,13 +113,16 @@ func metricsCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "strata: category, source, hardness, task or agent (repeatable)"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
 			gtFlag(),
-		}, metricFlags()...),
+		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
 			}
 			mc, err := metricCommonOpts(c)
 			if err != nil {
+				return err
+			}
+			if mc.engine, err = engineOpts(c); err != nil {
 				return err
 			}
 			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
@@ -131,7 +135,7 @@ func metricsCommand() *cli.Command {
 }
 
 func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) error {
-	rep, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.Report, error) {
+	rep, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Report, error) {
 		return metrics.Run(ctx, s, opts.opts)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/queries/spark"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -27,6 +28,7 @@ type trustOptions struct {
 	passK      int
 	minRepeats int
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
+	engine     engineOptions
 }
 
 func trustCommand() *cli.Command {
@@ -61,15 +63,20 @@ func trustCommand() *cli.Command {
 			&cli.IntFlag{Name: "pass-k", Usage: "pass^k for k = 1..`K` on the tasks with ≥ K valid runs (default: the largest K at least half the tasks reach)"},
 			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
-		}, backendFlags()...),
+		}, append(backendFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
+			}
+			eo, err := engineOpts(c)
+			if err != nil {
+				return err
 			}
 			opts := trustOptions{
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
 				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
+				engine: eo,
 			}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
@@ -167,7 +174,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 // auditLake opens a session over the lake, scopes it to the benchmarks and
 // runs the Trust Layer's streaming audit (trust.AuditSource) on it.
 func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
-	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
+	sess, err := openTrustSource(ctx, src, opts)
 	if err != nil {
 		return trust.Report{}, nil, err
 	}
@@ -187,9 +194,25 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	return rep, rows, err
 }
 
+// trustSource is what the audit reads the lake through: the embedded
+// DuckDB session or a Spark Connect one (--engine sc://…).
+type trustSource interface {
+	trust.Source
+	TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error)
+	TrustScope(ctx context.Context, benchmarks []string) error
+	Close() error
+}
+
+func openTrustSource(ctx context.Context, src *lake.Lake, opts trustOptions) (trustSource, error) {
+	if opts.engine.engine == "" || opts.engine.engine == engineDuckDB {
+		return queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
+	}
+	return spark.Open(ctx, opts.engine.engine, spark.Options{LakeURI: opts.engine.uri(src.Root()), Logger: opts.logger()})
+}
+
 // checkBenchmarks fails with a usage error when the lake has no results or
 // a requested benchmark has none, naming the benchmarks that exist.
-func checkBenchmarks(ctx context.Context, sess *queries.Session, src *lake.Lake, want []string) error {
+func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want []string) error {
 	have, err := sess.TrustBenchmarks(ctx)
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/trustlake/trustlake/internal/sparktest"
 	"github.com/trustlake/trustlake/internal/testenv"
 )
 
@@ -29,10 +30,16 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(sparkM{m}, map[string]func(){
 		"trustlake": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
+
+// sparkM stops the Spark cluster a test started (sparktest.Remote) after
+// the tests have run.
+type sparkM struct{ m *testing.M }
+
+func (s sparkM) Run() int { return sparktest.Main(s.m) }
 
 // update rewrites the golden files of this package (make golden): the files
 // that cmp compares inside testdata/script/*.txtar, and the CLI output that

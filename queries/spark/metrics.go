@@ -1,0 +1,263 @@
+package spark
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/spark-connect-go/spark/sql/types"
+
+	"github.com/trustlake/trustlake/queries"
+)
+
+// defineMetricEpisodes (re)defines the view metric_episodes for a
+// threshold and a reference (sql/metrics_episodes.sql), unless it already
+// has them.
+func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64, gt string) error {
+	if gt == "" {
+		gt = queries.GTVerifier
+	}
+	if s.hasME && sameThreshold(s.thr, thr) && s.gt == gt {
+		return nil
+	}
+	if err := s.exec(ctx, "metrics_episodes", bind(sqlFile("metrics_episodes"), thr, gt)); err != nil {
+		return err
+	}
+	s.hasME, s.gt = true, gt
+	if thr != nil {
+		v := *thr
+		thr = &v
+	}
+	s.thr = thr
+	return nil
+}
+
+func sameThreshold(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// MetricsLakeCounts counts verdicts, episodes and ground-truth rows
+// (sql/metrics_lake_counts.sql).
+func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
+	const name = "metrics_lake_counts"
+	rows, err := s.query(ctx, name, bind(sqlFile(name)))
+	if err != nil {
+		return queries.LakeCounts{}, err
+	}
+	var c queries.LakeCounts
+	err = s.scan(name, rows, 1, func(r row) {
+		c.Verdicts, c.Episodes, c.GroundTruth = r.int(0), r.int(1), r.int(2)
+	})
+	return c, err
+}
+
+// MetricsCells returns the per-task cells of the judge metrics, as
+// queries.Session.MetricsCells does, running the very same statement
+// (queries/sql/metrics_cells.sql is plain SQL that both engines accept).
+func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
+	const name = "metrics_cells"
+	gt := opts.GT
+	if gt == "" {
+		gt = queries.GTVerifier
+	}
+	rows, err := s.query(ctx, name, bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]queries.MetricCell, 0, len(rows))
+	err = s.scan(name, rows, -1, func(r row) {
+		c := queries.MetricCell{Judge: r.str(0), Condition: r.str(1)}
+		c.TaskID, c.HasTask = r.nullStr(2)
+		c.Source, _ = r.nullStr(3)
+		c.GTPass, c.HasGT = r.nullBool(4)
+		c.Agent, c.Category = r.str(5), r.str(6)
+		c.Episodes, c.MajSuccess, c.MajFailure, c.MajUncertain = r.int(7), r.int(8), r.int(9), r.int(10)
+		c.Unscored, c.Runs, c.ParseErrors = r.int(11), r.int(12), r.int(13)
+		c.Eligible, c.Agree, c.FleissP = r.int(14), r.int(15), r.float(16)
+		c.FleissSuccess, c.FleissFailure, c.FleissUncertain = r.int(17), r.int(18), r.int(19)
+		out = append(out, c)
+	})
+	return out, err
+}
+
+// MetricsPairs returns the paired majority verdicts of a and b
+// (sql/metrics_pairs.sql), as queries.Session.MetricsPairs does.
+func (s *Session) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
+	const name = "metrics_pairs"
+	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
+		return nil, err
+	}
+	rows, err := s.query(ctx, name, bind(sqlFile(name), a.Judge, a.Condition, b.Judge, b.Condition, source))
+	if err != nil {
+		return nil, err
+	}
+	var out []queries.MetricPair
+	err = s.scan(name, rows, -1, func(r row) {
+		p := queries.MetricPair{TaskID: r.str(0), AMajority: r.str(2), BMajority: r.str(3), N: r.int(4)}
+		p.GTPass, _ = r.nullBool(1)
+		out = append(out, p)
+	})
+	return out, err
+}
+
+// MetricsJudgeConditions lists the judge × condition pairs with verdicts
+// (sql/metrics_judge_conditions.sql).
+func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
+	const name = "metrics_judge_conditions"
+	if err := s.defineMetricEpisodes(ctx, threshold, queries.GTAny); err != nil {
+		return nil, err
+	}
+	rows, err := s.query(ctx, name, bind(sqlFile(name)))
+	if err != nil {
+		return nil, err
+	}
+	var out []queries.JudgeConditionCount
+	err = s.scan(name, rows, -1, func(r row) {
+		out = append(out, queries.JudgeConditionCount{
+			JudgeCondition: queries.JudgeCondition{Judge: r.str(0), Condition: r.str(1)},
+			Episodes:       r.int(2), Unscored: r.int(3)})
+	})
+	return out, err
+}
+
+// HumanAgreement returns the human pass/fail judgments grouped by their
+// per-episode counts and the number of annotators
+// (sql/human_agreement.sql).
+func (s *Session) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
+	const name = "human_agreement"
+	rows, err := s.query(ctx, name, bind(sqlFile(name)))
+	if err != nil {
+		return nil, 0, err
+	}
+	var (
+		out        []queries.HumanCount
+		annotators int
+	)
+	err = s.scan(name, rows, -1, func(r row) {
+		out = append(out, queries.HumanCount{Pass: r.int(0), Fail: r.int(1), N: r.int(2)})
+		annotators = r.int(3)
+	})
+	return out, annotators, err
+}
+
+// row reads typed values from a result row; a value of an unexpected type
+// is recorded and reported by scan (a Spark version whose SQL returns
+// other types fails clearly instead of giving wrong numbers).
+type row struct {
+	r   types.Row
+	err *error
+}
+
+// scan calls fn for each row, checking the row count when want >= 0.
+func (s *Session) scan(name string, rows []types.Row, want int, fn func(row)) error {
+	if want >= 0 && len(rows) != want {
+		return &EngineError{Engine: s.remote, Statement: name, Err: fmt.Errorf("want %d rows, got %d", want, len(rows))}
+	}
+	var err error
+	for _, r := range rows {
+		fn(row{r: r, err: &err})
+		if err != nil {
+			return &EngineError{Engine: s.remote, Statement: name, Err: err}
+		}
+	}
+	return nil
+}
+
+func (r row) fail(i int, want string) {
+	if *r.err == nil {
+		*r.err = fmt.Errorf("column %d (%s): want %s, got %T", i+1, r.r.FieldNames()[i], want, r.r.At(i))
+	}
+}
+
+func (r row) str(i int) string {
+	v, ok := r.nullStr(i)
+	if !ok {
+		r.fail(i, "a string")
+	}
+	return v
+}
+
+func (r row) nullStr(i int) (string, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return "", false
+	case string:
+		return v, true
+	}
+	r.fail(i, "a string")
+	return "", false
+}
+
+func (r row) nullBool(i int) (bool, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return false, false
+	case bool:
+		return v, true
+	}
+	r.fail(i, "a boolean")
+	return false, false
+}
+
+func (r row) int(i int) int {
+	switch v := r.r.At(i).(type) {
+	case int64:
+		return int(v)
+	case int32:
+		return int(v)
+	}
+	r.fail(i, "an integer")
+	return 0
+}
+
+func (r row) float(i int) float64 {
+	switch v := r.r.At(i).(type) {
+	case float64:
+		return v
+	}
+	r.fail(i, "a double")
+	return 0
+}
+
+func (r row) bool(i int) bool {
+	v, ok := r.nullBool(i)
+	if !ok {
+		r.fail(i, "a boolean")
+	}
+	return v
+}
+
+// ptr returns a nullable string column as a pointer (nil for NULL).
+func (r row) ptr(i int) *string {
+	v, ok := r.nullStr(i)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+func (r row) nullFloat(i int) (float64, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return 0, false
+	case float64:
+		return v, true
+	}
+	r.fail(i, "a double")
+	return 0, false
+}
+
+func (r row) nullInt(i int) (int64, bool) {
+	switch v := r.r.At(i).(type) {
+	case nil:
+		return 0, false
+	case int64:
+		return v, true
+	case int32:
+		return int64(v), true
+	}
+	r.fail(i, "an integer")
+	return 0, false
+}

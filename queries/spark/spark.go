@@ -1,0 +1,233 @@
+// Package spark runs trustlake's sufficient-statistics SQL on an Apache
+// Spark cluster through Spark Connect (github.com/apache/spark-connect-go).
+// A Session defines one temporary view per lake table over exactly the
+// files of the lake's manifest, read by the engine from the lake's URI, and
+// returns the same typed results as a DuckDB queries.Session; the
+// statistics stay in Go.
+//
+// The statements are plain SQL that both engines accept where that is
+// possible (metrics_cells, the heavy one, is queries/sql/metrics_cells.sql
+// itself); the others are kept in Spark's dialect beside DuckDB's (sql/*.sql
+// here, one file per statement of queries/sql). The parity tests check that
+// both engines return the same rows.
+package spark
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/apache/spark-connect-go/spark/sparkerrors"
+	sparksql "github.com/apache/spark-connect-go/spark/sql"
+	"github.com/apache/spark-connect-go/spark/sql/types"
+)
+
+//go:embed sql/*.sql
+var sqlFiles embed.FS
+
+// sqlFile returns the text of an embedded statement file.
+func sqlFile(name string) string {
+	b, err := sqlFiles.ReadFile("sql/" + name + ".sql")
+	if err != nil {
+		panic(fmt.Sprintf("missing embedded sql/%s.sql", name))
+	}
+	return string(b)
+}
+
+// ErrEngine marks every failure of the engine: unreachable, a path it
+// cannot read, a statement it refuses. The CLI exits 1 on it.
+var ErrEngine = errors.New("engine")
+
+// EngineError is a statement the engine could not run: it names the
+// engine, the statement (the .sql file, or what was done) and the cause.
+type EngineError struct {
+	Engine    string // sc://host:port
+	Statement string // e.g. "metrics_cells" or "create view verdicts"
+	Err       error
+}
+
+func (e *EngineError) Error() string {
+	return fmt.Sprintf("engine %s: statement %s: %v", e.Engine, e.Statement, e.Err)
+}
+
+func (e *EngineError) Unwrap() []error { return []error{ErrEngine, e.Err} }
+
+// Options configure Open.
+type Options struct {
+	// LakeURI is the lake's root as the engine sees it, e.g.
+	// file:///shared/lake or s3a://bucket/lake. The manifest is read from
+	// there too, so the engine reads the files of the version it listed.
+	LakeURI string
+	Logger  *slog.Logger // nil discards
+}
+
+// Session is a Spark Connect session with the lake's views. It is not safe
+// for concurrent use.
+type Session struct {
+	remote string
+	sess   sparksql.SparkSession
+	opts   Options
+	thr    *float64 // threshold of the current metric_episodes view
+	gt     string   // reference of the current metric_episodes view
+	hasME  bool     // metric_episodes is defined
+}
+
+// Open connects to remote (sc://HOST:PORT), configures the session and
+// defines the views of the lake at opts.LakeURI.
+func Open(ctx context.Context, remote string, opts Options) (*Session, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if !strings.HasPrefix(remote, "sc://") {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: errors.New("want sc://HOST:PORT")}
+	}
+	if opts.LakeURI == "" {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: errors.New("no lake URI")}
+	}
+	sess, err := connect(ctx, remote)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{remote: remote, sess: sess, opts: opts}
+	for _, stmt := range statements(sqlFile("session_conf")) {
+		if err := s.exec(ctx, "session_conf", stmt); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if err := s.createViews(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// connect checks that the engine answers and starts a session.
+func connect(ctx context.Context, remote string) (sparksql.SparkSession, error) {
+	if err := dial(ctx, remote); err != nil {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: err}
+	}
+	sess, err := sparksql.NewSessionBuilder().Remote(remote).Build(ctx)
+	if err != nil {
+		return nil, &EngineError{Engine: remote, Statement: "connect", Err: cause(err)}
+	}
+	return sess, nil
+}
+
+// dialTimeout bounds the reachability check of Open.
+const dialTimeout = 10 * time.Second
+
+// dial checks that the engine's port answers, so that an unreachable
+// engine fails at once and says so (gRPC would retry in the background).
+func dial(ctx context.Context, remote string) error {
+	hostport := strings.TrimPrefix(remote, "sc://")
+	if i := strings.IndexAny(hostport, "/;"); i >= 0 {
+		hostport = hostport[:i]
+	}
+	if _, _, err := net.SplitHostPort(hostport); err != nil {
+		hostport = net.JoinHostPort(hostport, "15002") // Spark Connect's default port
+	}
+	d := net.Dialer{Timeout: dialTimeout}
+	conn, err := d.DialContext(ctx, "tcp", hostport)
+	if err != nil {
+		return fmt.Errorf("unreachable: %w", err)
+	}
+	return conn.Close()
+}
+
+// Close ends the session.
+func (s *Session) Close() error {
+	if s.sess == nil {
+		return nil
+	}
+	err := s.sess.Stop()
+	s.sess = nil
+	return err
+}
+
+// Remote returns the engine address.
+func (s *Session) Remote() string { return s.remote }
+
+// exec runs a statement for its side effect.
+func (s *Session) exec(ctx context.Context, name, stmt string) error {
+	s.opts.Logger.Debug("spark exec", "statement", name)
+	df, err := s.sess.Sql(ctx, stmt)
+	if err == nil {
+		// A command runs when it is submitted; a query relation returned
+		// instead (SET) is collected so that its errors surface here.
+		_, err = df.Collect(ctx)
+	}
+	if err != nil {
+		return &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
+	}
+	return nil
+}
+
+// query runs a statement and collects its (small) result.
+func (s *Session) query(ctx context.Context, name, stmt string) ([]types.Row, error) {
+	s.opts.Logger.Debug("spark query", "statement", name)
+	df, err := s.sess.Sql(ctx, stmt)
+	if err != nil {
+		return nil, &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
+	}
+	rows, err := df.Collect(ctx)
+	if err != nil {
+		return nil, &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
+	}
+	return rows, nil
+}
+
+// cause shortens a Spark Connect error to its first line: the server's
+// error class and message, without the plan or a stack trace.
+func cause(err error) error {
+	var se *sparkerrors.SparkError
+	if errors.As(err, &se) && se.Message != "" {
+		if strings.HasPrefix(se.Message, "[") {
+			return errors.New(firstLine(se.Message)) // [ERROR_CLASS] message. SQLSTATE: ...
+		}
+		return errors.New(firstLine(se.Error()))
+	}
+	return errors.New(firstLine(err.Error()))
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	const max = 400
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
+
+// statements drops the comment lines of a file and splits the rest at ';'
+// (the files hold no ';' in a string).
+func statements(text string) []string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
+			lines = append(lines, l)
+		}
+	}
+	var out []string
+	for _, part := range strings.Split(strings.Join(lines, "\n"), ";") {
+		if strings.TrimSpace(part) != "" {
+			out = append(out, strings.TrimSpace(part))
+		}
+	}
+	return out
+}
+
+// Query runs one SQL statement on the engine over the lake's views and
+// collects the whole result: for small results (tests, sufficient
+// statistics), never for a table's rows at scale.
+func (s *Session) Query(ctx context.Context, stmt string) ([]types.Row, error) {
+	return s.query(ctx, "query", stmt)
+}

@@ -1,0 +1,22 @@
+-- name: ViewCategories
+-- Spark dialect of queries/sql/view_categories.sql (the same columns and
+-- rows; TestSparkMetricsParity checks the two agree).
+CREATE OR REPLACE TEMPORARY VIEW categories AS
+WITH gt AS (
+    SELECT episode_id, pass, category, category_raw,
+           row_number() OVER (PARTITION BY episode_id ORDER BY verifier_sha256) AS rn
+    FROM ground_truth
+    WHERE source IS DISTINCT FROM 'human'
+)
+SELECT
+    coalesce(gt.episode_id, l.episode_id)          AS episode_id,
+    gt.pass                                        AS gt_pass,
+    gt.category                                    AS verifier_category,
+    l.category                                     AS label_category,
+    CASE WHEN l.episode_id IS NOT NULL THEN l.category ELSE gt.category END AS category,
+    CASE WHEN l.episode_id IS NOT NULL THEN l.category_raw ELSE gt.category_raw END AS category_raw,
+    CASE WHEN l.episode_id IS NOT NULL THEN 'label' WHEN gt.category_raw IS NOT NULL THEN 'verifier' END AS category_from,
+    (coalesce(gt.pass, false) = false
+        AND (CASE WHEN l.episode_id IS NOT NULL THEN l.category ELSE gt.category END) IS NULL) AS needs_review
+FROM (SELECT * FROM gt WHERE rn = 1) gt
+FULL OUTER JOIN labels l ON gt.episode_id = l.episode_id

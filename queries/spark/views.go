@@ -1,0 +1,182 @@
+package spark
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/trustlake/trustlake/lake"
+)
+
+// createViews reads the manifest through the engine and defines one view
+// per lake table over exactly its committed files, plus categories.
+func (s *Session) createViews(ctx context.Context) error {
+	m, err := s.readManifest(ctx)
+	if err != nil {
+		return err
+	}
+	files := map[string][]string{}
+	for _, f := range m.Files {
+		files[f.Table] = append(files[f.Table], f.Path)
+	}
+	for _, t := range lake.Tables() {
+		var stmts []string
+		if len(files[t.Name]) == 0 {
+			q, err := emptyView(t)
+			if err != nil {
+				return &EngineError{Engine: s.remote, Statement: "create view " + t.Name, Err: err}
+			}
+			stmts = []string{q}
+		} else {
+			stmts = s.tableView(t, files[t.Name])
+		}
+		for _, q := range stmts {
+			if err := s.exec(ctx, "create view "+t.Name, q); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range []string{"view_categories", "view_human_reference"} {
+		if err := s.exec(ctx, name, sqlFile(name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// uri returns the engine's URI of a path relative to the lake root.
+func (s *Session) uri(rel string) string {
+	return strings.TrimRight(s.opts.LakeURI, "/") + "/" + rel
+}
+
+// readManifest reads _manifest/manifest.json from the lake URI through the
+// engine, so that the file list and the files come from the same place.
+func (s *Session) readManifest(ctx context.Context) (lake.Manifest, error) {
+	const stmt = "read manifest"
+	q := fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW trustlake_manifest USING text OPTIONS (path %s, wholetext 'true')",
+		literal(globEscape(s.uri(lake.ManifestPath))))
+	if err := s.exec(ctx, stmt, q); err != nil {
+		return lake.Manifest{}, err
+	}
+	rows, err := s.query(ctx, stmt, "SELECT value FROM trustlake_manifest")
+	if err != nil {
+		return lake.Manifest{}, err
+	}
+	if len(rows) != 1 {
+		return lake.Manifest{}, &EngineError{Engine: s.remote, Statement: stmt,
+			Err: fmt.Errorf("%s: want one file, got %d rows", s.uri(lake.ManifestPath), len(rows))}
+	}
+	text, _ := rows[0].At(0).(string)
+	m, err := lake.DecodeManifest([]byte(text))
+	if err != nil {
+		return lake.Manifest{}, &EngineError{Engine: s.remote, Statement: stmt, Err: fmt.Errorf("%s: %w", s.uri(lake.ManifestPath), err)}
+	}
+	return m, nil
+}
+
+// tableView reads exactly the given files (paths relative to the lake
+// root) with hive partitioning: one Hadoop glob `TABLE/{f1,f2,...}` below
+// basePath TABLE, the schemas of all files merged (columns added later are
+// NULL in older files, as DuckDB's union_by_name). Spark percent-decodes a
+// partition value byte by byte into Latin-1 characters, so a value with
+// non-ASCII UTF-8 ("ü" is %C3%BC) comes back as "Ã¼"; the view turns the
+// characters back into their bytes and decodes those as UTF-8.
+func (s *Session) tableView(t lake.Table, rels []string) []string {
+	inner := make([]string, len(rels))
+	for i, r := range rels {
+		inner[i] = globEscape(strings.TrimPrefix(path.Clean(r), t.Name+"/"))
+	}
+	glob := globEscape(s.uri(t.Name)) + "/{" + strings.Join(inner, ",") + "}"
+	raw := t.Name
+	if len(t.Partitions) > 0 {
+		raw = "trustlake_raw_" + t.Name
+	}
+	stmts := []string{fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s USING parquet OPTIONS (path %s, basePath %s, mergeSchema 'true')",
+		raw, literal(glob), literal(s.uri(t.Name)))}
+	if len(t.Partitions) > 0 {
+		cols := make([]string, len(t.Partitions))
+		for i, p := range t.Partitions {
+			cols[i] = fmt.Sprintf("decode(encode(%s, 'ISO-8859-1'), 'UTF-8') AS %s", p, p)
+		}
+		stmts = append(stmts, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT * EXCEPT (%s), %s FROM %s",
+			t.Name, strings.Join(t.Partitions, ", "), strings.Join(cols, ", "), raw))
+	}
+	return stmts
+}
+
+// emptyView defines a table without files as zero rows of its row type's
+// columns (the Parquet schema mapped to Spark types), partition columns
+// last as in a partitioned read.
+func emptyView(t lake.Table) (string, error) {
+	var cols []string
+	for _, f := range parquet.SchemaOf(t.Zero()).Fields() {
+		typ, err := sparkType(f)
+		if err != nil {
+			return "", fmt.Errorf("column %s: %w", f.Name(), err)
+		}
+		cols = append(cols, fmt.Sprintf("CAST(NULL AS %s) AS %s", typ, f.Name()))
+	}
+	for _, p := range t.Partitions {
+		cols = append(cols, fmt.Sprintf("CAST(NULL AS STRING) AS %s", p))
+	}
+	return fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT %s LIMIT 0", t.Name, strings.Join(cols, ", ")), nil
+}
+
+// sparkType is the Spark SQL type Spark reads a flat Parquet column as.
+func sparkType(f parquet.Field) (string, error) {
+	if !f.Leaf() {
+		return "", fmt.Errorf("nested columns are not mapped")
+	}
+	typ := f.Type()
+	var lt format.LogicalTypeValue
+	if l := typ.LogicalType(); l != nil {
+		lt = l.Value
+	}
+	switch typ.Kind() {
+	case parquet.Boolean:
+		return "BOOLEAN", nil
+	case parquet.Int32:
+		if it, ok := lt.(*format.IntType); ok && !it.IsSigned {
+			return "BIGINT", nil
+		}
+		return "INT", nil
+	case parquet.Int64:
+		if ts, ok := lt.(*format.TimestampType); ok {
+			if ts.IsAdjustedToUTC {
+				return "TIMESTAMP", nil
+			}
+			return "TIMESTAMP_NTZ", nil
+		}
+		if it, ok := lt.(*format.IntType); ok && !it.IsSigned {
+			return "DECIMAL(20,0)", nil
+		}
+		return "BIGINT", nil
+	case parquet.Float:
+		return "FLOAT", nil
+	case parquet.Double:
+		return "DOUBLE", nil
+	case parquet.ByteArray:
+		switch lt.(type) {
+		case *format.StringType, *format.JsonType, *format.EnumType:
+			return "STRING", nil
+		}
+		return "BINARY", nil
+	}
+	return "", fmt.Errorf("parquet type %v is not mapped", typ)
+}
+
+// globEscape escapes Hadoop glob metacharacters in a path.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`\{}[]*?,`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
