@@ -30,6 +30,9 @@ type TauBenchOptions struct {
 	Scale float64
 	// MaxErrors caps the record errors collected; 0 means 100.
 	MaxErrors int
+	// MaxRecordBytes bounds one record (array element) held in memory; a
+	// longer one stops the file with an error. 0 means 64 MiB.
+	MaxRecordBytes int
 	// SkipBad makes TauBench commit the good records of a batch and report
 	// the bad ones in a *Skipped error, instead of committing nothing.
 	// DecodeTauBench ignores it (it always emits the good records).
@@ -60,6 +63,9 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 	if o.MaxErrors == 0 {
 		o.MaxErrors = 100
 	}
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = maxTauRecord
+	}
 	return o
 }
 
@@ -76,7 +82,9 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 // none). An error returned by emit stops decoding and is returned as is.
 func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(schema.Result, []schema.Action) error) error {
 	opts = opts.withDefaults(file)
-	lt := &lineTracker{r: r}
+	maxRec := int64(opts.MaxRecordBytes)
+	cr := &capReader{r: r, limit: maxRec + tauReadAhead}
+	lt := &lineTracker{r: cr}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
 	c := &collector{file: file, max: opts.MaxErrors}
@@ -85,9 +93,18 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 		return c.err()
 	}
 	st := tauState{opts: opts, tasks: map[string]taskSeen{}, keys: map[string]int64{}}
-	for dec.More() {
+	for {
+		// One record may take at most MaxRecordBytes in memory.
+		cr.limit = dec.InputOffset() + maxRec + tauReadAhead
+		if !dec.More() {
+			break
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, errRecordTooLong) {
+				c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", maxRec))
+				return c.err()
+			}
 			c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
 			return c.err()
 		}
@@ -110,6 +127,14 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 	}
 	return c.err()
 }
+
+// maxTauRecord is the default TauBenchOptions.MaxRecordBytes, as
+// maxResultLine bounds a results line; tauReadAhead is how far the JSON
+// decoder may read past a record.
+const (
+	maxTauRecord = 64 << 20
+	tauReadAhead = 4 << 10
+)
 
 type tauRecord struct {
 	TaskID json.RawMessage `json:"task_id"`
