@@ -21,6 +21,7 @@ var (
 // Options configure a Lake. Zero values mean the defaults.
 type Options struct {
 	RowGroupRows   int           // rows per Parquet row group; 0 means 131072
+	RowGroupBytes  int64         // a row group is also cut once its buffered bytes exceed this; 0 means 32 MiB
 	FileRows       int           // rows per data file before rolling to a new file; 0 means 4194304
 	LockTimeout    time.Duration // how long a writer waits for the lock; 0 means 30s
 	TombstoneGrace time.Duration // how long superseded files stay for readers; 0 means 1h
@@ -32,6 +33,9 @@ type Options struct {
 func (o *Options) applyDefaults() {
 	if o.RowGroupRows <= 0 {
 		o.RowGroupRows = 131072
+	}
+	if o.RowGroupBytes <= 0 {
+		o.RowGroupBytes = 32 << 20
 	}
 	if o.FileRows <= 0 {
 		o.FileRows = 4 << 20
