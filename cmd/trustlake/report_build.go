@@ -179,13 +179,9 @@ func rewardModel(ctx context.Context, opts reportOptions, s *queries.Session, jc
 	if err != nil {
 		return nil, metricsError(err)
 	}
-	scores, err := s.MetricsScores(ctx, jc, opts.source)
-	if err != nil {
-		return nil, err
-	}
-	xs, pos := make([]float64, len(scores)), make([]bool, len(scores))
-	for i, sc := range scores {
-		xs[i], pos[i] = sc.Score, sc.GTPass
+	xs, pos := make([]float64, len(th.Scored)), make([]bool, len(th.Scored))
+	for i, sc := range th.Scored {
+		xs[i], pos[i] = sc.Score, sc.Positive
 	}
 	rm := &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
 		Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
@@ -237,10 +233,14 @@ func judgeRow(r metrics.Row) report.JudgeRow {
 		ParseErrorRate:  estimate(r.ParseErrorRate, r.NParseError, r.NRuns)}
 }
 
-// healthSection fills verifier and data health: lake check, self-tests,
-// ground-truth coverage and categories needing review.
+// healthSection fills verifier and data health: the lake's manifest-level
+// check, self-tests, ground-truth coverage and categories needing review.
+// The lake check is CheckSizes (every file and key index present with its
+// manifest size, orphans): a nightly report flags what a stat sees without
+// re-hashing every file, which costs more than the metrics themselves;
+// `trustlake lake check` does the full verification.
 func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc *report.Document) error {
-	chk, err := src.Check(ctx)
+	chk, err := src.CheckSizes(ctx)
 	if err != nil {
 		return err
 	}
