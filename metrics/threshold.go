@@ -58,7 +58,7 @@ type ThresholdReport struct {
 // TPR with Wilson and task-cluster bootstrap intervals, and the ROC AUC of
 // the episode scores with a bootstrap interval. An episode's score is the
 // mean of its runs' scores.
-func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (ThresholdReport, error) {
+func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (ThresholdReport, error) {
 	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
 	if err != nil {
 		return ThresholdReport{}, err
