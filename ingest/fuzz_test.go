@@ -241,3 +241,15 @@ func FuzzLabelsCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestTauBenchRecordCapped: a τ-bench record is held in memory whole; one
+// longer than MaxRecordBytes stops the file with ErrTooLong instead.
+func TestTauBenchRecordCapped(t *testing.T) {
+	big := `[{"task_id": 1, "reward": 0, "trial": 0, "info": {"task": {"user_id": "u", "instruction": "` +
+		string(bytes.Repeat([]byte("x"), 64<<10)) + `"}}, "traj": []}]`
+	err := DecodeTauBench(bytes.NewReader([]byte(big)), "a-airline.json", TauBenchOptions{MaxRecordBytes: 4 << 10}, func(schema.Result, []schema.Action) error { return nil })
+	var recs RecordErrors
+	if !errors.As(err, &recs) || len(recs) != 1 || !errors.Is(recs[0], schema.ErrTooLong) {
+		t.Fatalf("got %v, want one ErrTooLong", err)
+	}
+}

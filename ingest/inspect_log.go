@@ -46,7 +46,9 @@ type inspectEval struct {
 		Epochs        *int64   `json:"epochs"`
 		EpochsReducer []string `json:"epochs_reducer"`
 	} `json:"config"`
-	Scorers []inspectScorer `json:"scorers"`
+	Scorers  []inspectScorer   `json:"scorers"`
+	Packages map[string]string `json:"packages"`  // e.g. inspect_ai version
+	TaskArgs json.RawMessage   `json:"task_args"` // the task's parameters
 }
 
 // inspectScorer is one scorer declared by the task.

@@ -163,6 +163,12 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	out.acts = acts
 	n := int64(len(s.Messages))
 	extra := map[string]any{"inspect_eval_id": r.evalID, "inspect_run_id": r.h.Eval.RunID, "epoch": s.Epoch}
+	if len(r.h.Eval.Packages) > 0 {
+		extra["inspect_packages"] = r.h.Eval.Packages
+	}
+	if a := nullToNil(r.h.Eval.TaskArgs); a != nil && string(a) != "{}" {
+		extra["task_args"] = a
+	}
 	for k, v := range s.Extra {
 		extra[k] = v
 	}

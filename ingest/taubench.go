@@ -30,6 +30,9 @@ type TauBenchOptions struct {
 	Scale float64
 	// MaxErrors caps the record errors collected; 0 means 100.
 	MaxErrors int
+	// MaxRecordBytes bounds one record (array element) held in memory; a
+	// longer one stops the file with an error. 0 means 64 MiB.
+	MaxRecordBytes int
 	// SkipBad makes TauBench commit the good records of a batch and report
 	// the bad ones in a *Skipped error, instead of committing nothing.
 	// DecodeTauBench ignores it (it always emits the good records).
@@ -60,6 +63,9 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 	if o.MaxErrors == 0 {
 		o.MaxErrors = 100
 	}
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = maxTauRecord
+	}
 	return o
 }
 
@@ -76,7 +82,9 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 // none). An error returned by emit stops decoding and is returned as is.
 func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(schema.Result, []schema.Action) error) error {
 	opts = opts.withDefaults(file)
-	lt := &lineTracker{r: r}
+	maxRec := int64(opts.MaxRecordBytes)
+	cr := &capReader{r: r, limit: maxRec + tauReadAhead}
+	lt := &lineTracker{r: cr}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
 	c := &collector{file: file, max: opts.MaxErrors}
@@ -85,9 +93,18 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 		return c.err()
 	}
 	st := tauState{opts: opts, tasks: map[string]taskSeen{}, keys: map[string]int64{}}
-	for dec.More() {
+	for {
+		// One record may take at most MaxRecordBytes in memory.
+		cr.limit = dec.InputOffset() + maxRec + tauReadAhead
+		if !dec.More() {
+			break
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, errRecordTooLong) {
+				c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", maxRec))
+				return c.err()
+			}
 			c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
 			return c.err()
 		}
@@ -110,6 +127,14 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 	}
 	return c.err()
 }
+
+// maxTauRecord is the default TauBenchOptions.MaxRecordBytes, as
+// maxResultLine bounds a results line; tauReadAhead is how far the JSON
+// decoder may read past a record.
+const (
+	maxTauRecord = 64 << 20
+	tauReadAhead = 4 << 10
+)
 
 type tauRecord struct {
 	TaskID json.RawMessage `json:"task_id"`
@@ -327,118 +352,4 @@ func taskFingerprint(t *tauTask) [32]byte {
 	var out [32]byte
 	copy(out[:], h.Sum(nil))
 	return out
-}
-
-// tauActions turns a message list into action rows and finds the final
-// message: the last assistant message with non-empty content.
-func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([]schema.Action, *string, []fieldErr) {
-	acts := make([]schema.Action, 0, len(traj))
-	var final *string
-	var errs []fieldErr
-	for i, m := range traj {
-		text, err := tauContent(m.Content)
-		if err != nil {
-			errs = append(errs, fieldErr{fmt.Sprintf("traj[%d].content", i), err})
-			continue
-		}
-		role := m.Role
-		a := schema.Action{
-			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Extra: "{}",
-			Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
-		}
-		if text != nil {
-			a.Text = text
-		}
-		switch {
-		case role == "assistant" && len(m.ToolCalls) > 0:
-			names := make([]string, len(m.ToolCalls))
-			args := make([]json.RawMessage, len(m.ToolCalls))
-			ids := make([]string, len(m.ToolCalls))
-			for j, tc := range m.ToolCalls {
-				names[j], ids[j] = tc.Function.Name, tc.ID
-				if !json.Valid([]byte(tc.Function.Arguments)) {
-					errs = append(errs, fieldErr{fmt.Sprintf("traj[%d].tool_calls[%d].function.arguments", i, j),
-						schema.Reason(schema.ErrSyntax, "tool %s: arguments are not valid JSON: %.60q", tc.Function.Name, tc.Function.Arguments)})
-				}
-				args[j] = json.RawMessage(tc.Function.Arguments)
-			}
-			name := strings.Join(names, ",")
-			a.ToolName = &name
-			var argText []byte
-			if len(args) == 1 {
-				argText = args[0]
-			} else {
-				argText, _ = json.Marshal(args)
-			}
-			s := string(argText)
-			a.Arguments = &s
-			ex, _ := json.Marshal(map[string]any{"tool_call_ids": ids})
-			a.Extra = string(ex)
-		case role == "tool":
-			name := m.Name
-			a.ToolName = &name
-			a.Observation = text
-			a.Text = nil
-			ex, _ := json.Marshal(map[string]any{"tool_call_id": m.ToolCallID})
-			a.Extra = string(ex)
-		}
-		if role == "assistant" && text != nil && strings.TrimSpace(*text) != "" {
-			final = text
-		}
-		acts = append(acts, a)
-	}
-	return acts, final, errs
-}
-
-// tauContent reads a message content: a string, null, or a list of
-// {"type":"text","text":...} parts (joined with newlines).
-func tauContent(raw json.RawMessage) (*string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return &s, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return nil, schema.Reason(schema.ErrType, "content is neither a string nor a list of text parts")
-	}
-	texts := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p.Type == "text" {
-			texts = append(texts, p.Text)
-		}
-	}
-	s = strings.Join(texts, "\n")
-	return &s, nil
-}
-
-// collector gathers record errors up to a cap.
-type collector struct {
-	file    string
-	max     int
-	errs    RecordErrors
-	dropped int
-}
-
-func (c *collector) add(line int64, field string, err error) {
-	if len(c.errs) >= c.max {
-		c.dropped++
-		return
-	}
-	c.errs = append(c.errs, &schema.RecordError{File: c.file, Line: line, Field: field, Err: err})
-}
-
-func (c *collector) err() error {
-	if len(c.errs) == 0 {
-		return nil
-	}
-	if c.dropped > 0 {
-		c.errs = append(c.errs, &schema.RecordError{File: c.file, Err: fmt.Errorf("%d more errors not shown", c.dropped)})
-	}
-	return c.errs
 }

@@ -135,15 +135,32 @@ type located struct {
 // partIndex is the key index of one partition in memory: entries bucketed
 // by the top bits of the key hash (hashes are uniform, so buckets hold a
 // few entries), found with one directory read and a short scan.
+//
+// In front of the buckets sits a filter of 2–4 bytes per entry (a Bloom
+// filter with one 64-bit word per key, three bits set). Appended rows are
+// mostly new keys, and rows of many partitions arrive interleaved, so
+// without it every lookup is a cache miss into a table of 32 bytes per
+// stored row; the filter is small enough to stay in cache and answers "not
+// stored" for all but ≈ 0.5% of new keys with one read.
 type partIndex struct {
-	files []FileEntry
-	shift uint
-	dir   []uint32 // bucket b holds ents[dir[b]:dir[b+1]]
-	ents  []located
+	files  []FileEntry
+	shift  uint
+	dir    []uint32 // bucket b holds ents[dir[b]:dir[b+1]]
+	ents   []located
+	filter []uint64 // word key[1]>>shift, bits filterBits(key[1])
+}
+
+// filterBits returns the three bits of a key in its filter word; they come
+// from the low bits of the second key hash, the word from its top bits.
+func filterBits(k uint64) uint64 {
+	return 1<<(k&63) | 1<<((k>>6)&63) | 1<<((k>>12)&63)
 }
 
 func (px *partIndex) lookup(key [2]uint64) (*located, bool) {
 	if len(px.ents) == 0 {
+		return nil, false
+	}
+	if m := filterBits(key[1]); px.filter[key[1]>>px.shift]&m != m {
 		return nil, false
 	}
 	b := key[0] >> px.shift
@@ -206,7 +223,12 @@ func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 		}
 		return nil
 	}
-	if err := each(func(_ int, _ uint32, e keyEntry) { px.dir[(e.key[0]>>px.shift)+1]++ }); err != nil {
+	px.filter = make([]uint64, 1<<nb)
+	err := each(func(_ int, _ uint32, e keyEntry) {
+		px.dir[(e.key[0]>>px.shift)+1]++
+		px.filter[e.key[1]>>px.shift] |= filterBits(e.key[1])
+	})
+	if err != nil {
 		return nil, err
 	}
 	for b := 1; b < len(px.dir); b++ {
@@ -215,7 +237,7 @@ func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 	px.ents = make([]located, total)
 	next := make([]uint32, len(px.dir)-1)
 	copy(next, px.dir)
-	err := each(func(fi int, row uint32, e keyEntry) {
+	err = each(func(fi int, row uint32, e keyEntry) {
 		b := e.key[0] >> px.shift
 		px.ents[next[b]] = located{keyEntry: e, file: uint32(fi), row: row}
 		next[b]++

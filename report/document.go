@@ -179,11 +179,18 @@ type ROCPoint struct {
 // Trust is the Trust Layer section: the funnel of recorded passes through
 // D1–D4, the per-agent table (the paper's Table 5) and D4 reliability.
 type Trust struct {
-	D2Policy string       `json:"d2_policy"`
-	Repeats  int          `json:"repeats"`
-	Funnel   []Stage      `json:"funnel"`
-	Agents   []TrustAgent `json:"agents"`
-	Total    TrustAgent   `json:"total"`
+	D2Policy string `json:"d2_policy"`
+	Repeats  int    `json:"repeats"`
+	// Dimensions is the conjunction audited; Scope states the auditable
+	// passes and what could not be checked; Notices name dimensions that
+	// could check nothing (trust.Report's fields of the same names).
+	Dimensions  []string     `json:"dimensions"`
+	InfraPolicy string       `json:"infra_policy"`
+	Scope       string       `json:"scope"`
+	Notices     []string     `json:"notices"`
+	Funnel      []Stage      `json:"funnel"`
+	Agents      []TrustAgent `json:"agents"`
+	Total       TrustAgent   `json:"total"`
 }
 
 // Stage is one step of the funnel: recorded passes still standing after

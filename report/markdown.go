@@ -76,7 +76,12 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("\n")
 	}
 	if t := d.Trust; t != nil {
-		p("## Trust Layer\n\nRecorded passes left after each dimension (strict conjunction; D2 policy %s):\n\n", t.D2Policy)
+		p("## Trust Layer\n\n")
+		for _, n := range t.Notices {
+			p("> Notice: %s\n\n", n)
+		}
+		p("Dimensions %s (infrastructure failures: %s). Scope: %s\n\n", strings.Join(t.Dimensions, ","), t.InfraPolicy, t.Scope)
+		p("Recorded passes left after each dimension (strict conjunction; D2 policy %s):\n\n", t.D2Policy)
 		var st []string
 		for _, s := range t.Funnel {
 			st = append(st, fmt.Sprintf("%s %d", s.Name, s.Passes))

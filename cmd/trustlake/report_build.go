@@ -282,7 +282,8 @@ func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, s
 	if err != nil {
 		return err
 	}
-	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: []report.TrustAgent{}}
+	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: []report.TrustAgent{},
+		Dimensions: rep.Dimensions, InfraPolicy: rep.InfraPolicy, Scope: rep.Total.Scope.Line, Notices: rep.Notices}
 	for _, a := range rep.PerAgent {
 		t.Agents = append(t.Agents, trustAgent(a))
 	}

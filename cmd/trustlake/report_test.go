@@ -218,8 +218,21 @@ func TestReportFiguresMatchCLI(t *testing.T) {
 				Rho float64 `json:"rho"`
 			} `json:"d4"`
 		} `json:"per_agent"`
+		Dimensions  []string `json:"dimensions"`
+		InfraPolicy string   `json:"infra_policy"`
+		Notices     []string `json:"notices"`
+		Total       struct {
+			Scope struct {
+				Line string `json:"line"`
+			} `json:"scope"`
+		} `json:"total"`
 	}
 	cliJSON(t, r.lake, &tr, "trust", "--json")
+	if d.Trust != nil && (d.Trust.Scope == "" || d.Trust.Scope != tr.Total.Scope.Line || fmt.Sprint(d.Trust.Dimensions) != fmt.Sprint(tr.Dimensions) ||
+		d.Trust.InfraPolicy != tr.InfraPolicy || fmt.Sprint(d.Trust.Notices) != fmt.Sprint(tr.Notices)) {
+		t.Errorf("trust scope: report %q %v %q %v, CLI %q %v %q %v", d.Trust.Scope, d.Trust.Dimensions, d.Trust.InfraPolicy, d.Trust.Notices,
+			tr.Total.Scope.Line, tr.Dimensions, tr.InfraPolicy, tr.Notices)
+	}
 	if d.Trust == nil || len(d.Trust.Agents) != len(tr.PerAgent) || len(tr.PerAgent) == 0 {
 		t.Fatalf("trust: report %+v, CLI %+v", d.Trust, tr)
 	}

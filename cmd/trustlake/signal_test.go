@@ -42,8 +42,8 @@ func TestSignalStopsLongCommands(t *testing.T) {
 		args []string
 		sig  syscall.Signal
 	}{
-		{"metrics SIGINT", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "400000"}, syscall.SIGINT},
-		{"metrics SIGTERM", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "400000"}, syscall.SIGTERM},
+		{"metrics SIGINT", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "1000000"}, syscall.SIGINT},
+		{"metrics SIGTERM", []string{"metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "1000000"}, syscall.SIGTERM},
 		{"plan --power SIGINT", []string{"plan", "--power", "--fpr-a", "0.3", "--fpr-b", "0.29", "--n", "1000000"}, syscall.SIGINT},
 	}
 	for _, c := range cases {
