@@ -329,3 +329,41 @@ func TestManyDuplicatesOfOneKey(t *testing.T) {
 		}
 	}
 }
+
+// CheckSizes finds what a stat can see (a missing or truncated file, a
+// missing key index, orphans) and leaves same-size corruption to Check.
+func TestCheckSizes(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := lake.Open(dir, lake.Options{})
+	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1), verdict("ep2", "j", "c", 1, "failure", 2))
+	files, _ := l.Files(lake.Verdicts)
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	rep, err := l.CheckSizes(t.Context())
+	if err != nil || rep.Damaged() || len(rep.Problems) != 0 || rep.Files != 1 || rep.Rows[lake.Verdicts] != 2 {
+		t.Fatalf("clean lake: %+v %v", rep, err)
+	}
+	orphan := filepath.Join(filepath.Dir(files[0]), "part-left.parquet.tmp")
+	os.WriteFile(orphan, []byte("x"), 0o644)
+	b, _ := os.ReadFile(files[0])
+	b[len(b)/2] ^= 0xff // same size: only the full Check sees it
+	os.WriteFile(files[0], b, 0o644)
+	rep, _ = l.CheckSizes(t.Context())
+	if rep.Damaged() || len(rep.Problems) != 1 || rep.Problems[0].Kind != "orphan" {
+		t.Fatalf("flipped byte and orphan: %+v", rep.Problems)
+	}
+	if full, _ := l.Check(t.Context()); !full.Damaged() {
+		t.Fatalf("full check missed the flipped byte: %+v", full.Problems)
+	}
+	os.WriteFile(files[0], b[:len(b)-1], 0o644)
+	rep, _ = l.CheckSizes(t.Context())
+	if !rep.Damaged() || rep.Problems[0].Kind != "size" {
+		t.Fatalf("truncated file: %+v", rep.Problems)
+	}
+	os.Remove(files[0])
+	rep, _ = l.CheckSizes(t.Context())
+	if !rep.Damaged() || rep.Problems[0].Kind != "missing" {
+		t.Fatalf("removed file: %+v", rep.Problems)
+	}
+}

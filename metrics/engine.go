@@ -18,4 +18,11 @@ type Engine interface {
 	HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error)
 }
 
-var _ Engine = (*queries.Session)(nil)
+// ScoreEngine is an Engine that also reads the episode scores of a
+// score-only judge (Threshold).
+type ScoreEngine interface {
+	Engine
+	MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error)
+}
+
+var _ ScoreEngine = (*queries.Session)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/trustlake/trustlake/queries"
@@ -46,6 +47,9 @@ type ThresholdReport struct {
 	HeldOutTPR     Metric    `json:"heldout_tpr"`
 	AUC            Metric    `json:"roc_auc"`
 	Warnings       []string  `json:"warnings"`
+	// Scored are the episode scores the threshold was chosen on, in the
+	// order the lake returned them (for a ROC curve; not in --json).
+	Scored []stats.Scored `json:"-"`
 }
 
 // Threshold chooses a score threshold for a score-only judge (reward model)
@@ -54,7 +58,7 @@ type ThresholdReport struct {
 // TPR with Wilson and task-cluster bootstrap intervals, and the ROC AUC of
 // the episode scores with a bootstrap interval. An episode's score is the
 // mean of its runs' scores.
-func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (ThresholdReport, error) {
+func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (ThresholdReport, error) {
 	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
 	if err != nil {
 		return ThresholdReport{}, err
@@ -95,6 +99,7 @@ func Threshold(ctx context.Context, s *queries.Session, opts ThresholdOptions) (
 			out.NNeg++
 		}
 	}
+	out.Scored = slices.Clone(items)
 	cf, err := stats.CrossFitThreshold(items, stats.CrossFitOptions{TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed})
 	if err != nil {
 		return ThresholdReport{}, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)

@@ -235,7 +235,8 @@ type Health struct {
 	NeedsReview []ReviewCount  `json:"needs_review"`
 }
 
-// LakeHealth is the result of lake check.
+// LakeHealth is the lake's manifest-level check (lake.CheckSizes: files
+// present with their manifest sizes, orphans; no re-hashing).
 type LakeHealth struct {
 	Files    int              `json:"files"`
 	Rows     map[string]int64 `json:"rows"`

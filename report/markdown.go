@@ -133,7 +133,7 @@ func writeHealthMarkdown(ew *errWriter, d *Document) {
 	p("- verifiers behind the ground truth: %d, with pass and fail fixtures tested: %d; self-test runs %d, failures %d; nondeterministic verifiers %d\n",
 		v.Verifiers, v.Tested, v.SelfTests, v.SelfTestFailures, v.Nondeterministic)
 	p("- episodes: %d, without ground truth (verifier error, nondeterministic or never verified): %d\n", v.Episodes, v.WithoutGT)
-	p("- lake check: %d files, %d problems%s\n", h.Lake.Files, len(h.Lake.Problems), map[bool]string{true: " (DAMAGED)", false: ""}[h.Lake.Damaged])
+	p("- lake files (present, manifest sizes; `trustlake lake check` re-hashes): %d files, %d problems%s\n", h.Lake.Files, len(h.Lake.Problems), map[bool]string{true: " (DAMAGED)", false: ""}[h.Lake.Damaged])
 	for _, pr := range h.Lake.Problems {
 		p("  - %s: %s: %s\n", md(pr.Path), pr.Kind, md(pr.Detail))
 	}

@@ -3,7 +3,6 @@ package trust
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -355,95 +354,4 @@ func mean(sum float64, n int) Num {
 		return Num(math.NaN())
 	}
 	return Num(sum / float64(n))
-}
-
-// taskStats fills the task-level D4 figures: varied rate, variance
-// decomposition and pass^k over the valid trials (infrastructure failures
-// left out, or counted as score 0 under InfraFailure).
-func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
-	byTask := map[taskKey][]float64{}
-	for _, i := range idx {
-		r := &vs[i].res
-		score := r.RecordedScore
-		if r.Infra != nil {
-			if opts.InfraPolicy != InfraFailure {
-				continue
-			}
-			score = 0
-		}
-		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
-		byTask[k] = append(byTask[k], score)
-	}
-	keys := make([]taskKey, 0, len(byTask))
-	for k := range byTask {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.benchmark != b.benchmark {
-			return a.benchmark < b.benchmark
-		}
-		if a.agent != b.agent {
-			return a.agent < b.agent
-		}
-		return a.task < b.task
-	})
-	groups := make([][]float64, 0, len(keys))
-	var c, n []int
-	varied := 0
-	for _, k := range keys {
-		g := byTask[k]
-		groups = append(groups, g)
-		passes := 0
-		tiers := map[string]bool{}
-		for _, s := range g {
-			tiers[Tier(s)] = true
-			if Tier(s) == schema.TierPass {
-				passes++
-			}
-		}
-		c, n = append(c, passes), append(n, len(g))
-		if len(g) >= 2 {
-			d.Tasks++
-			if len(tiers) > 1 {
-				varied++
-			}
-		}
-	}
-	d.VariedRate = Num(math.NaN())
-	if d.Tasks > 0 {
-		d.VariedRate = Num(float64(varied) / float64(d.Tasks))
-	}
-	b, w, rho := stats.OneWayVariance(groups)
-	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
-	passK(d, c, n, opts.PassK)
-}
-
-// passK fills pass^1..pass^K on one task set, the tasks with at least K
-// valid runs (K = want, or when want is 0 the largest k that at least half
-// of the tasks reach). Each task's C(c,k)/C(n,k) uses its own n, so a task
-// with more than K runs still gives an unbiased term.
-func passK(d *D4Stats, c, n []int, want int) {
-	d.PassHatK = []Num{}
-	k := want
-	if k <= 0 {
-		sorted := slices.Clone(n)
-		slices.Sort(sorted)
-		if len(sorted) > 0 {
-			k = sorted[len(sorted)/2] // at least half the tasks have ≥ k runs
-		}
-	}
-	var cs, ns []int
-	for i := range n {
-		if n[i] >= k {
-			cs, ns = append(cs, c[i]), append(ns, n[i])
-		}
-	}
-	d.PassK, d.PassKTasks, d.PassKLeftOut = k, len(ns), len(n)-len(ns)
-	if len(ns) == 0 {
-		return
-	}
-	for j := 1; j <= k; j++ {
-		d.PassHatK = append(d.PassHatK, Num(stats.PassHatK(cs, ns, j)))
-	}
 }

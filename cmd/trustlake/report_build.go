@@ -38,7 +38,7 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 		return nil, err
 	}
 	defer sess.Close()
-	if err := judgeSections(ctx, opts, sess, doc); err != nil {
+	if err := judgeSections(ctx, opts, newReportEngine(sess), doc); err != nil {
 		return nil, err
 	}
 	if err := healthSection(ctx, sess, src, doc); err != nil {
@@ -65,7 +65,7 @@ func (o reportOptions) metricsOptions() metrics.Options {
 
 // judgeSections fills the judge table, strata, claim sway, reward models
 // and checklists.
-func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, doc *report.Document) error {
+func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc *report.Document) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
 	raw, err := s.MetricsJudgeConditions(ctx, nil)
@@ -140,7 +140,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *queries.Session, 
 		}
 	}
 	for _, jc := range opts.checklists {
-		cl, err := metrics.Checklist(ctx, s, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
+		cl, err := metrics.Checklist(ctx, s.Session, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
 			Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
 		if err != nil {
 			return metricsError(err)
@@ -173,19 +173,15 @@ func judgesWithSway(jcs []queries.JudgeConditionCount, usable map[queries.JudgeC
 // rewardModel is the reward-model section of one score-only judge ×
 // condition: the trustlake threshold result and its ROC curve; nil with a
 // warning when it has no scored episode with ground truth.
-func rewardModel(ctx context.Context, opts reportOptions, s *queries.Session, jc queries.JudgeCondition) (*report.RewardModel, error) {
+func rewardModel(ctx context.Context, opts reportOptions, s *reportEngine, jc queries.JudgeCondition) (*report.RewardModel, error) {
 	th, err := metrics.Threshold(ctx, s, metrics.ThresholdOptions{Judge: jc, Source: opts.source, TargetFPR: opts.fprTarget,
 		Folds: opts.folds, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed})
 	if err != nil {
 		return nil, metricsError(err)
 	}
-	scores, err := s.MetricsScores(ctx, jc, opts.source)
-	if err != nil {
-		return nil, err
-	}
-	xs, pos := make([]float64, len(scores)), make([]bool, len(scores))
-	for i, sc := range scores {
-		xs[i], pos[i] = sc.Score, sc.GTPass
+	xs, pos := make([]float64, len(th.Scored)), make([]bool, len(th.Scored))
+	for i, sc := range th.Scored {
+		xs[i], pos[i] = sc.Score, sc.Positive
 	}
 	rm := &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
 		Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
@@ -237,10 +233,14 @@ func judgeRow(r metrics.Row) report.JudgeRow {
 		ParseErrorRate:  estimate(r.ParseErrorRate, r.NParseError, r.NRuns)}
 }
 
-// healthSection fills verifier and data health: lake check, self-tests,
-// ground-truth coverage and categories needing review.
+// healthSection fills verifier and data health: the lake's manifest-level
+// check, self-tests, ground-truth coverage and categories needing review.
+// The lake check is CheckSizes (every file and key index present with its
+// manifest size, orphans): a nightly report flags what a stat sees without
+// re-hashing every file, which costs more than the metrics themselves;
+// `trustlake lake check` does the full verification.
 func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc *report.Document) error {
-	chk, err := src.Check(ctx)
+	chk, err := src.CheckSizes(ctx)
 	if err != nil {
 		return err
 	}
