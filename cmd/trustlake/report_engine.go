@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -14,19 +13,19 @@ import (
 // lake-wide lookups every metrics function starts with (row counts and the
 // judge × conditions, each a scan of the verdicts): the report calls Run,
 // Compare per judge and Threshold per reward model on one unchanging
-// snapshot, so each of those statements runs once per threshold instead of
-// once per call.
+// snapshot, so each of those statements runs once instead of once per
+// call.
 type reportEngine struct {
 	*queries.Session
 	mu     sync.Mutex
 	counts *queries.LakeCounts
-	jcs    map[string][]queries.JudgeConditionCount // by threshold ("" for none)
+	jcs    []queries.JudgeConditionCount // without a threshold
 }
 
 var _ metrics.ScoreEngine = (*reportEngine)(nil)
 
 func newReportEngine(s *queries.Session) *reportEngine {
-	return &reportEngine{Session: s, jcs: map[string][]queries.JudgeConditionCount{}}
+	return &reportEngine{Session: s}
 }
 
 func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
@@ -42,20 +41,27 @@ func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCount
 	return *e.counts, nil
 }
 
+// MetricsJudgeConditions answers from one scan for every threshold: the
+// judge × conditions and their episodes do not depend on the threshold
+// (metric_episodes groups the runs by judge, condition and episode whatever
+// it is), and with a threshold no run is left unscored, so the answer for
+// any threshold is the one without, its unscored counts zero
+// (TestReportEngineJudgeConditions checks it against the session).
 func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
-	key := ""
-	if threshold != nil {
-		key = fmt.Sprint(*threshold)
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	got, ok := e.jcs[key]
-	if !ok {
-		var err error
-		if got, err = e.Session.MetricsJudgeConditions(ctx, threshold); err != nil {
+	if e.jcs == nil {
+		got, err := e.Session.MetricsJudgeConditions(ctx, nil)
+		if err != nil {
 			return nil, err
 		}
-		e.jcs[key] = got
+		e.jcs = got
 	}
-	return slices.Clone(got), nil
+	out := slices.Clone(e.jcs)
+	if threshold != nil {
+		for i := range out {
+			out[i].Unscored = 0
+		}
+	}
+	return out, nil
 }
