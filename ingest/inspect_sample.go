@@ -77,7 +77,7 @@ func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
 	s := &inspectSample{Extra: map[string]json.RawMessage{}}
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
-	id, err := sampleID(obj["id"])
+	id, err := intOrStringID(obj["id"])
 	if err != nil {
 		bad("id", err)
 	}
@@ -126,8 +126,9 @@ func nullToNil(v json.RawMessage) json.RawMessage {
 	return v
 }
 
-// sampleID accepts a string or an integer id.
-func sampleID(raw json.RawMessage) (string, error) {
+// intOrStringID reads an id that a log may write as an integer or as a
+// non-empty string (τ-bench task ids, Inspect sample ids).
+func intOrStringID(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", schema.ErrMissing
 	}

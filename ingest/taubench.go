@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -218,7 +217,7 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		}
 		return schema.Result{}, nil, errs
 	}
-	taskID, err := tauTaskID(rec.TaskID)
+	taskID, err := intOrStringID(rec.TaskID)
 	if err != nil {
 		bad("task_id", err)
 	}
@@ -321,21 +320,6 @@ func jsonNumber(raw json.RawMessage) (json.Number, bool) {
 		return "", false
 	}
 	return json.Number(r), true
-}
-
-// tauTaskID accepts an integer or a string task id.
-func tauTaskID(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", schema.ErrMissing
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != "" {
-		return s, nil
-	}
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return strconv.FormatInt(n, 10), nil
-	}
-	return "", schema.Reason(schema.ErrType, "%s is neither an integer nor a non-empty string", raw)
 }
 
 // taskFingerprint identifies a task by what its trials must share.

@@ -56,29 +56,37 @@ func (o PackOptions) Validate() error {
 }
 
 // ParseConditions splits a comma-separated list of pack conditions,
-// refusing unknown names and repeats.
+// refusing unknown names; a repeat counts once.
 func ParseConditions(list []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, item := range list {
-		for _, c := range strings.Split(item, ",") {
-			c = strings.TrimSpace(c)
-			if c == "" {
-				continue
-			}
-			if !isCondition(c) {
-				return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownCondition, c, strings.Join(Conditions, ", "))
-			}
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
+	for _, c := range listItems(list) {
+		if !isCondition(c) {
+			return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownCondition, c, strings.Join(Conditions, ", "))
+		}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: none given (want %s)", ErrUnknownCondition, strings.Join(Conditions, ", "))
 	}
 	return out, nil
+}
+
+// listItems splits flag values that may each hold a comma-separated list
+// into their trimmed, non-empty items.
+func listItems(list []string) []string {
+	var out []string
+	for _, item := range list {
+		for _, c := range strings.Split(item, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 func isCondition(c string) bool {
@@ -102,31 +110,25 @@ type JudgeCondition struct {
 func ParseJudgeConditions(list []string) ([]JudgeCondition, error) {
 	var out []JudgeCondition
 	seen := map[string]bool{}
-	for _, item := range list {
-		for _, c := range strings.Split(item, ",") {
-			c = strings.TrimSpace(c)
-			if c == "" {
-				continue
-			}
-			name, pack, alias := strings.Cut(c, "=")
-			if !alias {
-				pack = name
-			}
-			if !isCondition(pack) {
-				return nil, fmt.Errorf("%w %q (want %s, or NAME=CONDITION for a prompt variant)", ErrUnknownCondition, pack, strings.Join(Conditions, ", "))
-			}
-			if name == "" || strings.ContainsAny(name, "/\\\x00") {
-				return nil, fmt.Errorf("%w: condition name %q", ErrUnknownCondition, name)
-			}
-			if alias && isCondition(name) {
-				return nil, fmt.Errorf("%w: %s=%s: a variant needs its own name, not a pack condition's", ErrUnknownCondition, name, pack)
-			}
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			out = append(out, JudgeCondition{Name: name, Pack: pack})
+	for _, c := range listItems(list) {
+		name, pack, alias := strings.Cut(c, "=")
+		if !alias {
+			pack = name
 		}
+		if !isCondition(pack) {
+			return nil, fmt.Errorf("%w %q (want %s, or NAME=CONDITION for a prompt variant)", ErrUnknownCondition, pack, strings.Join(Conditions, ", "))
+		}
+		if name == "" || strings.ContainsAny(name, "/\\\x00") {
+			return nil, fmt.Errorf("%w: condition name %q", ErrUnknownCondition, name)
+		}
+		if alias && isCondition(name) {
+			return nil, fmt.Errorf("%w: %s=%s: a variant needs its own name, not a pack condition's", ErrUnknownCondition, name, pack)
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, JudgeCondition{Name: name, Pack: pack})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: none given (want %s)", ErrUnknownCondition, strings.Join(Conditions, ", "))

@@ -114,22 +114,7 @@ func readRows[T any](root string, t Table, f FileEntry, fn func([]T) error) erro
 // ReadTable streams every committed row of a table (Go-side readers such as
 // tests; analytics go through DuckDB). T must be the table's row type.
 func ReadTable[T any](l *Lake, table string, fn func([]T) error) error {
-	t, err := tableFor[T](table)
-	if err != nil {
-		return err
-	}
-	m, err := l.Manifest()
-	if err != nil {
-		return err
-	}
-	for _, f := range m.Files {
-		if f.Table == table {
-			if err := readRows[T](l.root, t, f, fn); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return ReadPartitions(l, table, func([]string) bool { return true }, fn)
 }
 
 // ReadPartitions streams the committed rows of the partitions of a table

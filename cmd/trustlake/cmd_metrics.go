@@ -75,14 +75,19 @@ func metricsError(err error) error {
 // inSession opens a DuckDB session over the lake, runs fn in it and maps
 // metrics errors to exit codes.
 func inSession[R any](ctx context.Context, g globalOptions, threads int, fn func(*queries.Session) (R, error)) (R, error) {
-	var zero R
 	s, err := openSession(ctx, g, nil, threads)
 	if err != nil {
+		var zero R
 		return zero, err
 	}
 	defer s.Close()
-	r, err := fn(s)
+	return mapMetricsError(fn(s))
+}
+
+// mapMetricsError maps a metrics computation's error to its exit code.
+func mapMetricsError[R any](r R, err error) (R, error) {
 	if err != nil {
+		var zero R
 		return zero, metricsError(err)
 	}
 	return r, nil

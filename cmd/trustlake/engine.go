@@ -65,15 +65,11 @@ func onEngine[R any](ctx context.Context, g globalOptions, e engineOptions, thre
 	if e.engine == "" || e.engine == engineDuckDB {
 		return inSession(ctx, g, threads, func(s *queries.Session) (R, error) { return fn(s) })
 	}
-	var zero R
 	s, err := spark.Open(ctx, e.engine, spark.Options{LakeURI: e.uri(g.lakeDir), Logger: g.logger()})
 	if err != nil {
+		var zero R
 		return zero, err
 	}
 	defer s.Close()
-	r, err := fn(s)
-	if err != nil {
-		return zero, metricsError(err)
-	}
-	return r, nil
+	return mapMetricsError(fn(s))
 }
