@@ -6,9 +6,10 @@
 // statistics stay in Go.
 //
 // The statements are plain SQL that both engines accept where that is
-// possible (metrics_cells, the heavy one, is queries/sql/metrics_cells.sql
-// itself); the others are kept in Spark's dialect beside DuckDB's (sql/*.sql
-// here, one file per statement of queries/sql). The parity tests check that
+// possible (metrics_cells, the heavy one, and the categories and
+// human_reference views are queries/sql's files themselves); the others are
+// kept in Spark's dialect beside DuckDB's (sql/*.sql here, one file per
+// statement of queries/sql). The parity tests check that
 // both engines return the same rows.
 package spark
 

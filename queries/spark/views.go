@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/queries"
 )
 
 // createViews reads the manifest through the engine and defines one view
@@ -41,7 +42,7 @@ func (s *Session) createViews(ctx context.Context) error {
 		}
 	}
 	for _, name := range []string{"view_categories", "view_human_reference"} {
-		if err := s.exec(ctx, name, sqlFile(name)); err != nil {
+		if err := s.exec(ctx, name, queries.Statement(name)); err != nil {
 			return err
 		}
 	}

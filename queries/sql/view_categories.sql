@@ -3,7 +3,9 @@
 -- category: a human label wins over the verifier's category. Categories
 -- outside the seven codes are kept raw and flagged needs_review. gt_pass is
 -- the verifier's verdict (human pass/fail judgments are in human_reference).
-CREATE OR REPLACE VIEW categories AS
+-- Plain SQL that Spark runs too (queries/spark): a temporary view, an
+-- explicit join condition.
+CREATE OR REPLACE TEMPORARY VIEW categories AS
 WITH gt AS (
     SELECT episode_id, pass, category, category_raw,
            row_number() OVER (PARTITION BY episode_id ORDER BY verifier_sha256) AS rn
@@ -21,4 +23,4 @@ SELECT
     (coalesce(gt.pass, false) = false
         AND (CASE WHEN l.episode_id IS NOT NULL THEN l.category ELSE gt.category END) IS NULL) AS needs_review
 FROM (SELECT * FROM gt WHERE rn = 1) gt
-FULL OUTER JOIN labels l USING (episode_id)
+FULL OUTER JOIN labels l ON gt.episode_id = l.episode_id

@@ -3,7 +3,8 @@
 -- (ground_truth rows with source 'human', one per annotator) their counts
 -- and the majority: pass when more annotators say pass than fail, fail in
 -- the reverse case, NULL on a tie (tie = true).
-CREATE OR REPLACE VIEW human_reference AS
+-- Plain SQL that Spark runs too (queries/spark).
+CREATE OR REPLACE TEMPORARY VIEW human_reference AS
 SELECT
     episode_id,
     count(*)               AS n_annotators,
