@@ -14,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/trustlake/trustlake/schema"
 )
 
 // zstdFastest compresses every data file. One codec for all of them: its
@@ -33,9 +35,10 @@ type fileWriter[T any] struct {
 	w      *parquet.GenericWriter[T]
 	keys   *keysWriter
 	rows   int64
-	ch     chan []T   // row batches for the encoding goroutine
-	free   chan []T   // batches the encoder is done with, for reuse
-	done   chan error // the encoding goroutine's result
+	counts *runCounter // the run counts of a verdicts file (nil for other tables)
+	ch     chan []T    // row batches for the encoding goroutine
+	free   chan []T    // batches the encoder is done with, for reuse
+	done   chan error  // the encoding goroutine's result
 	closed bool
 }
 
@@ -60,6 +63,12 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 	if err != nil {
 		return nil, err
 	}
+	return newFileWriterAt[T](tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"))
+}
+
+// newFileWriterAt is newFileWriter with the file's final path (relative to
+// the root) given: a run_counts companion takes its data file's name.
+func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string) (*fileWriter[T], error) {
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
 	// being written.
@@ -68,10 +77,8 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 			return nil, fmt.Errorf("create %s: %w", d, err)
 		}
 	}
-	id := uuid.NewString()
-	rel := path.Join(dir, "part-"+id+".parquet")
 	final := filepath.Join(tx.l.root, filepath.FromSlash(rel))
-	tmp := filepath.Join(tx.l.root, stagingDir, "part-"+id+".parquet.tmp")
+	tmp := filepath.Join(tx.l.root, stagingDir, path.Base(rel)+".tmp")
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("create data file: %w", err)
@@ -85,6 +92,9 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 		return nil, err
 	}
 	fw := &fileWriter[T]{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
+	if t.counted {
+		fw.counts = newRunCounter()
+	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
 	fw.w = parquet.NewGenericWriter[T](&fw.h,
 		parquet.Compression(zstdFastest),
@@ -122,6 +132,9 @@ func (fw *fileWriter[T]) encode() {
 				e.key, scratch = rt.keyHash(scratch, p)
 				e.content, scratch = rt.contentHash(scratch, p)
 				fw.keys.add(e)
+				if fw.counts != nil {
+					fw.counts.add((*schema.Verdict)(p)) // T is schema.Verdict (Table.counted)
+				}
 			}
 		}
 		// The writer has copied the values: hand the batch back for reuse
@@ -209,6 +222,9 @@ func (fw *fileWriter[T]) close() error {
 		KeysBytes:  kn,
 		KeysSHA256: hex.EncodeToString(ksum),
 	})
+	if fw.counts != nil {
+		return writeRunCounts(fw.tx, fw.values, fw.rel, fw.counts)
+	}
 	return nil
 }
 
