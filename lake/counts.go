@@ -233,9 +233,11 @@ func (tx *Tx) companions() map[string]bool {
 // RunCountsComplete reports whether every verdicts data file of the
 // snapshot has its run_counts companion and every companion its data
 // file: then the run_counts rows count exactly the verdicts.
-func (s Snapshot) RunCountsComplete() bool { return runCountsComplete(s.m) }
+func (s Snapshot) RunCountsComplete() bool { return s.m.RunCountsComplete() }
 
-func runCountsComplete(m Manifest) bool {
+// RunCountsComplete is Snapshot.RunCountsComplete for a manifest read by
+// another engine.
+func (m Manifest) RunCountsComplete() bool {
 	data, counts := map[string]bool{}, map[string]bool{}
 	for _, f := range m.Files {
 		switch f.Table {

@@ -31,7 +31,9 @@ WITH per_episode AS (
             + CASE WHEN score_2 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
             + CASE WHEN score_3 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END) AS BIGINT) AS n_failure,
         CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
-        count_if(score_1 IS NOT NULL AND CAST($3 AS DOUBLE) IS NULL)      AS n_unscored
+        CAST(sum(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
 ),
