@@ -14,12 +14,49 @@ import (
 type verdictDecoder struct {
 	fields   []field
 	intern   map[string]string
+	ptrs     map[string]*string // interned optional strings: rows share the pointer
 	lastTime string
 	lastT    time.Time
+	minute   [17]byte  // "2006-01-02T15:04:" of the last fast-path timestamp
+	minuteT  time.Time // its time at second 0
+	// Optional values point into slabs instead of one allocation each.
+	// The lake copies the values when a row is added, so a slab lives as
+	// long as the rows of its chunk.
+	floats []float64
+	times  []time.Time
 }
 
 func newVerdictDecoder() *verdictDecoder {
-	return &verdictDecoder{intern: map[string]string{}}
+	return &verdictDecoder{intern: map[string]string{}, ptrs: map[string]*string{}}
+}
+
+const slabLen = 1024
+
+func (d *verdictDecoder) newFloat(v float64) *float64 {
+	if len(d.floats) == cap(d.floats) {
+		d.floats = make([]float64, 0, slabLen)
+	}
+	d.floats = append(d.floats, v)
+	return &d.floats[len(d.floats)-1]
+}
+
+func (d *verdictDecoder) newTime(t time.Time) *time.Time {
+	if len(d.times) == cap(d.times) {
+		d.times = make([]time.Time, 0, slabLen)
+	}
+	d.times = append(d.times, t)
+	return &d.times[len(d.times)-1]
+}
+
+func (d *verdictDecoder) optFloat(f *field) (*float64, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	v, err := f.float()
+	if err != nil {
+		return nil, err
+	}
+	return d.newFloat(v), nil
 }
 
 // str decodes a string field, interning it when asked.
@@ -44,7 +81,17 @@ func (d *verdictDecoder) optStr(f *field, intern bool) (*string, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
+	if intern && f.kind == kString {
+		if p, ok := d.ptrs[string(f.val)]; ok {
+			return p, nil
+		}
+	}
 	s, err := d.str(f, intern)
+	if err == nil && intern && len(d.ptrs) < 4096 {
+		p := &s
+		d.ptrs[string(f.val)] = p
+		return p, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -55,13 +102,28 @@ func (d *verdictDecoder) optTime(f *field) (*time.Time, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
-	if f.kind == kString && string(f.val[1:len(f.val)-1]) == d.lastTime {
-		t := d.lastT
-		return &t, nil
+	if f.kind == kString {
+		raw := f.val[1 : len(f.val)-1]
+		if string(raw) == d.lastTime {
+			return d.newTime(d.lastT), nil
+		}
+		// Timestamps of a file mostly share their minute: "…T15:04:" as
+		// the last one and two digits of seconds, then "Z".
+		if len(raw) == 20 && string(raw[:17]) == string(d.minute[:]) && raw[19] == 'Z' &&
+			raw[17] >= '0' && raw[17] <= '5' && raw[18] >= '0' && raw[18] <= '9' {
+			sec := int(raw[17]-'0')*10 + int(raw[18]-'0')
+			return d.newTime(d.minuteT.Add(time.Duration(sec) * time.Second)), nil
+		}
 	}
 	t, err := f.optTime()
 	if err == nil {
 		d.lastTime, d.lastT = string(f.val[1:len(f.val)-1]), *t
+		if raw := f.val[1 : len(f.val)-1]; len(raw) == 20 && raw[19] == 'Z' {
+			if _, ok := parseUTCSeconds(string(raw)); ok {
+				copy(d.minute[:], raw[:17])
+				d.minuteT = t.Truncate(time.Minute)
+			}
+		}
 	}
 	return t, err
 }
@@ -117,10 +179,10 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			v.Verdict, err = d.optStr(f, true)
 		case "score":
 			bit = vScore
-			v.Score, err = f.optFloat()
+			v.Score, err = d.optFloat(f)
 		case "confidence":
 			bit = vConfidence
-			v.Confidence, err = f.optFloat()
+			v.Confidence, err = d.optFloat(f)
 		case "model":
 			bit = vModel
 			v.Model, err = d.optStr(f, true)
