@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -277,6 +278,14 @@ func lit(b []byte, i int, word string, k kind) (kind, int, error) {
 // checking its escapes (so that raw values kept in extra are JSON too).
 func skipString(b []byte, i int) (int, error) {
 	for j := i + 1; j < len(b); j++ {
+		// Eight plain bytes (no quote, backslash or control character)
+		// at a time, then byte by byte from the first that is not.
+		for j+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[j:])) {
+			j += 8
+		}
+		if j >= len(b) {
+			break
+		}
 		switch b[j] {
 		case '"':
 			return j + 1, nil
@@ -302,4 +311,13 @@ func skipString(b []byte, i int) (int, error) {
 		}
 	}
 	return len(b), synErr(len(b), "unterminated string (truncated line?)")
+}
+
+// plain8 reports whether none of the eight bytes of x is a quote, a
+// backslash or below 0x20 (the classic "has zero byte" and "has byte less
+// than n" tests on the word; both exact as to whether any byte matches).
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, bslash := x^(ones*'"'), x^(ones*'\\')
+	return ((quote-ones)&^quote|(bslash-ones)&^bslash|(x-ones*0x20)&^x)&highs == 0
 }

@@ -13,8 +13,7 @@ import (
 // million copies of "E2-lastk".
 type verdictDecoder struct {
 	fields   []field
-	intern   map[string]string
-	ptrs     map[string]*string // interned optional strings: rows share the pointer
+	intern   map[string]*interned // by raw JSON value
 	lastTime string
 	lastT    time.Time
 	minute   [17]byte  // "2006-01-02T15:04:" of the last fast-path timestamp
@@ -24,10 +23,31 @@ type verdictDecoder struct {
 	// long as the rows of its chunk.
 	floats []float64
 	times  []time.Time
+	// The last value of each interned field (judge, condition, verdict,
+	// model): runs of equal values skip the map.
+	last [4]*interned
 }
 
+// interned is one distinct value of a low-cardinality string field: its
+// raw JSON (the map key) and the decoded string, which the rows holding
+// that value share (as a string, or as a pointer to s: nothing writes
+// through it).
+type interned struct {
+	raw string
+	s   string
+}
+
+// Slots of verdictDecoder.last; noIntern decodes without interning.
+const (
+	noIntern = iota - 1
+	slotJudge
+	slotCondition
+	slotVerdict
+	slotModel
+)
+
 func newVerdictDecoder() *verdictDecoder {
-	return &verdictDecoder{intern: map[string]string{}, ptrs: map[string]*string{}}
+	return &verdictDecoder{intern: map[string]*interned{}}
 }
 
 const slabLen = 1024
@@ -59,43 +79,55 @@ func (d *verdictDecoder) optFloat(f *field) (*float64, error) {
 	return d.newFloat(v), nil
 }
 
-// str decodes a string field, interning it when asked.
-func (d *verdictDecoder) str(f *field, intern bool) (string, error) {
+// str decodes a string field, interning it in slot unless noIntern.
+func (d *verdictDecoder) str(f *field, slot int) (string, error) {
 	if f.kind != kString {
 		return "", f.typeErr("string")
 	}
-	raw := f.val[1 : len(f.val)-1]
-	if intern {
-		if s, ok := d.intern[string(raw)]; ok {
-			return s, nil
-		}
+	if slot == noIntern {
+		return unquote(f.val[1 : len(f.val)-1])
 	}
-	s, err := unquote(raw)
-	if err == nil && intern && len(d.intern) < 4096 {
-		d.intern[string(raw)] = s
+	in, err := d.interned(f, slot)
+	if err != nil {
+		return "", err
 	}
-	return s, err
+	return in.s, nil
 }
 
-func (d *verdictDecoder) optStr(f *field, intern bool) (*string, error) {
+// interned returns the interned value of string field f, remembering it in
+// slot.
+func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
+	if in := d.last[slot]; in != nil && string(f.val) == in.raw {
+		return in, nil
+	}
+	in, ok := d.intern[string(f.val)]
+	if !ok {
+		s, err := unquote(f.val[1 : len(f.val)-1])
+		if err != nil {
+			return nil, err
+		}
+		in = &interned{raw: string(f.val), s: s}
+		if len(d.intern) < 4096 {
+			d.intern[in.raw] = in
+		}
+	}
+	d.last[slot] = in
+	return in, nil
+}
+
+// optStr decodes an optional string field, interned in slot.
+func (d *verdictDecoder) optStr(f *field, slot int) (*string, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
-	if intern && f.kind == kString {
-		if p, ok := d.ptrs[string(f.val)]; ok {
-			return p, nil
-		}
+	if f.kind != kString {
+		return nil, f.typeErr("string")
 	}
-	s, err := d.str(f, intern)
-	if err == nil && intern && len(d.ptrs) < 4096 {
-		p := &s
-		d.ptrs[string(f.val)] = p
-		return p, nil
-	}
+	in, err := d.interned(f, slot)
 	if err != nil {
 		return nil, err
 	}
-	return &s, nil
+	return &in.s, nil
 }
 
 func (d *verdictDecoder) optTime(f *field) (*time.Time, error) {
@@ -164,19 +196,19 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		switch string(f.key) {
 		case "episode_id":
 			bit = vEpisode
-			v.EpisodeID, err = d.str(f, false)
+			v.EpisodeID, err = d.str(f, noIntern)
 		case "judge":
 			bit = vJudge
-			v.Judge, err = d.str(f, true)
+			v.Judge, err = d.str(f, slotJudge)
 		case "condition":
 			bit = vCondition
-			v.Condition, err = d.str(f, true)
+			v.Condition, err = d.str(f, slotCondition)
 		case "run":
 			bit = vRun
 			v.Run, err = f.int()
 		case "verdict":
 			bit = vVerdict
-			v.Verdict, err = d.optStr(f, true)
+			v.Verdict, err = d.optStr(f, slotVerdict)
 		case "score":
 			bit = vScore
 			v.Score, err = d.optFloat(f)
@@ -185,7 +217,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			v.Confidence, err = d.optFloat(f)
 		case "model":
 			bit = vModel
-			v.Model, err = d.optStr(f, true)
+			v.Model, err = d.optStr(f, slotModel)
 		case "called_at":
 			bit = vCalledAt
 			v.CalledAt, err = d.optTime(f)

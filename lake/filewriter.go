@@ -91,6 +91,7 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 		parquet.Compression(zstdFastest),
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
 		parquet.CreatedBy("trustlake", "1", ""),
+		parquet.WriteBufferSize(256<<10),
 	)
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
