@@ -59,6 +59,7 @@ type Writer[T any] struct {
 	rt      *rowType
 	opts    WriterOptions
 	parts   map[string]*partState // by partition values joined with NUL
+	list    []*partState          // the same, in first-use order (for small counts a scan beats the map)
 	last    *partState            // the partition of the previous row
 	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
 	files   []string                 // source files by index, for seen
@@ -204,10 +205,19 @@ func (w *Writer[T]) flush(ps *partState) error {
 
 // part returns the state of one partition, loading its key index on first
 // use. Rows of one partition usually come in runs, so the previous row's
-// partition is tried first; the map costs one joined key otherwise.
+// partition is tried first, then (when there are few) every partition in
+// turn; the map costs one joined key.
 func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 	if w.last != nil && w.rt.inPartition(p, w.last.values) {
 		return w.last, nil
+	}
+	if len(w.list) <= 32 {
+		for _, ps := range w.list {
+			if w.rt.inPartition(p, ps.values) {
+				w.last = ps
+				return ps, nil
+			}
+		}
 	}
 	values := w.rt.partition(p)
 	id := strings.Join(values, "\x00")
@@ -227,6 +237,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 		w.parts = map[string]*partState{}
 	}
 	w.parts[id], w.last = ps, ps
+	w.list = append(w.list, ps)
 	return ps, nil
 }
 
