@@ -315,7 +315,8 @@ func (w *Writer[T]) Duplicates() []*DuplicateError {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
-	for _, id := range slices.Sorted(maps.Keys(w.parts)) { // manifest order stays stable
+	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
+	for _, id := range ids {
 		ps := w.parts[id]
 		if err := w.flush(ps); err != nil {
 			return w.stats, err
@@ -325,6 +326,12 @@ func (w *Writer[T]) Close() (Stats, error) {
 				return w.stats, err
 			}
 		}
+		if ps.fw != nil {
+			ps.fw.end() // the files finish side by side
+		}
+	}
+	for _, id := range ids {
+		ps := w.parts[id]
 		if ps.fw != nil {
 			if err := ps.fw.close(); err != nil {
 				return w.stats, err

@@ -37,7 +37,11 @@ type fileWriter struct {
 	ch     chan *colBatch // batches for the encoding goroutine
 	free   chan *colBatch // batches the encoder is done with, for reuse
 	done   chan error     // the encoding goroutine's result
-	closed bool
+	closed bool           // ch is closed: no more rows
+
+	keysBytes int64  // size of the finished key index
+	keysSum   []byte // its sha256
+	keysDone  bool   // the key index file is closed
 }
 
 type hashWriter struct {
@@ -96,12 +100,13 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
-		if !fw.closed {
-			fw.closed = true
-			close(fw.ch)
+		if fw.done != nil {
+			fw.end()
 			<-fw.done
 			fw.f.Close()
-			fw.keys.f.Close()
+			if !fw.keysDone {
+				fw.keys.f.Close()
+			}
 		}
 	})
 	return fw, nil
@@ -132,11 +137,26 @@ func (fw *fileWriter) encode() {
 		}
 	}
 	if err == nil {
-		if cerr := fw.w.Close(); cerr != nil {
-			err = fmt.Errorf("finish %s: %w", fw.rel, cerr)
-		}
+		err = fw.finish()
 	}
 	fw.done <- err
+}
+
+// finish completes the data file and its key index and fsyncs both, in
+// the encoding goroutine: the files of a batch finish side by side.
+func (fw *fileWriter) finish() error {
+	if err := fw.w.Close(); err != nil {
+		return fmt.Errorf("finish %s: %w", fw.rel, err)
+	}
+	var err error
+	if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
+		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
+	}
+	fw.keysDone = true
+	if err := fw.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", fw.rel, err)
+	}
+	return nil
 }
 
 // rowGroup is the state of the row group being written.
@@ -188,24 +208,27 @@ func (fw *fileWriter) write(b *colBatch) error {
 	return nil
 }
 
-// close finishes the file and its key index, fsyncs both and records them
-// in the transaction.
-func (fw *fileWriter) close() error {
-	fw.closed = true
-	close(fw.ch)
-	if err := <-fw.done; err != nil {
-		fw.f.Close()
-		fw.keys.f.Close()
-		return err
+// end tells the encoding goroutine that no more rows come: it finishes
+// the file. Writer.Close ends every file before waiting for the first.
+func (fw *fileWriter) end() {
+	if !fw.closed {
+		fw.closed = true
+		close(fw.ch)
 	}
-	kn, ksum, err := fw.keys.finish()
+}
+
+// close ends the file, waits until it and its key index are finished and
+// fsynced, and records both in the transaction.
+func (fw *fileWriter) close() error {
+	fw.end()
+	err := <-fw.done
+	fw.done = nil // finished: nothing left for an abort
 	if err != nil {
 		fw.f.Close()
-		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
-	}
-	if err := fw.f.Sync(); err != nil {
-		fw.f.Close()
-		return fmt.Errorf("sync %s: %w", fw.rel, err)
+		if !fw.keysDone {
+			fw.keys.f.Close()
+		}
+		return err
 	}
 	if err := fw.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", fw.rel, err)
@@ -219,8 +242,8 @@ func (fw *fileWriter) close() error {
 		SHA256:     hex.EncodeToString(fw.h.h.Sum(nil)),
 		Committed:  time.Now().UTC(),
 		Keys:       keysPath(fw.rel),
-		KeysBytes:  kn,
-		KeysSHA256: hex.EncodeToString(ksum),
+		KeysBytes:  fw.keysBytes,
+		KeysSHA256: hex.EncodeToString(fw.keysSum),
 	})
 	return nil
 }
