@@ -60,7 +60,8 @@ func reportParams(opts reportOptions) map[string]any {
 
 func (o reportOptions) metricsOptions() metrics.Options {
 	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.source,
-		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold}
+		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold,
+		StrataFPROnly: true}
 }
 
 // judgeSections fills the judge table, strata, claim sway, reward models
