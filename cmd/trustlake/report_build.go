@@ -38,6 +38,11 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 		return nil, err
 	}
 	defer sess.Close()
+	// Every judge section groups the verdicts per (judge, condition,
+	// episode): count that once for all of them.
+	if err := sess.MaterializeRuns(ctx, opts.threshold); err != nil {
+		return nil, err
+	}
 	if err := judgeSections(ctx, opts, newReportEngine(sess), doc); err != nil {
 		return nil, err
 	}
