@@ -2,7 +2,9 @@ package lake
 
 import (
 	"fmt"
+	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/zeebo/xxh3"
 
@@ -39,6 +41,8 @@ type runCounter struct {
 	ids     []byte           // the episode ids, back to back
 	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
+
+	episode, verdict, score int // columns of a verdicts colBatch
 }
 
 // scoresPerRow is how many score-only runs one schema.RunCount holds.
@@ -54,39 +58,59 @@ type runTally struct {
 	score                                 int32
 }
 
-func newRunCounter() *runCounter {
-	return &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+// newRunCounter returns an empty counter for files of the verdicts layout.
+func newRunCounter(cl *colLayout) *runCounter {
+	c := &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+	for col, i := range cl.fields {
+		switch cl.rt.fields[i].name {
+		case "episode_id":
+			c.episode = col
+		case "verdict":
+			c.verdict = col
+		case "score":
+			c.score = col
+		}
+	}
+	return c
 }
 
-func (c *runCounter) episode(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen] }
+func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen] }
 
-// add counts one verdict row.
-func (c *runCounter) add(v *schema.Verdict) {
+// addBatch counts the verdicts of a batch.
+func (c *runCounter) addBatch(b *colBatch) {
+	ep, v, s := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score]
+	for r := 0; r < b.n; r++ {
+		c.add(ep.str[r], v.str[r], !v.null[r], math.Float64frombits(s.num[r]), !s.null[r])
+	}
+}
+
+// add counts one verdict run.
+func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
-	if i < 0 || string(c.episode(&c.tallies[i])) != v.EpisodeID {
-		h := xxh3.HashString(v.EpisodeID)
+	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
+		h := xxh3.HashString(episode)
 		var ok bool
-		if i, ok = c.index[h]; !ok || string(c.episode(&c.tallies[i])) != v.EpisodeID {
+		if i, ok = c.index[h]; !ok || string(c.idOf(&c.tallies[i])) != episode {
 			// New episode (or, once in 2^64, another id with the same
 			// hash: it then gets rows of its own, and the sums still hold).
 			i = int32(len(c.tallies))
-			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(v.EpisodeID))})
-			c.ids = append(c.ids, v.EpisodeID...)
+			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+			c.ids = append(c.ids, episode...)
 			c.index[h] = i
 		}
 		c.last = i
 	}
 	t := &c.tallies[i]
 	t.runs++
-	if v.Verdict == nil {
-		if v.Score == nil { // not a valid row (schema.Verdict.Validate): a run without a verdict
+	if !hasVerdict {
+		if !hasScore { // not a valid row (schema.Verdict.Validate): a run without a verdict
 			return
 		}
 		if t.nScores == scoresPerRow { // the episode continues in a new row
 			t.runs--
 			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
 			i = int32(len(c.tallies) - 1)
-			c.index[xxh3.HashString(v.EpisodeID)], c.last = i, i
+			c.index[xxh3.HashString(episode)], c.last = i, i
 			t = &c.tallies[i]
 			t.runs++
 		}
@@ -94,11 +118,11 @@ func (c *runCounter) add(v *schema.Verdict) {
 			t.score = int32(len(c.scores))
 			c.scores = append(c.scores, 0, 0, 0)
 		}
-		c.scores[t.score+t.nScores] = *v.Score
+		c.scores[t.score+t.nScores] = score
 		t.nScores++
 		return
 	}
-	switch *v.Verdict {
+	switch verdict {
 	case schema.VerdictParseError:
 		t.parse++
 	case schema.VerdictSuccess:
@@ -110,7 +134,7 @@ func (c *runCounter) add(v *schema.Verdict) {
 	}
 }
 
-// each hands the counted rows, in batches, to fn (which owns each batch),
+// each hands the counted rows, in batches, to fn (which may keep them),
 // with values as their partition and src as their provenance.
 func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount) error) error {
 	const batch = 4096
@@ -122,7 +146,7 @@ func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount
 	for lo := 0; lo < len(c.tallies); lo += batch {
 		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
 		rows := make([]schema.RunCount, len(part))
-		scores := make([]float64, 0, 3*len(part))
+		scores := make([]float64, 0, scoresPerRow*len(part))
 		for i := range part {
 			t, r := &part[i], &rows[i]
 			r.EpisodeID, r.Judge, r.Condition, r.Seq = ids[t.id:t.id+t.idLen], judge, condition, int64(t.seq)
@@ -148,7 +172,7 @@ func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount
 	return nil
 }
 
-// result returns every counted row (tests and checks).
+// result returns every counted row (checks).
 func (c *runCounter) result(values []string, src string) []schema.RunCount {
 	var out []schema.RunCount
 	c.each(values, src, func(rows []schema.RunCount) error {
@@ -158,22 +182,36 @@ func (c *runCounter) result(values []string, src string) []schema.RunCount {
 	return out
 }
 
-// writeRunCounts writes the companion of the verdicts data file dataRel
-// into tx.
-func writeRunCounts(tx *Tx, values []string, dataRel string, c *runCounter) error {
-	t, err := tableFor[schema.RunCount](RunCounts)
+// writeTo writes the counted rows of the verdicts file src into fw, a file
+// of run_counts (it does not end fw). A derived table has no key index:
+// the rows' key hashes are not computed.
+func (c *runCounter) writeTo(fw *fileWriter, src string) error {
+	t := fw.table
+	return c.each(fw.values, src, func(rows []schema.RunCount) error {
+		b := fw.batch(len(rows))
+		for i := range rows {
+			t.cols.add(b, unsafe.Pointer(&rows[i]), [2]uint64{})
+		}
+		return fw.write(b)
+	})
+}
+
+// writeRunCounts writes the companion of the committed verdicts file f,
+// counted by c, into tx.
+func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
+	t, err := LookupTable(RunCounts)
 	if err != nil {
 		return err
 	}
-	fw, err := newFileWriterAt[schema.RunCount](tx, t, values, countsPath(dataRel))
+	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path))
 	if err != nil {
 		return err
 	}
-	if err := c.each(values, dataRel, fw.write); err != nil {
+	if err := c.writeTo(fw, f.Path); err != nil {
 		return err
 	}
 	if err := fw.close(); err != nil {
-		return fmt.Errorf("write run counts of %s: %w", dataRel, err)
+		return fmt.Errorf("write run counts of %s: %w", f.Path, err)
 	}
 	return nil
 }
@@ -184,10 +222,19 @@ func countFile(root string, f FileEntry) (*runCounter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newRunCounter()
+	c := newRunCounter(t.cols)
 	err = readRows[schema.Verdict](root, t, f, func(rows []schema.Verdict) error {
 		for i := range rows {
-			c.add(&rows[i])
+			v := &rows[i]
+			var verdict string
+			var score float64
+			if v.Verdict != nil {
+				verdict = *v.Verdict
+			}
+			if v.Score != nil {
+				score = *v.Score
+			}
+			c.add(v.EpisodeID, verdict, v.Verdict != nil, score, v.Score != nil)
 		}
 		return nil
 	})
@@ -211,7 +258,7 @@ func (tx *Tx) addMissingRunCounts(files []FileEntry) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if err := writeRunCounts(tx, f.Partition, f.Path, c); err != nil {
+		if err := writeRunCounts(tx, f, c); err != nil {
 			return n, err
 		}
 		n++

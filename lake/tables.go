@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -23,6 +25,7 @@ type Table struct {
 	Derived bool
 	counted bool // each data file has a run_counts companion (verdicts)
 	rows    *rowType
+	cols    *colLayout
 	ops     tableOps
 }
 
@@ -69,6 +72,7 @@ func define[T any](name string) Table {
 		Partitions: rt.columns(rt.parts),
 		Key:        rt.columns(rt.key),
 		rows:       rt,
+		cols:       newColLayout(rt, parquet.SchemaOf(new(T))),
 		ops:        typedOps[T]{},
 	}
 }
