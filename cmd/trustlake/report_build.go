@@ -277,11 +277,6 @@ func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc 
 		return err
 	}
 	h := &doc.Health
-	for _, t := range lake.Tables() {
-		if t.Derived { // not data: its row count depends on how the verdicts were batched
-			delete(chk.Rows, t.Name)
-		}
-	}
 	h.Lake = report.LakeHealth{Files: chk.Files, Rows: chk.Rows, Problems: []report.Problem{}, Damaged: chk.Damaged()}
 	for _, p := range chk.Problems {
 		h.Lake.Problems = append(h.Lake.Problems, report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage})
