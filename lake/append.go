@@ -61,8 +61,8 @@ type Writer[T any] struct {
 	parts   map[string]*partState // by partition values joined with NUL
 	list    []*partState          // the same, in first-use order (for small counts a scan beats the map)
 	last    *partState            // the partition of the previous row
-	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
-	files   []string                 // source files by index, for seen
+	seen    []seenKey             // every key added, for in-batch duplicates (sorted in Close)
+	files   []string              // source files by index, for seen
 	stats   Stats
 	buf     int
 	scratch []byte

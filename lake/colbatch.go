@@ -27,9 +27,9 @@ type colBatch struct {
 // colData is one column of a batch.
 type colData struct {
 	nulls int      // how many rows are null
-	null []bool   // optional columns: the row's pointer was nil; kTime: the zero time
-	str  []string // string columns
-	num  []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
+	null  []bool   // optional columns: the row's pointer was nil; kTime: the zero time
+	str   []string // string columns
+	num   []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
 }
 
 // colLayout maps a row type onto its Parquet columns.
