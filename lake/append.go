@@ -49,8 +49,9 @@ type WriterOptions struct {
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
-// by natural key against the lake and within the batch. It streams: rows go
-// to Parquet as they arrive. Against the lake it reads only the key index
+// by natural key against the lake and within the batch. It streams: each
+// added row's fields go to its partition's column batch, and full batches
+// to that partition's file writer, as they arrive. Against the lake it reads only the key index
 // of each partition it touches (keys.go), so memory and time grow with the
 // rows appended plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {

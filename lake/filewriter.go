@@ -211,8 +211,12 @@ func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
 		j := min(b.n, i+rowGroupCheck, i+int(maxRows-g.rows))
 		cws := fw.w.ColumnWriters()
 		for c := range b.cols {
-			g.vals = cl.values(b, c, i, j, g.vals)
-			if _, err := cws[c].WriteRowValues(g.vals); err != nil {
+			vals := nullValues[:j-i]
+			if b.cols[c].nulls < b.n {
+				g.vals = cl.values(b, c, i, j, g.vals)
+				vals = g.vals
+			}
+			if _, err := cws[c].WriteRowValues(vals); err != nil {
 				return fmt.Errorf("write %s: %w", fw.rel, err)
 			}
 		}
