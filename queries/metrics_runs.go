@@ -51,6 +51,9 @@ const (
 func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bool) string {
 	q := sqlFile(name)
 	if !s.runs.done || !anyThreshold && !sameThreshold(s.runs.thr, threshold) {
+		if s.runsPerEpisode {
+			return perEpisodeRows(q)
+		}
 		return q
 	}
 	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
@@ -71,6 +74,27 @@ func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bo
 		where = " WHERE " + strings.Join(keep, " OR ") + " OR true"
 	}
 	return head + "    SELECT * FROM metric_runs" + where + "\n" + tail
+}
+
+// perEpisodeRows rewrites a statement whose per_episode part sums the
+// rows of verdict_runs per (judge, condition, episode) into one that takes
+// each row as it is: for a snapshot whose run counts hold exactly one row
+// per episode (lake.Snapshot.RunCountsPerEpisode), where each sum is over
+// one row. The sums are written CAST(sum(expr) AS BIGINT) and grouped by
+// one GROUP BY line; a statement in another shape is returned unchanged.
+func perEpisodeRows(q string) string {
+	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
+	if i < 0 || j < i {
+		return q
+	}
+	part := q[i:j]
+	const group = "    GROUP BY judge, condition, episode_id\n"
+	if !strings.Contains(part, "FROM verdict_runs\n") || strings.Count(part, group) != 1 ||
+		strings.Count(part, "sum(") != strings.Count(part, "CAST(sum(") {
+		return q
+	}
+	part = strings.ReplaceAll(strings.Replace(part, group, "", 1), "CAST(sum(", "CAST((")
+	return q[:i] + part + q[j:]
 }
 
 var (
