@@ -68,6 +68,9 @@ func (r *episodeRefs) endRun() {
 		m = map[string]int{}
 		r.named[r.runTable] = m
 	}
+	if _, ok := m[r.runID]; !ok {
+		r.runID = strings.Clone(r.runID) // the map outlives the decoder's arena
+	}
 	m[r.runID] += r.runRows
 	r.runRows = 0
 }

@@ -49,8 +49,9 @@ type WriterOptions struct {
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
-// by natural key against the lake and within the batch. It streams: rows go
-// to Parquet as they arrive. Against the lake it reads only the key index
+// by natural key against the lake and within the batch. It streams: each
+// added row's fields go to its partition's column batch, and full batches
+// to that partition's file writer, as they arrive. Against the lake it reads only the key index
 // of each partition it touches (keys.go), so memory and time grow with the
 // rows appended plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {
@@ -61,8 +62,8 @@ type Writer[T any] struct {
 	parts   map[string]*partState // by partition values joined with NUL
 	list    []*partState          // the same, in first-use order (for small counts a scan beats the map)
 	last    *partState            // the partition of the previous row
-	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
-	files   []string                 // source files by index, for seen
+	seen    []seenKey             // every key added, for in-batch duplicates (sorted in Close)
+	files   []string              // source files by index, for seen
 	stats   Stats
 	buf     int
 	scratch []byte
@@ -337,6 +338,11 @@ func (w *Writer[T]) Close() (Stats, error) {
 				return w.stats, err
 			}
 			ps.fw = nil
+		}
+		if w.table.counted { // upgrade: old files of the partition get their run counts
+			if _, err := w.tx.addMissingRunCounts(w.tx.partitionFiles(w.table, ps.values)); err != nil {
+				return w.stats, err
+			}
 		}
 	}
 	return w.stats, nil

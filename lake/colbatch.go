@@ -26,9 +26,10 @@ type colBatch struct {
 
 // colData is one column of a batch.
 type colData struct {
-	null []bool   // optional columns: the row's pointer was nil; kTime: the zero time
-	str  []string // string columns
-	num  []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
+	nulls int      // how many rows are null
+	null  []bool   // optional columns: the row's pointer was nil; kTime: the zero time
+	str   []string // string columns
+	num   []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
 }
 
 // colLayout maps a row type onto its Parquet columns.
@@ -103,7 +104,7 @@ func (b *colBatch) reset() {
 	for i := range b.cols {
 		c := &b.cols[i]
 		clear(c.str)
-		c.null, c.str, c.num = c.null[:0], c.str[:0], c.num[:0]
+		c.nulls, c.null, c.str, c.num = 0, c.null[:0], c.str[:0], c.num[:0]
 	}
 }
 
@@ -134,6 +135,7 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 				col.str = append(col.str, *s)
 			} else {
 				col.str = append(col.str, "")
+				col.nulls++
 			}
 		case kPtrInt64, kPtrFloat64:
 			v := *(**uint64)(a)
@@ -142,6 +144,7 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 				col.num = append(col.num, *v)
 			} else {
 				col.num = append(col.num, 0)
+				col.nulls++
 			}
 		case kPtrBool:
 			v := *(**uint8)(a)
@@ -150,6 +153,7 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 				col.num = append(col.num, uint64(*v))
 			} else {
 				col.num = append(col.num, 0)
+				col.nulls++
 			}
 		case kPtrTime:
 			t := *(**time.Time)(a)
@@ -158,10 +162,15 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 				col.num = append(col.num, uint64(t.UnixMicro()))
 			} else {
 				col.num = append(col.num, 0)
+				col.nulls++
 			}
 		}
 	}
 }
+
+// nullValues are null Parquet values (all zero), for a column that is null
+// in every row of a batch: written as they are, never built.
+var nullValues [rowGroupCheck]parquet.Value
 
 // values fills out with rows [i, j) of column c as Parquet values. A
 // required column's values need no levels (both are 0); an optional
