@@ -118,13 +118,15 @@ func (fw *fileWriter) encode() {
 	var err error
 	cl := fw.table.cols
 	var scratch []byte
+	var plan []int
 	g := rowGroup{flushed: fw.w.Size()}
 	for b := range fw.ch {
 		if err == nil {
 			err = fw.writeBatch(b, &g)
+			plan = cl.hashPlan(b, plan)
 			for r := 0; r < b.n; r++ {
 				e := keyEntry{key: b.keys[r]}
-				e.content, scratch = cl.contentHash(b, fw.values, r, scratch)
+				e.content, scratch = cl.contentHash(b, fw.values, plan, r, scratch)
 				fw.keys.add(e)
 			}
 		}
