@@ -30,8 +30,12 @@ func TestColumnPathRoundTrip(t *testing.T) {
 	}
 	defer tx.Rollback()
 	r := rand.New(rand.NewPCG(5, 6))
-	want := map[string][]reflect.Value{}
+	want := map[string][]reflect.Value{} // by data file
+	wrote := map[string]bool{}            // data files written here (derived companions are not)
 	for _, tab := range Tables() {
+		if tab.Name == RunCounts {
+			continue // only ever the companion of a verdicts file, written (and checked) with it below
+		}
 		rt := tab.rows
 		values := make([]string, len(rt.parts))
 		for i := range values {
@@ -62,8 +66,9 @@ func TestColumnPathRoundTrip(t *testing.T) {
 			rt.setPartition(p, values)
 			key, _ := rt.keyHash(nil, p)
 			tab.cols.add(b, p, key)
-			want[tab.Name] = append(want[tab.Name], row)
+			want[fw.rel] = append(want[fw.rel], row)
 		}
+		wrote[fw.rel] = true
 		if err := fw.write(b); err != nil {
 			t.Fatal(err)
 		}
@@ -79,13 +84,16 @@ func TestColumnPathRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range m.Files {
+		if !wrote[f.Path] {
+			continue
+		}
 		tab, _ := LookupTable(f.Table)
 		fh, err := os.Open(filepath.Join(l.root, filepath.FromSlash(f.Path)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pr := parquet.NewReader(fh)
-		for i, w := range want[f.Table] {
+		for i, w := range want[f.Path] {
 			got := reflect.New(tab.rows.typ)
 			if err := pr.Read(got.Interface()); err != nil {
 				t.Fatalf("%s row %d: %v", f.Table, i, err)
