@@ -16,14 +16,25 @@ type runsState struct {
 }
 
 // MaterializeRuns counts the runs of every (judge, condition, episode) once
-// into the session's table metric_runs (sql/metrics_runs.sql), scoring
-// score-only runs at threshold (nil: unscored). From then on MetricsCells
-// and MetricsPairs at that threshold, MetricsJudgeConditions and
-// MetricsScores at any, read that table instead of grouping the verdicts
-// again: the same statements, whose per_episode part becomes a scan of it.
-// For a caller that runs several of them on one snapshot (the report).
+// into the session's table metric_runs, scoring score-only runs at
+// threshold (nil: unscored): the per_episode part of sql/metrics_cells.sql
+// (over verdict_runs, as the metrics read it). From then on MetricsCells
+// and MetricsPairs (metric_episodes) at that threshold read that table
+// instead of grouping the runs again: the same statements, whose
+// per_episode part becomes a scan of it. For a caller that runs several of
+// them on one snapshot (the report).
 func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error {
-	if err := s.Exec(ctx, sqlFile("metrics_runs"), nullable(threshold)); err != nil {
+	part, err := perEpisodePart("metrics_cells")
+	if err != nil {
+		return err
+	}
+	if s.runsPerEpisode {
+		q := perEpisodeRows(perEpisodeBegin + part + perEpisodeEnd)
+		part = q[len(perEpisodeBegin) : len(q)-len(perEpisodeEnd)]
+	}
+	// The cells statement's threshold is $3; here it is the only value.
+	stmt := "CREATE OR REPLACE TEMP TABLE metric_runs AS\n" + strings.ReplaceAll(part, "$3", "$1")
+	if err := s.Exec(ctx, stmt, nullable(threshold)); err != nil {
 		return fmt.Errorf("count runs per episode: %w", err)
 	}
 	s.runs = runsState{done: true, thr: copyThreshold(threshold)}
@@ -44,13 +55,22 @@ const (
 	perEpisodeEnd   = "-- per_episode:end\n"
 )
 
-// runsStatement returns the embedded statement name, reading per_episode
-// from metric_runs when the session materialised it and the statement's
-// per-episode counts do not depend on the threshold (anyThreshold) or were
-// counted at threshold.
-func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bool) string {
+// perEpisodePart returns the per_episode part of the embedded statement
+// name: the text between its markers.
+func perEpisodePart(name string) (string, error) {
 	q := sqlFile(name)
-	if !s.runs.done || !anyThreshold && !sameThreshold(s.runs.thr, threshold) {
+	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("sql/%s.sql: no per_episode markers", name)
+	}
+	return q[i+len(perEpisodeBegin) : j], nil
+}
+
+// runsStatement returns the embedded statement name, reading per_episode
+// from metric_runs when the session materialised it at threshold.
+func (s *Session) runsStatement(name string, threshold *float64) string {
+	q := sqlFile(name)
+	if !s.runs.done || !sameThreshold(s.runs.thr, threshold) {
 		if s.runsPerEpisode {
 			return perEpisodeRows(q)
 		}

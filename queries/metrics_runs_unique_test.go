@@ -25,7 +25,7 @@ func TestPerEpisodeRows(t *testing.T) {
 			t.Errorf("%s: rewritten outside its per_episode part", name)
 		}
 	}
-	for _, name := range []string{"metrics_scores", "metrics_judge_conditions", "metrics_runs"} {
+	for _, name := range []string{"metrics_scores", "metrics_judge_conditions"} {
 		if q := sqlFile(name); perEpisodeRows(q) != q {
 			t.Errorf("%s: rewritten", name)
 		}

@@ -139,7 +139,9 @@ func TestMaterializedRunsAnswerAsTheVerdicts(t *testing.T) {
 				same(fmt.Sprintf("pairs %s %s", jc.JudgeCondition, fmtThreshold(thr)), func(s *queries.Session) (any, error) {
 					return s.MetricsPairs(t.Context(), jc.JudgeCondition, b, "natural", thr, queries.GTVerifier)
 				})
-				same("scores "+jc.String(), func(s *queries.Session) (any, error) { return s.MetricsScores(t.Context(), jc.JudgeCondition, "natural") })
+				same("scores "+jc.String(), func(s *queries.Session) (any, error) {
+					return s.MetricsScores(t.Context(), jc.JudgeCondition, "natural")
+				})
 			}
 		}
 		if parse == 0 || uncertain == 0 || unscored == 0 {
