@@ -20,9 +20,9 @@ type runsState struct {
 // threshold (nil: unscored): the per_episode part of sql/metrics_cells.sql
 // (over verdict_runs, as the metrics read it). From then on MetricsCells
 // and MetricsPairs (metric_episodes) at that threshold read that table
-// instead of grouping the runs again: the same statements, whose
-// per_episode part becomes a scan of it. For a caller that runs several of
-// them on one snapshot (the report).
+// instead of grouping the runs again, and MetricsJudgeConditions at any
+// threshold: the same statements, whose per_episode part becomes a scan of
+// it. For a caller that runs several of them on one snapshot (the report).
 func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error {
 	part, err := perEpisodePart("metrics_cells")
 	if err != nil {
@@ -63,10 +63,12 @@ func perEpisodePart(name string) (string, error) {
 }
 
 // runsStatement returns the embedded statement name, reading per_episode
-// from metric_runs when the session materialised it at threshold.
-func (s *Session) runsStatement(name string, threshold *float64) string {
+// from metric_runs when the session materialised it at threshold, or at
+// any threshold when the statement reads only columns that do not depend
+// on it (anyThreshold).
+func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bool) string {
 	q := sqlFile(name)
-	if !s.runs.done || !sameThreshold(s.runs.thr, threshold) {
+	if !s.runs.done || !anyThreshold && !sameThreshold(s.runs.thr, threshold) {
 		return q
 	}
 	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
