@@ -28,6 +28,10 @@ func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error
 	if err != nil {
 		return err
 	}
+	if s.runsPerEpisode {
+		q := perEpisodeRows(perEpisodeBegin + part + perEpisodeEnd)
+		part = q[len(perEpisodeBegin) : len(q)-len(perEpisodeEnd)]
+	}
 	// The cells statement's threshold is $3; here it is the only value.
 	stmt := "CREATE OR REPLACE TEMP TABLE metric_runs AS\n" + strings.ReplaceAll(part, "$3", "$1")
 	if err := s.Exec(ctx, stmt, nullable(threshold)); err != nil {
@@ -69,6 +73,9 @@ func perEpisodePart(name string) (string, error) {
 func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bool) string {
 	q := sqlFile(name)
 	if !s.runs.done || !anyThreshold && !sameThreshold(s.runs.thr, threshold) {
+		if s.runsPerEpisode {
+			return perEpisodeRows(q)
+		}
 		return q
 	}
 	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
@@ -89,6 +96,27 @@ func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bo
 		where = " WHERE " + strings.Join(keep, " OR ") + " OR true"
 	}
 	return head + "    SELECT * FROM metric_runs" + where + "\n" + tail
+}
+
+// perEpisodeRows rewrites a statement whose per_episode part sums the
+// rows of verdict_runs per (judge, condition, episode) into one that takes
+// each row as it is: for a snapshot whose run counts hold exactly one row
+// per episode (lake.Snapshot.RunCountsPerEpisode), where each sum is over
+// one row. The sums are written CAST(sum(expr) AS BIGINT) and grouped by
+// one GROUP BY line; a statement in another shape is returned unchanged.
+func perEpisodeRows(q string) string {
+	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
+	if i < 0 || j < i {
+		return q
+	}
+	part := q[i:j]
+	const group = "    GROUP BY judge, condition, episode_id\n"
+	if !strings.Contains(part, "FROM verdict_runs\n") || strings.Count(part, group) != 1 ||
+		strings.Count(part, "sum(") != strings.Count(part, "CAST(sum(") {
+		return q
+	}
+	part = strings.ReplaceAll(strings.Replace(part, group, "", 1), "CAST(sum(", "CAST((")
+	return q[:i] + part + q[j:]
 }
 
 var (
