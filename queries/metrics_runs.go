@@ -23,14 +23,16 @@ type runsState struct {
 // instead of grouping the runs again, and MetricsJudgeConditions at any
 // threshold: the same statements, whose per_episode part becomes a scan of
 // it. For a caller that runs several of them on one snapshot (the report).
+// When the snapshot's run counts already hold one row per episode
+// (runsPerEpisode) there is no aggregation to share: each statement takes
+// the rows as they are, and copying them into a table first only costs.
 func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error {
+	if s.runsPerEpisode {
+		return nil
+	}
 	part, err := perEpisodePart("metrics_cells")
 	if err != nil {
 		return err
-	}
-	if s.runsPerEpisode {
-		q := perEpisodeRows(perEpisodeBegin + part + perEpisodeEnd)
-		part = q[len(perEpisodeBegin) : len(q)-len(perEpisodeEnd)]
 	}
 	// The cells statement's threshold is $3; here it is the only value.
 	stmt := "CREATE OR REPLACE TEMP TABLE metric_runs AS\n" + strings.ReplaceAll(part, "$3", "$1")
