@@ -44,7 +44,7 @@ type runCounter struct {
 	tallies []runTally
 	scores  []float64        // the scores of score-only runs, three per tally that has any
 	ids     []byte           // the episode ids, back to back
-	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
 
 	episode, verdict, score int // columns of a verdicts colBatch
@@ -65,7 +65,7 @@ type runTally struct {
 
 // newRunCounter returns an empty counter for files of the verdicts layout.
 func newRunCounter(cl *colLayout) *runCounter {
-	c := &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+	c := &runCounter{tallies: make([]runTally, 0, 1024), last: -1}
 	for col, i := range cl.fields {
 		switch cl.rt.fields[i].name {
 		case "episode_id":
@@ -93,16 +93,7 @@ func (c *runCounter) addBatch(b *colBatch) {
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
 	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
-		h := xxh3.HashString(episode)
-		var ok bool
-		if i, ok = c.index[h]; !ok || string(c.idOf(&c.tallies[i])) != episode {
-			// New episode (or, once in 2^64, another id with the same
-			// hash: it then gets rows of its own, and the sums still hold).
-			i = int32(len(c.tallies))
-			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
-			c.ids = append(c.ids, episode...)
-			c.index[h] = i
-		}
+		i = c.find(episode)
 		c.last = i
 	}
 	t := &c.tallies[i]
@@ -113,9 +104,11 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 		}
 		if t.nScores == scoresPerRow { // the episode continues in a new row
 			t.runs--
-			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
-			i = int32(len(c.tallies) - 1)
-			c.index[xxh3.HashString(episode)], c.last = i, i
+			i = c.newTally(episode, t.seq+1)
+			if c.index != nil {
+				c.index[xxh3.HashString(episode)] = i
+			}
+			c.last = i
 			t = &c.tallies[i]
 			t.runs++
 		}
@@ -137,6 +130,46 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 	case schema.VerdictUncertain:
 		t.uncert++
 	}
+}
+
+// find returns the latest tally of an episode other than the previous
+// run's, starting one if it is new. While the episodes arrive in
+// increasing order (most inputs are written episode by episode, in order)
+// a different one is always new and no index is kept; the first that
+// breaks the order builds it.
+func (c *runCounter) find(episode string) int32 {
+	if c.index == nil {
+		if n := len(c.tallies); n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+			return c.newTally(episode, 0)
+		}
+		c.index = make(map[uint64]int32, 2*len(c.tallies))
+		for i := range c.tallies {
+			c.index[xxh3.Hash(c.idOf(&c.tallies[i]))] = int32(i)
+		}
+	}
+	h := xxh3.HashString(episode)
+	if i, ok := c.index[h]; ok && string(c.idOf(&c.tallies[i])) == episode {
+		return i
+	}
+	// New episode (or, once in 2^64, another id with the same hash: it
+	// then gets rows of its own, and the sums still hold).
+	i := c.newTally(episode, 0)
+	c.index[h] = i
+	return i
+}
+
+// newTally starts a row for an episode (seq 0 for its first row in the
+// file); the index, if any, is the caller's to update.
+func (c *runCounter) newTally(episode string, seq int32) int32 {
+	i := int32(len(c.tallies))
+	if seq == 0 {
+		c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+		c.ids = append(c.ids, episode...)
+		return i
+	}
+	last := c.tallies[c.last]
+	c.tallies = append(c.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+	return i
 }
 
 // each hands the counted rows, in batches, to fn (which may keep them),
