@@ -70,6 +70,9 @@ type batch struct {
 	writers  map[string]any // table -> *lake.Writer[row type of the table]
 	closers  []func() (string, lake.Stats, error)
 	sizeHint int // expected rows of the first table opened
+	// batchRows is lake.WriterOptions.BatchRows of every writer; 0 is the
+	// lake's default.
+	batchRows int
 
 	resultCheck *resultChecker // checks generic result records against each other
 	refs        episodeRefs    // episode ids named by rows of other tables
@@ -105,7 +108,7 @@ func writer[T any](b *batch, table string) (*lake.Writer[T], error) {
 	if w, ok := b.writers[table].(*lake.Writer[T]); ok {
 		return w, nil
 	}
-	nw, err := lake.NewWriter[T](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint})
+	nw, err := lake.NewWriter[T](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint, BatchRows: b.batchRows})
 	if err != nil {
 		return nil, err
 	}

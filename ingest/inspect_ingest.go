@@ -28,6 +28,7 @@ import (
 // (for a .json log "file:line: field: reason") and nothing is committed.
 func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectOptions, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
+		b.batchRows = inspectBatchRows
 		var rows int64
 		for _, name := range b.inspectFiles(paths) {
 			b.stats.Inputs++
@@ -38,6 +39,11 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 		return nil
 	})
 }
+
+// inspectBatchRows is the lake writers' batch: rows of an Inspect log are
+// wide (a verdict keeps the grader's metadata, ~1.5 KB), and four batches
+// of 4,096 such rows per partition would be most of the memory.
+const inspectBatchRows = 256
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
 // a folder (a manifest and a listing): skipped when a folder is read.

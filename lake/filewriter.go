@@ -13,13 +13,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // zstdFastest compresses every data file. One codec for all of them: its
-// pool of encoders (each holding a window of history, 8 MiB) is shared, so
-// memory does not grow with the number of files written at once.
-var zstdFastest = &zstd.Codec{Level: zstd.SpeedFastest}
+// few encoders are shared, so memory does not grow with the number of
+// files written at once.
+var zstdFastest = newPageCodec()
 
 // fileWriter writes one Parquet data file of row type T and its key index.
 // Rows are encoded, and their keys hashed, in a goroutine of their own.
@@ -33,6 +33,7 @@ type fileWriter[T any] struct {
 	w      *parquet.GenericWriter[T]
 	keys   *keysWriter
 	rows   int64
+	dicts  []int      // columns with dictionary encoding (see dictMaxBytes)
 	ch     chan []T   // row batches for the encoding goroutine
 	free   chan []T   // batches the encoder is done with, for reuse
 	done   chan error // the encoding goroutine's result
@@ -89,8 +90,10 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 	fw.w = parquet.NewGenericWriter[T](&fw.h,
 		parquet.Compression(zstdFastest),
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
+		parquet.DictionaryMaxBytes(dictMaxBytes),
 		parquet.CreatedBy("trustlake", "1", ""),
 	)
+	fw.dicts = dictColumns(fw.w.Schema())
 	fw.ch, fw.free, fw.done = make(chan []T, 2), make(chan []T, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
@@ -153,6 +156,9 @@ func (fw *fileWriter[T]) writeRows(rows []T, flushed *int64, limit int64) error 
 			return fmt.Errorf("write %s: %w", fw.rel, err)
 		}
 		rows = rows[n:]
+		if err := fw.capDictionaries(); err != nil {
+			return err
+		}
 		if fw.w.Size()-*flushed > limit {
 			if err := fw.w.Flush(); err != nil {
 				return fmt.Errorf("write %s: %w", fw.rel, err)
@@ -166,6 +172,41 @@ func (fw *fileWriter[T]) writeRows(rows []T, flushed *int64, limit int64) error 
 // rowGroupCheck is how many rows are written between two looks at the
 // buffered size (a look sums the columns' buffers: cheap, not free).
 const rowGroupCheck = 512
+
+// dictMaxBytes caps the dictionary of a dictionary-encoded column within a
+// row group: past it, the column's next pages are PLAIN. A column of few
+// values (judge, model, role, a whole file's _src_file) never reaches it;
+// one of many (an Inspect log's _src_file names each sample's entry) would
+// otherwise hold every distinct value, copied twice and hashed, until the
+// row group ends: memory growing with the rows, not bounded by bytes.
+const dictMaxBytes = 64 << 10
+
+// dictColumns returns the indexes of the dictionary-encoded columns.
+func dictColumns(s *parquet.Schema) []int {
+	var out []int
+	for _, path := range s.Columns() {
+		leaf, ok := s.Lookup(path...)
+		if ok && leaf.Node.Encoding() != nil && leaf.Node.Encoding().Encoding() == format.RLEDictionary {
+			out = append(out, leaf.ColumnIndex)
+		}
+	}
+	return out
+}
+
+// capDictionaries ends the current page of each dictionary column whose
+// page has rowGroupCheck rows or more: parquet-go looks at
+// DictionaryMaxBytes only when a page ends, and a page of dictionary
+// indexes ends by itself only after ~64,000 rows. A page of indexes
+// per rowGroupCheck rows costs a page header (~30 bytes), nothing more.
+func (fw *fileWriter[T]) capDictionaries() error {
+	cols := fw.w.ColumnWriters()
+	for _, i := range fw.dicts {
+		if err := cols[i].Flush(); err != nil {
+			return fmt.Errorf("write %s: %w", fw.rel, err)
+		}
+	}
+	return nil
+}
 
 // write hands rows to the encoding goroutine; the caller must not touch
 // the slice again (it may come back from batch).
