@@ -43,6 +43,9 @@ func (r *episodeRefs) note(table string, row any) {
 	default:
 		return
 	}
+	if r.added[id] {
+		return // the batch holds it: nothing to check (and nothing kept per row)
+	}
 	if r.named == nil {
 		r.named = map[string]map[string]int{}
 	}

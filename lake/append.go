@@ -51,6 +51,15 @@ type WriterOptions struct {
 	// partition are alive at once (buffered, queued, being encoded), so
 	// wide rows want fewer.
 	BatchRows int
+	// KeysInMemory, when > 0, bounds the in-batch keys (32 bytes a row,
+	// kept to find duplicates at Close) held in memory: every KeysInMemory
+	// keys go to disk as a sorted run, merged at Close (keySpill). 0 keeps
+	// them all in memory.
+	KeysInMemory int
+	// RowGroupRows, when > 0 and below the lake's, cuts row groups at this
+	// many rows: an open row group's pages, page statistics and
+	// dictionaries are held in memory until it ends.
+	RowGroupRows int
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
@@ -67,6 +76,7 @@ type Writer[T any] struct {
 	last    *partState[T]            // the partition of the previous row
 	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
 	files   []string                 // source files by index, for seen
+	spill   *keySpill                // seen and files on disk (KeysInMemory)
 	stats   Stats
 	buf     int
 	scratch []byte
@@ -119,11 +129,9 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	if err != nil {
 		return Conflict, err
 	}
-	file, line := w.rt.where(p)
-	if n := len(w.files); n == 0 || w.files[n-1] != file {
-		w.files = append(w.files, file)
+	if err := w.see(p, key); err != nil {
+		return Conflict, err
 	}
-	w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
 	old, ok := ps.index.lookup(key)
 	if !ok {
 		w.stats.Added++
@@ -149,6 +157,36 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	ps.replaced[old.file][key] = true
 	w.stats.Replaced++
 	return Replaced, w.push(ps, row)
+}
+
+// see records an added row's key and source for Duplicates.
+func (w *Writer[T]) see(p unsafe.Pointer, key [2]uint64) error {
+	file, line := w.rt.where(p)
+	if w.opts.KeysInMemory <= 0 {
+		if n := len(w.files); n == 0 || w.files[n-1] != file {
+			w.files = append(w.files, file)
+		}
+		w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
+		return nil
+	}
+	if w.spill == nil {
+		sp, err := newKeySpill(w.tx.spillDir())
+		if err != nil {
+			return err
+		}
+		w.spill = sp
+		w.tx.abort = append(w.tx.abort, sp.close)
+	}
+	fi, err := w.spill.name(file)
+	if err != nil {
+		return err
+	}
+	w.seen = append(w.seen, seenKey{key: key, line: line, file: fi})
+	if len(w.seen) >= w.opts.KeysInMemory {
+		err = w.spill.run(w.seen)
+		w.seen = w.seen[:0]
+	}
+	return err
 }
 
 // origin names where a stored row came from, reading the sources of its
@@ -194,6 +232,7 @@ func (w *Writer[T]) flush(ps *partState[T]) error {
 		if err != nil {
 			return err
 		}
+		fw.groupRows = int64(w.opts.RowGroupRows)
 		ps.fw = fw
 	}
 	if err := ps.fw.write(ps.pending); err != nil {
@@ -238,9 +277,32 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 // one counting pass (stable: input order within a bucket) and only the few
 // keys of a bucket are compared: linear in the batch, not a sort.
 func (w *Writer[T]) Duplicates() []*DuplicateError {
-	type dup struct{ first, again seenKey }
+	var dups []dupPair
+	name := func(i int32) string { return w.files[i] }
+	if w.spill != nil {
+		dups = w.spill.dups
+		name = func(i int32) string { return w.spill.dupNames[i] }
+	} else {
+		dups = memDups(w.seen)
+	}
+	slices.SortFunc(dups, func(a, b dupPair) int {
+		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.again.line, b.again.line)
+	})
+	out := make([]*DuplicateError, len(dups))
+	for i, d := range dups {
+		out[i] = &DuplicateError{File: name(d.again.file), Line: d.again.line, FirstFile: name(d.first.file), FirstLine: d.first.line}
+	}
+	w.stats.Rejected += int64(len(out))
+	return out
+}
+
+// memDups finds the repeated keys of s in memory.
+func memDups(s []seenKey) []dupPair {
+	type dup = dupPair
 	var dups []dup
-	s := w.seen
 	nb := max(1, bits.Len64(uint64(len(s))/2))
 	shift := uint(64 - nb)
 	start := make([]int32, (1<<nb)+1)
@@ -287,18 +349,7 @@ func (w *Writer[T]) Duplicates() []*DuplicateError {
 			dups = append(dups, dup{first: bucket[run], again: bucket[i]})
 		}
 	}
-	slices.SortFunc(dups, func(a, b dup) int {
-		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.again.line, b.again.line)
-	})
-	out := make([]*DuplicateError, len(dups))
-	for i, d := range dups {
-		out[i] = &DuplicateError{File: w.files[d.again.file], Line: d.again.line, FirstFile: w.files[d.first.file], FirstLine: d.first.line}
-	}
-	w.stats.Rejected += int64(len(out))
-	return out
+	return dups
 }
 
 // Close flushes every partition, rewrites files that lost replaced rows,
@@ -320,6 +371,14 @@ func (w *Writer[T]) Close() (Stats, error) {
 				return w.stats, err
 			}
 			ps.fw = nil
+		}
+	}
+	if w.spill != nil {
+		err := w.spill.finish(w.seen)
+		w.spill.close()
+		w.seen = nil
+		if err != nil {
+			return w.stats, err
 		}
 	}
 	return w.stats, nil

@@ -34,6 +34,11 @@ type fileWriter[T any] struct {
 	keys   *keysWriter
 	rows   int64
 	dicts  []int      // columns with dictionary encoding (see dictMaxBytes)
+	// groupRows, when > 0, cuts row groups at this many rows (below the
+	// lake's RowGroupRows; WriterOptions.RowGroupRows).
+	groupRows int64
+	grouped   int64 // rows in the current row group, when groupRows > 0
+	sinceDict int   // rows since the dictionary columns' pages were ended
 	ch     chan []T   // row batches for the encoding goroutine
 	free   chan []T   // batches the encoder is done with, for reuse
 	done   chan error // the encoding goroutine's result
@@ -87,12 +92,7 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 	}
 	fw := &fileWriter[T]{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = parquet.NewGenericWriter[T](&fw.h,
-		parquet.Compression(zstdFastest),
-		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
-		parquet.DictionaryMaxBytes(dictMaxBytes),
-		parquet.CreatedBy("trustlake", "1", ""),
-	)
+	fw.w = parquet.NewGenericWriter[T](&fw.h, writerOptions[T](tx)...)
 	fw.dicts = dictColumns(fw.w.Schema())
 	fw.ch, fw.free, fw.done = make(chan []T, 2), make(chan []T, 4), make(chan error, 1)
 	go fw.encode()
@@ -156,10 +156,15 @@ func (fw *fileWriter[T]) writeRows(rows []T, flushed *int64, limit int64) error 
 			return fmt.Errorf("write %s: %w", fw.rel, err)
 		}
 		rows = rows[n:]
-		if err := fw.capDictionaries(); err != nil {
-			return err
+		fw.grouped += int64(n)
+		if fw.sinceDict += n; fw.sinceDict >= dictCheckRows {
+			fw.sinceDict = 0
+			if err := fw.capDictionaries(); err != nil {
+				return err
+			}
 		}
-		if fw.w.Size()-*flushed > limit {
+		if fw.w.Size()-*flushed > limit || fw.groupRows > 0 && fw.grouped >= fw.groupRows {
+			fw.grouped = 0
 			if err := fw.w.Flush(); err != nil {
 				return fmt.Errorf("write %s: %w", fw.rel, err)
 			}
@@ -179,7 +184,37 @@ const rowGroupCheck = 512
 // one of many (an Inspect log's _src_file names each sample's entry) would
 // otherwise hold every distinct value, copied twice and hashed, until the
 // row group ends: memory growing with the rows, not bounded by bytes.
-const dictMaxBytes = 64 << 10
+const dictMaxBytes = 16 << 10
+
+// pageBytes is the uncompressed size of a data page (parquet-go's default
+// is 256 KiB). Each column of each open file fills one page before it is
+// compressed, so this times the columns is memory every ingest holds once
+// its files have that many bytes; 64 KiB pages compress nearly as well.
+const pageBytes = 64 << 10
+
+// dictCheckRows is how often capDictionaries runs, in rows: a page of
+// dictionary indexes each time (a page header and its statistics, kept in
+// the file's page index until the file is closed).
+const dictCheckRows = 1024
+
+// writerOptions are the Parquet writer options of every data file of row
+// type T. Pages carry no min/max in the file's page index
+// (SkipPageBounds): the index of every page of a file is held in memory
+// until the file is closed, so it grew with the rows, and DuckDB filters
+// on row-group statistics, which are still written.
+func writerOptions[T any](tx *Tx) []parquet.WriterOption {
+	opts := []parquet.WriterOption{
+		parquet.Compression(zstdFastest),
+		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
+		parquet.DictionaryMaxBytes(dictMaxBytes),
+		parquet.PageBufferSize(pageBytes),
+		parquet.CreatedBy("trustlake", "1", ""),
+	}
+	for _, path := range parquet.SchemaOf(new(T)).Columns() {
+		opts = append(opts, parquet.SkipPageBounds(path...))
+	}
+	return opts
+}
 
 // dictColumns returns the indexes of the dictionary-encoded columns.
 func dictColumns(s *parquet.Schema) []int {
@@ -193,11 +228,11 @@ func dictColumns(s *parquet.Schema) []int {
 	return out
 }
 
-// capDictionaries ends the current page of each dictionary column whose
-// page has rowGroupCheck rows or more: parquet-go looks at
-// DictionaryMaxBytes only when a page ends, and a page of dictionary
-// indexes ends by itself only after ~64,000 rows. A page of indexes
-// per rowGroupCheck rows costs a page header (~30 bytes), nothing more.
+// capDictionaries ends the current page of each dictionary column, every
+// dictCheckRows rows: parquet-go looks at DictionaryMaxBytes only when a
+// page ends, and a page of dictionary indexes ends by itself only after
+// ~16,000 rows (64 KiB of indexes). A dictionary may pass the cap by
+// dictCheckRows values before it is noticed.
 func (fw *fileWriter[T]) capDictionaries() error {
 	cols := fw.w.ColumnWriters()
 	for _, i := range fw.dicts {

@@ -9,17 +9,18 @@ import (
 // pageCodec is the zstd codec of every data file's pages. parquet-go's own
 // codec keeps its encoders in a pool emptied by each garbage collection,
 // and each encoder then allocates a new history of 8–16 MiB (the default
-// 8 MiB window) for pages of at most a few hundred KiB. This one keeps a
-// few encoders for the life of the process, with a window of 1 MiB and
-// the history sized to it: same output for pages up to 1 MiB (a page is
-// one frame, compressed whole), a fraction of the memory and allocation.
+// 8 MiB window) for pages of 64 KiB (pageBytes). This one keeps a few
+// encoders for the life of the process, with a window of 256 KiB and the
+// history sized to it: the same output for pages up to 256 KiB (a page is
+// one frame, compressed whole; only a single value longer than that makes
+// a larger page), a fraction of the memory and allocation.
 type pageCodec struct {
 	encoders chan *zstd.Encoder
 	decode   pqzstd.Codec // reading pages: parquet-go's codec
 }
 
 // pageWindow is the zstd window of page compression.
-const pageWindow = 1 << 20
+const pageWindow = 256 << 10
 
 func newPageCodec() *pageCodec {
 	return &pageCodec{encoders: make(chan *zstd.Encoder, 4)}
