@@ -11,8 +11,13 @@
 #   trustlake metrics --json --threshold 0.5 --by hardness --by category
 #       --by source                              the same metrics the report
 #       shows, for the breakdown
-# Reports the median times, their ratio, peak RSS and the size of
-# report.html (it grows with judges × conditions, not with rows).
+# Reports the median wall and CPU (user + system) times, their ratios,
+# peak RSS and the size of report.html (it grows with judges × conditions,
+# not with rows).
+# BASELINE=path/to/an/older/trustlake adds that build's report to every
+# round (interleaved: baseline, candidate, ...), prints its times and the
+# speedup, and checks that both report.json carry the same figures (all but
+# provenance's time, version and lake path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -27,10 +32,14 @@ export TRUSTLAKE_LAKE="$W/lake"
 "$T" sql -f csv "SELECT count(*) AS verdict_rows, count(DISTINCT episode_id) AS episodes, count(DISTINCT judge) AS judges,
   count(DISTINCT condition) AS conditions FROM verdicts"
 
-ours=(); base=(); ours_cpu=(); base_cpu=(); ours_kb=0; base_kb=0; strata=(); strata_cpu=()
+ours=(); base=(); ours_cpu=(); base_cpu=(); ours_kb=0; base_kb=0; strata=(); strata_cpu=(); old=(); old_cpu=()
 for i in $(seq "$REPS"); do
   read -r s kb c < <(measure_cpu strata "$T" metrics --json --threshold 0.5 --bootstrap 2000 --by hardness --by category --by source)
   strata+=("$s"); strata_cpu+=("$c")
+  if [ -n "${BASELINE:-}" ]; then
+    read -r s kb c < <(measure_cpu old "$BASELINE" report --out "$W/report-old" --threshold 0.5 --bootstrap 2000)
+    old+=("$s"); old_cpu+=("$c")
+  fi
   read -r s kb c < <(measure_cpu report "$T" report --out "$W/report" --threshold 0.5 --bootstrap 2000)
   ours+=("$s"); ours_cpu+=("$c"); [ "$kb" -gt "$ours_kb" ] && ours_kb=$kb
   read -r s kb c < <(measure_cpu metrics "$T" metrics --json --threshold 0.5 --bootstrap 2000)
@@ -47,3 +56,18 @@ awk -v mo="$mo" -v mb="$mb" -v co="$co" -v cb="$cb" -v ko="$ours_kb" -v kb="$bas
   printf "ratio report / metrics with the same strata: %.2fx wall, %.2fx cpu\n", mo/ms, co/cs
 }'
 echo "runs (s): report ${ours[*]} | metrics ${base[*]} | metrics with strata ${strata[*]}"
+if [ -n "${BASELINE:-}" ]; then
+  mold=$(median "${old[@]}"); cold=$(median "${old_cpu[@]}")
+  awk -v mo="$mo" -v co="$co" -v ml="$mold" -v cl="$cold" -v mb="$mb" -v cb="$cb" 'BEGIN {
+    printf "baseline report (%s): %.2f s (cpu %.2f s) = %.2fx wall, %.2fx cpu of metrics --json; this build %.2fx faster wall, %.2fx less cpu\n", ENVIRON["BASELINE"], ml, cl, ml/mb, cl/cb, ml/mo, cl/co
+  }'
+  echo "runs (s): baseline report ${old[*]}"
+  strip() { grep -v -E '^    "(generated_at|trustlake_version|lake)": "' "$1"; } # provenance's time, version, lake path
+  if cmp -s <(strip "$W/report/report.json") <(strip "$W/report-old/report.json"); then
+    echo "report.json: the same figures as the baseline's"
+  else
+    echo "report.json: DIFFERS from the baseline's" >&2
+    diff <(strip "$W/report-old/report.json") <(strip "$W/report/report.json") | head -20 >&2
+    exit 1
+  fi
+fi

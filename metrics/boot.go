@@ -74,16 +74,18 @@ func tallyCols(t *tally) [nCols]float64 {
 }
 
 // bootJob is one row to bootstrap: its per-task columns, stored column by
-// column, with the all-zero columns left out.
+// column, with the all-zero columns left out. A job of fprOnly keeps only
+// the columns of the FPR (FP and TN) and sets only its interval.
 type bootJob struct {
-	row   *Row
-	tasks []int       // task indices with data, ascending
-	use   []int       // columns that are not all zero
-	cols  [][]float64 // cols[c][k]: column use[c] of task tasks[k]
+	row     *Row
+	fprOnly bool
+	tasks   []int       // task indices with data, ascending
+	use     []int       // columns that are not all zero
+	cols    [][]float64 // cols[c][k]: column use[c] of task tasks[k]
 }
 
-func newBootJob(r *Row, a *rowAcc) *bootJob {
-	j := &bootJob{row: r}
+func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
+	j := &bootJob{row: r, fprOnly: fprOnly}
 	for task := range a.byTask {
 		j.tasks = append(j.tasks, task)
 	}
@@ -99,7 +101,7 @@ func newBootJob(r *Row, a *rowAcc) *bootJob {
 			col[k] = all[k][c]
 			nonzero = nonzero || col[k] != 0
 		}
-		if nonzero {
+		if nonzero && (!fprOnly || c == colFP || c == colTN) {
 			j.use = append(j.use, c)
 			j.cols = append(j.cols, col)
 		}
@@ -117,6 +119,13 @@ func (j *bootJob) eval(w, wk []float64, out *[bootMetrics]float64) {
 	var s [nCols]float64
 	for c, col := range j.cols {
 		s[j.use[c]] = dot(wk, col)
+	}
+	if j.fprOnly {
+		out[0] = math.NaN()
+		if d := s[colFP] + s[colTN]; d != 0 {
+			out[0] = s[colFP] / d
+		}
+		return
 	}
 	fromSums(&s, out)
 }
@@ -185,7 +194,7 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	col := make([]float64, resamples)
 	for k, j := range jobs {
 		for m, target := range rowMetrics(j.row) {
-			if math.IsNaN(target.Value) {
+			if math.IsNaN(target.Value) || j.fprOnly && target != &j.row.FPR {
 				continue
 			}
 			for r := range resamples {

@@ -68,7 +68,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 			few++
 			continue
 		}
-		jobs = append(jobs, newBootJob(r, a))
+		jobs = append(jobs, newBootJob(r, a, opts.StrataFPROnly && a.key.dim != ""))
 	}
 	err := bootstrapRows(jobs, ids, opts.boot(opts.Workers))
 	if err != nil {

@@ -58,6 +58,11 @@ type Options struct {
 	// (default), queries.GTHuman (the majority of human judgments) or
 	// queries.GTAny (the verifier's, else the human majority).
 	GT string
+	// StrataFPROnly bootstraps only the FPR of stratum rows (their other
+	// metrics keep null bootstrap intervals): the report shows nothing else
+	// of a stratum, and the FPR interval is the one a full run gives (same
+	// draws, same counts). Overall rows are always complete.
+	StrataFPROnly bool
 
 	stop <-chan struct{} // the caller's ctx.Done(): long loops stop on it
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // findRow returns the row of judge j, condition c and stratum dim=value
@@ -231,5 +232,50 @@ func TestRunSingleTask(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "only 1 task") {
 		t.Errorf("warnings %q do not explain the null intervals", rep.Warnings)
+	}
+}
+
+// StrataFPROnly leaves the overall rows as a full run computes them and
+// gives every stratum row the same FPR (value, Wilson and bootstrap
+// interval: same draws, same counts), bootstrapping nothing else there.
+func TestRunStrataFPROnly(t *testing.T) {
+	s := testLake(t, handLake())
+	opts := Options{Judges: []string{"j"}, By: []string{ByCategory, ByHardness, BySource, ByTask}, Resamples: 500}
+	full, err := Run(t.Context(), s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.StrataFPROnly = true
+	lean, err := Run(t.Context(), s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Rows) != len(lean.Rows) {
+		t.Fatalf("%d rows, want %d", len(lean.Rows), len(full.Rows))
+	}
+	withBoot := 0
+	for i, f := range full.Rows {
+		l := lean.Rows[i]
+		if dim, _ := f.StratumKey(); dim == "" {
+			if d := cmp.Diff(f, l, cmpopts.EquateNaNs()); d != "" {
+				t.Errorf("overall row %s@%s differs (-full +lean):\n%s", f.Judge, f.Condition, d)
+			}
+			continue
+		}
+		if d := cmp.Diff(f.FPR, l.FPR, cmpopts.EquateNaNs()); d != "" {
+			t.Errorf("stratum %v FPR differs (-full +lean):\n%s", f.Stratum, d)
+		}
+		if !math.IsNaN(l.FPR.Boot[0]) {
+			withBoot++
+		}
+		if !math.IsNaN(l.TPR.Boot[0]) || !math.IsNaN(l.Kappa.Boot[0]) {
+			t.Errorf("stratum %v: TPR or κ bootstrapped: %v %v", f.Stratum, l.TPR.Boot, l.Kappa.Boot)
+		}
+		if countsOf(f) != countsOf(l) || f.TPR.Value != l.TPR.Value && !math.IsNaN(f.TPR.Value) {
+			t.Errorf("stratum %v: counts or point estimates differ", f.Stratum)
+		}
+	}
+	if withBoot == 0 {
+		t.Error("no stratum row has an FPR bootstrap interval: the comparison proves nothing")
 	}
 }

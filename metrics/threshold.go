@@ -3,9 +3,7 @@ package metrics
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
-	"sort"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/stats"
@@ -165,13 +163,13 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		scores[i], positive[i] = it.Score, it.Positive
 	}
 	out.AUC.Value = stats.ROCAUC(scores, positive)
-	sorted := sortedScores(items, index)
+	pairs := newAUCPairs(items, index)
 	iv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
 		w := make([]float64, n) // how often each task was drawn
 		for _, i := range idx {
 			w[i]++
 		}
-		return weightedAUC(sorted, w)
+		return pairs.weighted(w, make([]int, 0, n))
 	}, bopts)
 	if err != nil {
 		return fmt.Errorf("bootstrap roc auc: %w", err)
@@ -183,49 +181,4 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
 	}
 	return nil
-}
-
-// taskScore is one episode's score with its task's index and class.
-type taskScore struct {
-	score    float64
-	task     int
-	positive bool
-}
-
-// sortedScores returns the items ordered by score, each with its task index.
-func sortedScores(items []stats.Scored, index map[string]int) []taskScore {
-	out := make([]taskScore, len(items))
-	for i, it := range items {
-		out[i] = taskScore{it.Score, index[it.Task], it.Positive}
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].score < out[b].score })
-	return out
-}
-
-// weightedAUC is the ROC AUC (Mann–Whitney, ties one half) of a cluster
-// bootstrap sample given as task weights over score-sorted episodes: the
-// same value stats.ROCAUC gives on the sample with each task's episodes
-// repeated w[task] times, in one pass instead of a sort per resample.
-func weightedAUC(sorted []taskScore, w []float64) float64 {
-	var pos, neg, num, negBelow float64
-	for i := 0; i < len(sorted); {
-		var gp, gn float64
-		j := i
-		for ; j < len(sorted) && sorted[j].score == sorted[i].score; j++ {
-			if sorted[j].positive {
-				gp += w[sorted[j].task]
-			} else {
-				gn += w[sorted[j].task]
-			}
-		}
-		num += gp * (negBelow + gn/2)
-		negBelow += gn
-		pos += gp
-		neg += gn
-		i = j
-	}
-	if pos == 0 || neg == 0 {
-		return math.NaN()
-	}
-	return num / (pos * neg)
 }

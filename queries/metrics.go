@@ -56,11 +56,12 @@ func gtOrDefault(gt string) string {
 }
 
 // defineMetricEpisodes (re)defines the session's table macro
-// metric_episodes(thr) (sql/metrics_episodes.sql): one row per (judge,
-// condition, episode) with the majority verdict. Every Metrics* query
-// inlines it.
-func (s *Session) defineMetricEpisodes(ctx context.Context) error {
-	if err := s.Exec(ctx, sqlFile("metrics_episodes")); err != nil {
+// metric_episodes(thr, gt) (sql/metrics_episodes.sql) for a query at
+// threshold: one row per (judge, condition, episode) with the majority
+// verdict, read from metric_runs when it holds that threshold's counts.
+// Every query that uses it inlines it.
+func (s *Session) defineMetricEpisodes(ctx context.Context, threshold *float64) error {
+	if err := s.Exec(ctx, s.runsStatement("metrics_episodes", threshold, false)); err != nil {
 		return fmt.Errorf("define metric_episodes: %w", err)
 	}
 	return nil
@@ -76,9 +77,9 @@ func nullable(p *float64) any {
 
 // MetricsCells returns the per-task cells of the judge metrics, ordered by
 // their key: sql/metrics_cells.sql, one statement in plain SQL (DuckDB and
-// Spark) that reads the verdicts once.
+// Spark) that reads the verdicts once (or metric_runs: MaterializeRuns).
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_cells"), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
+	rows, err := s.Query(ctx, s.runsStatement("metrics_cells", opts.Threshold, false), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)
 	}
@@ -121,7 +122,7 @@ type MetricEpisode struct {
 // judge, condition and episode. It reads every row: meant for tests and
 // small lakes; the metrics use MetricsCells.
 func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]MetricEpisode, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,

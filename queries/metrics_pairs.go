@@ -29,7 +29,7 @@ type MetricPair struct {
 // score-only runs count as success when their score is >= threshold, and a
 // pair with unscored runs is left out.
 func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64, gt string) ([]MetricPair, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))
@@ -63,7 +63,7 @@ type MetricScore struct {
 // MetricsScores returns one score per episode of judge jc with source and
 // ground truth (sql/metrics_scores.sql), ordered by episode.
 func (s *Session) MetricsScores(ctx context.Context, jc JudgeCondition, source string) ([]MetricScore, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_scores"), jc.Judge, jc.Condition, source)
+	rows, err := s.Query(ctx, s.runsStatement("metrics_scores", nil, true), jc.Judge, jc.Condition, source)
 	if err != nil {
 		return nil, fmt.Errorf("query scores %s: %w", jc, err)
 	}
@@ -135,10 +135,7 @@ type JudgeConditionCount struct {
 // verdicts, counting episodes left unscored without a threshold
 // (sql/metrics_judge_conditions.sql).
 func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]JudgeConditionCount, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
-		return nil, err
-	}
-	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"), nullable(threshold))
+	rows, err := s.Query(ctx, s.runsStatement("metrics_judge_conditions", nil, true), nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query judge conditions: %w", err)
 	}

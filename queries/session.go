@@ -36,6 +36,7 @@ type Session struct {
 	version   int64 // manifest version of the views
 	opts      Options
 	afterView func(table string) // test hook: runs after each table view
+	runs      runsState          // metric_runs materialised (MaterializeRuns)
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

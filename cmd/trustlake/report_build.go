@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/trustlake/trustlake/lake"
@@ -38,6 +39,11 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 		return nil, err
 	}
 	defer sess.Close()
+	// Every judge section groups the verdicts per (judge, condition,
+	// episode): count that once for all of them.
+	if err := sess.MaterializeRuns(ctx, opts.threshold); err != nil {
+		return nil, err
+	}
 	if err := judgeSections(ctx, opts, newReportEngine(sess), doc); err != nil {
 		return nil, err
 	}
@@ -60,7 +66,8 @@ func reportParams(opts reportOptions) map[string]any {
 
 func (o reportOptions) metricsOptions() metrics.Options {
 	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.source,
-		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold}
+		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold,
+		StrataFPROnly: true}
 }
 
 // judgeSections fills the judge table, strata, claim sway, reward models
@@ -94,9 +101,46 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 			mopts.Judges = nil
 		}
 	}
-	rep, err := metrics.Run(ctx, s, mopts)
-	if err != nil {
-		return reportMetricsError(err, doc, "judge metrics")
+	// The sections run concurrently: each one's Go statistics overlap the
+	// others' statements (reportEngine takes the session in turn). Each is
+	// the same deterministic computation as alone; their results are put
+	// in the document in the order of a sequential run, and the first error
+	// in that order is the one returned.
+	scored := map[queries.JudgeCondition]bool{}
+	for _, jc := range jcs {
+		scored[jc.JudgeCondition] = jc.Unscored == 0
+	}
+	swayJudges := judgesWithSway(jcs, scored)
+	var rms []queries.JudgeCondition
+	for _, jc := range raw {
+		if jc.Unscored > 0 { // a reward model, not a judge with verdicts
+			rms = append(rms, jc.JudgeCondition)
+		}
+	}
+	var (
+		wg        sync.WaitGroup
+		rep       metrics.Report
+		runErr    error
+		sways     = make([]metrics.Comparison, len(swayJudges))
+		swayErrs  = make([]error, len(swayJudges))
+		models    = make([]*report.RewardModel, len(rms))
+		modelErrs = make([]error, len(rms))
+	)
+	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
+	for i, judge := range swayJudges {
+		wg.Go(func() {
+			sways[i], swayErrs[i] = metrics.Compare(ctx, s, metrics.CompareOptions{
+				A:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionClaim},
+				B:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionLastK},
+				Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+		})
+	}
+	for i, jc := range rms {
+		wg.Go(func() { models[i], modelErrs[i] = rewardModel(ctx, opts, s, jc) })
+	}
+	wg.Wait()
+	if runErr != nil {
+		return reportMetricsError(runErr, doc, "judge metrics")
 	}
 	doc.Warnings = append(doc.Warnings, rep.Warnings...)
 	for _, r := range rep.Rows {
@@ -109,38 +153,26 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 				NNeg: r.NNeg, FP: r.FP, FPR: estimate(r.FPR, r.FP, r.NNeg)})
 		}
 	}
-	scored := map[queries.JudgeCondition]bool{}
-	for _, jc := range jcs {
-		scored[jc.JudgeCondition] = jc.Unscored == 0
-	}
-	for _, judge := range judgesWithSway(jcs, scored) {
-		cmp, err := metrics.Compare(ctx, s, metrics.CompareOptions{
-			A:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionClaim},
-			B:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionLastK},
-			Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
-		if err != nil {
-			return metricsError(err)
+	for i, judge := range swayJudges {
+		if swayErrs[i] != nil {
+			return metricsError(swayErrs[i])
 		}
-		n := cmp.Negatives
+		n := sways[i].Negatives
 		doc.ClaimSway = append(doc.ClaimSway, report.Sway{Judge: judge, Claim: schema.ConditionClaim, Base: schema.ConditionLastK,
 			NPairs: n.NPairs, B: n.B, C: n.C, McNemarP: report.Num(n.McNemar),
 			FPRClaim: estimate(n.RateA, -1, n.NPairs), FPRBase: estimate(n.RateB, -1, n.NPairs), Sway: estimate(n.Diff, 0, 0),
 			Significant: n.McNemar < opts.alpha})
 	}
-	for _, jc := range raw {
-		if jc.Unscored == 0 {
-			continue // a judge with verdicts, not a reward model
-		}
-		rm, err := rewardModel(ctx, opts, s, jc.JudgeCondition)
-		if err != nil {
-			return err
+	for i, rm := range models {
+		if modelErrs[i] != nil {
+			return modelErrs[i]
 		}
 		if rm != nil {
 			doc.RewardModels = append(doc.RewardModels, *rm)
 		}
 	}
 	for _, jc := range opts.checklists {
-		cl, err := metrics.Checklist(ctx, s.Session, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
+		cl, err := metrics.Checklist(ctx, s.sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
 			Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
 		if err != nil {
 			return metricsError(err)

@@ -9,15 +9,17 @@ import (
 	"github.com/trustlake/trustlake/queries"
 )
 
-// reportEngine is the session a report computes on, remembering the
-// lake-wide lookups every metrics function starts with (row counts and the
-// judge × conditions, each a scan of the verdicts): the report calls Run,
-// Compare per judge and Threshold per reward model on one unchanging
-// snapshot, so each of those statements runs once instead of once per
-// call.
+// reportEngine is the session a report computes on. The judge sections run
+// concurrently (metrics, each claim sway, each reward model: their Go
+// statistics overlap each other's SQL), so every statement takes the
+// session in turn (a DuckDB session runs one statement at a time). It also
+// remembers the lake-wide lookups every metrics function starts with (row
+// counts and the judge × conditions): the report calls Run, Compare per
+// judge and Threshold per reward model on one unchanging snapshot, so each
+// of those statements runs once instead of once per call.
 type reportEngine struct {
-	*queries.Session
-	mu     sync.Mutex
+	sess   *queries.Session
+	mu     sync.Mutex // held while a statement runs on sess
 	counts *queries.LakeCounts
 	jcs    []queries.JudgeConditionCount // without a threshold
 }
@@ -25,14 +27,14 @@ type reportEngine struct {
 var _ metrics.ScoreEngine = (*reportEngine)(nil)
 
 func newReportEngine(s *queries.Session) *reportEngine {
-	return &reportEngine{Session: s}
+	return &reportEngine{sess: s}
 }
 
 func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.counts == nil {
-		c, err := e.Session.MetricsLakeCounts(ctx)
+		c, err := e.sess.MetricsLakeCounts(ctx)
 		if err != nil {
 			return c, err
 		}
@@ -51,7 +53,7 @@ func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *fl
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.jcs == nil {
-		got, err := e.Session.MetricsJudgeConditions(ctx, nil)
+		got, err := e.sess.MetricsJudgeConditions(ctx, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -64,4 +66,28 @@ func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *fl
 		}
 	}
 	return out, nil
+}
+
+func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.MetricsCells(ctx, opts)
+}
+
+func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
+}
+
+func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.MetricsScores(ctx, jc, source)
+}
+
+func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.HumanAgreement(ctx)
 }

@@ -12,19 +12,7 @@ import (
 // The report engine answers every threshold's judge × conditions from the
 // scan without one; the session's own answer must be the same.
 func TestReportEngineJudgeConditions(t *testing.T) {
-	dir := t.TempDir()
-	lakeDir, data := filepath.Join(dir, "lake"), filepath.Join(dir, "data")
-	for _, args := range [][]string{{"gen", "--out", data, "--tasks", "12", "--episodes-per-task", "2"},
-		{"ingest", "episodes", filepath.Join(data, "episodes")}} {
-		if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir}, args...)...); code != 0 {
-			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
-		}
-	}
-	verdicts, _ := filepath.Glob(filepath.Join(data, "verdicts", "*.jsonl"))
-	if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir, "ingest", "verdicts"}, verdicts...)...); code != 0 {
-		t.Fatalf("ingest verdicts: exit %d\n%s", code, stderr)
-	}
-	l, err := lake.OpenExisting(lakeDir, lake.Options{})
+	l, err := lake.OpenExisting(genLake(t), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +48,25 @@ func TestReportEngineJudgeConditions(t *testing.T) {
 	}
 }
 
+// genLake generates a small lake (12 tasks, judges and a reward model) and
+// returns its folder.
+func genLake(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	lakeDir, data := filepath.Join(dir, "lake"), filepath.Join(dir, "data")
+	for _, args := range [][]string{{"gen", "--out", data, "--tasks", "12", "--episodes-per-task", "2"},
+		{"ingest", "episodes", filepath.Join(data, "episodes")}} {
+		if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	verdicts, _ := filepath.Glob(filepath.Join(data, "verdicts", "*.jsonl"))
+	if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir, "ingest", "verdicts"}, verdicts...)...); code != 0 {
+		t.Fatalf("ingest verdicts: exit %d\n%s", code, stderr)
+	}
+	return lakeDir
+}
+
 func ptr(f float64) *float64 { return &f }
 
 func fmtThreshold(thr *float64) string {
@@ -67,4 +74,76 @@ func fmtThreshold(thr *float64) string {
 		return "none"
 	}
 	return fmt.Sprint(*thr)
+}
+
+// A session that materialised metric_runs (the report's) answers every
+// metrics statement as a session that groups the verdicts each time: at
+// the materialised threshold, at another one (which falls back to the
+// verdicts) and without one, for each reference and key choice.
+func TestMaterializedRunsAnswerAsTheVerdicts(t *testing.T) {
+	lakeDir := genLake(t)
+	l, err := lake.OpenExisting(lakeDir, lake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *queries.Session {
+		s, err := queries.Open(t.Context(), l, queries.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	plain := open()
+	for _, at := range []*float64{ptr(0.5), nil} {
+		mat := open()
+		if err := mat.MaterializeRuns(t.Context(), at); err != nil {
+			t.Fatal(err)
+		}
+		same := func(what string, f func(s *queries.Session) (any, error)) {
+			t.Helper()
+			want, err := f(plain)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			got, err := f(mat)
+			if err != nil {
+				t.Fatalf("%s (materialised at %s): %v", what, fmtThreshold(at), err)
+			}
+			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+				t.Errorf("%s, materialised at %s:\n got %+v\nwant %+v", what, fmtThreshold(at), got, want)
+			}
+		}
+		var parse, uncertain, unscored int
+		for _, thr := range []*float64{at, ptr(0.3), nil} {
+			for _, gt := range []string{queries.GTVerifier, queries.GTAny} {
+				for _, by := range [][2]bool{{false, false}, {false, true}, {true, true}} {
+					o := queries.MetricCellOptions{ByAgent: by[0], ByCategory: by[1], Threshold: thr, GT: gt}
+					same(fmt.Sprintf("cells %+v", o), func(s *queries.Session) (any, error) { return s.MetricsCells(t.Context(), o) })
+				}
+			}
+			same("episodes "+fmtThreshold(thr), func(s *queries.Session) (any, error) {
+				rows, err := s.MetricEpisodeRows(t.Context(), thr)
+				for _, r := range rows {
+					parse, uncertain, unscored = parse+r.ParseErrors, uncertain+r.Uncertain, unscored+r.Unscored
+				}
+				return rows, err
+			})
+			same("judge conditions "+fmtThreshold(thr), func(s *queries.Session) (any, error) { return s.MetricsJudgeConditions(t.Context(), thr) })
+			jcs, err := plain.MetricsJudgeConditions(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, jc := range jcs {
+				b := queries.JudgeCondition{Judge: jc.Judge, Condition: "E2-lastk"}
+				same(fmt.Sprintf("pairs %s %s", jc.JudgeCondition, fmtThreshold(thr)), func(s *queries.Session) (any, error) {
+					return s.MetricsPairs(t.Context(), jc.JudgeCondition, b, "natural", thr, queries.GTVerifier)
+				})
+				same("scores "+jc.String(), func(s *queries.Session) (any, error) { return s.MetricsScores(t.Context(), jc.JudgeCondition, "natural") })
+			}
+		}
+		if parse == 0 || uncertain == 0 || unscored == 0 {
+			t.Fatalf("the generated lake should hold parse errors (%d), uncertain runs (%d) and unscored runs (%d)", parse, uncertain, unscored)
+		}
+	}
 }

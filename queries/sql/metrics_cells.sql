@@ -15,8 +15,11 @@
 -- episodes with at least two valid runs: n_agree those whose valid runs all
 -- agree, fleiss_p the sum of their observed pairwise agreement
 -- Σ_j n_j(n_j−1) / (n(n−1)) (to 1e-12), fleiss_* their runs per verdict.
--- Plain SQL that DuckDB and Spark both accept (no macros, no `//`).
+-- Plain SQL that DuckDB and Spark both accept (no macros, no `//`). A
+-- DuckDB session that materialised the runs for threshold $3
+-- (sql/metrics_runs.sql) reads per_episode from that table instead.
 WITH per_episode AS (
+-- per_episode:begin
     SELECT judge, condition, episode_id,
         count(*)                                                          AS n_runs,
         count_if(coalesce(verdict = 'parse_error', false))                AS n_parse,
@@ -27,6 +30,7 @@ WITH per_episode AS (
         count_if(verdict IS NULL AND CAST($3 AS DOUBLE) IS NULL)          AS n_unscored
     FROM verdicts
     GROUP BY judge, condition, episode_id
+-- per_episode:end
 ),
 -- Every episode's cell attributes, and a small integer per distinct cell so
 -- that the big aggregation groups by numbers, not strings.

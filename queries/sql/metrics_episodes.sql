@@ -14,19 +14,11 @@
 -- condition filters down to the partitions.
 -- The majority is the verdict with strictly more valid runs (success,
 -- failure, uncertain) than each other one; parse_error runs are dropped; a
--- tie or no valid run gives 'uncertain'.
+-- tie or no valid run gives 'uncertain'. A session that materialised the
+-- runs for thr (sql/metrics_runs.sql) reads per_episode from that table.
 CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
-WITH runs AS (
-    SELECT judge, condition, episode_id,
-        CASE
-            WHEN verdict IS NOT NULL THEN verdict
-            WHEN thr IS NULL THEN 'unscored'
-            WHEN score >= thr THEN 'success'
-            ELSE 'failure'
-        END AS v
-    FROM verdicts
-),
-per_episode AS (
+WITH per_episode AS (
+-- per_episode:begin
     SELECT judge, condition, episode_id,
         count(*)                      AS n_runs,
         count_if(v = 'parse_error')   AS n_parse,
@@ -34,8 +26,18 @@ per_episode AS (
         count_if(v = 'failure')       AS n_failure,
         count_if(v = 'uncertain')     AS n_uncertain,
         count_if(v = 'unscored')      AS n_unscored
-    FROM runs
+    FROM (
+        SELECT judge, condition, episode_id,
+            CASE
+                WHEN verdict IS NOT NULL THEN verdict
+                WHEN thr IS NULL THEN 'unscored'
+                WHEN score >= thr THEN 'success'
+                ELSE 'failure'
+            END AS v
+        FROM verdicts
+    )
     GROUP BY judge, condition, episode_id
+-- per_episode:end
 )
 SELECT
     p.judge, p.condition, p.episode_id,

@@ -1,0 +1,102 @@
+package metrics
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/trustlake/trustlake/stats"
+)
+
+// aucPairs is what the ROC AUC (Mann–Whitney, ties one half) of any task
+// cluster bootstrap sample needs, counted once: for every pair of tasks
+// (i, j), the positive–negative episode pairs with the positive in task i
+// and the negative in task j, each counting 1 when the positive scores
+// higher and ½ on a tie; and every task's positives and negatives. A sample
+// drawing task t w[t] times then has AUC Σ w[i]·w[j]·wins[i][j] /
+// (Σ w·pos · Σ w·neg): the value stats.ROCAUC gives on the sample with
+// each task's episodes repeated, in (distinct tasks drawn)² steps instead
+// of a pass over the episodes. Every term is a multiple of ½ far below
+// 2⁵³, so the sums are exact and their order does not matter.
+type aucPairs struct {
+	n        int       // tasks
+	wins     []float64 // wins[i*n+j]
+	pos, neg []float64 // per task
+}
+
+func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
+	n := len(index)
+	a := &aucPairs{n: n, wins: make([]float64, n*n), pos: make([]float64, n), neg: make([]float64, n)}
+	type scored struct {
+		score    float64
+		task     int
+		positive bool
+	}
+	sorted := make([]scored, len(items))
+	for i, it := range items {
+		sorted[i] = scored{it.Score, index[it.Task], it.Positive}
+	}
+	slices.SortFunc(sorted, func(x, y scored) int { return cmp.Compare(x.score, y.score) })
+	below := make([]float64, n)                          // negatives per task scored below the current tie group
+	gpos, gneg := make([]float64, n), make([]float64, n) // the group's episodes per task
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].score == sorted[i].score {
+			j++
+		}
+		group := sorted[i:j]
+		for _, e := range group {
+			if e.positive {
+				gpos[e.task]++
+			} else {
+				gneg[e.task]++
+			}
+		}
+		for _, e := range group {
+			if t := e.task; e.positive && gpos[t] > 0 {
+				row := a.wins[t*n : (t+1)*n]
+				for u := range row {
+					row[u] += gpos[t] * (below[u] + gneg[u]/2)
+				}
+				a.pos[t] += gpos[t]
+				gpos[t] = 0
+			}
+		}
+		for _, e := range group {
+			if t := e.task; !e.positive && gneg[t] > 0 {
+				below[t] += gneg[t]
+				a.neg[t] += gneg[t]
+				gneg[t] = 0
+			}
+		}
+		i = j
+	}
+	return a
+}
+
+// weighted returns the AUC of the sample drawing task t w[t] times (NaN
+// without a positive or a negative); drawn is scratch space of len(w).
+func (a *aucPairs) weighted(w []float64, drawn []int) float64 {
+	drawn = drawn[:0]
+	var pos, neg float64
+	for t, wt := range w {
+		if wt != 0 {
+			drawn = append(drawn, t)
+			pos += wt * a.pos[t]
+			neg += wt * a.neg[t]
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return math.NaN()
+	}
+	var num float64
+	for _, i := range drawn {
+		row := a.wins[i*a.n : (i+1)*a.n]
+		var s float64
+		for _, j := range drawn {
+			s += row[j] * w[j]
+		}
+		num += w[i] * s
+	}
+	return num / (pos * neg)
+}
