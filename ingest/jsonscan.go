@@ -1,7 +1,7 @@
 package ingest
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -87,12 +87,12 @@ func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
 			return dst, i, synErr(i, "want a quoted key, found %q", b[i])
 		}
 		koff := i
-		kend, err := skipString(b, i)
+		kend, escaped, err := scanString(b, i)
 		if err != nil {
 			return dst, i, err
 		}
 		key := b[i+1 : kend-1]
-		if bytes.IndexByte(key, '\\') >= 0 { // "r\u0075n" is the key run, as for encoding/json
+		if escaped { // "r\u0075n" is the key run, as for encoding/json
 			k, err := unquote(key)
 			if err != nil {
 				return dst, i, synErr(i, "%v in key", err)
@@ -216,14 +216,6 @@ func skipValue(b []byte, i, depth int) (kind, int, error) {
 // a bare point ("1.") or exponent ("1e") and a plus sign are not JSON.
 func scanNumber(b []byte, i int) (kind, int, error) {
 	start := i
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
 	if b[i] == '-' {
 		i++
 	}
@@ -233,28 +225,43 @@ func scanNumber(b []byte, i int) (kind, int, error) {
 		if i < len(b) && b[i] >= '0' && b[i] <= '9' {
 			return 0, i, synErr(start, "malformed number: leading zero in %s", numberText(b, start))
 		}
-	case digits() == 0:
-		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+	default:
+		j := digits(b, i)
+		if j == i {
+			return 0, i, synErr(start, "malformed number %s", numberText(b, start))
+		}
+		i = j
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return 0, i, synErr(start, "malformed number %s: want digits after '.'", numberText(b, start))
+		j := digits(b, i+1)
+		if j == i+1 {
+			return 0, j, synErr(start, "malformed number %s: want digits after '.'", numberText(b, start))
 		}
+		i = j
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		j := digits(b, i)
+		if j == i {
 			return 0, i, synErr(start, "malformed number %s: want digits in the exponent", numberText(b, start))
 		}
+		i = j
 	}
 	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-' || b[i] >= '0' && b[i] <= '9') {
 		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
 	}
 	return kNumber, i, nil
+}
+
+// digits returns the offset after the run of decimal digits at b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // numberText is the number-like run at b[i], for messages.
@@ -276,11 +283,27 @@ func lit(b []byte, i int, word string, k kind) (kind, int, error) {
 // skipString returns the offset after the string starting at b[i] == '"',
 // checking its escapes (so that raw values kept in extra are JSON too).
 func skipString(b []byte, i int) (int, error) {
+	end, _, err := scanString(b, i)
+	return end, err
+}
+
+// scanString is skipString that also says whether the string holds an
+// escape.
+func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	for j := i + 1; j < len(b); j++ {
+		// Eight plain bytes (no quote, backslash or control character)
+		// at a time, then byte by byte from the first that is not.
+		for j+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[j:])) {
+			j += 8
+		}
+		if j >= len(b) {
+			break
+		}
 		switch b[j] {
 		case '"':
-			return j + 1, nil
+			return j + 1, escaped, nil
 		case '\\':
+			escaped = true
 			j++
 			if j >= len(b) {
 				break
@@ -289,17 +312,26 @@ func skipString(b []byte, i int) (int, error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
-					return j, synErr(j, "bad \\u escape in string")
+					return j, escaped, synErr(j, "bad \\u escape in string")
 				}
 				j += 4
 			default:
-				return j, synErr(j, "bad escape \\%c in string", b[j])
+				return j, escaped, synErr(j, "bad escape \\%c in string", b[j])
 			}
 		default:
 			if b[j] < 0x20 {
-				return j, synErr(j, "control character in string")
+				return j, escaped, synErr(j, "control character in string")
 			}
 		}
 	}
-	return len(b), synErr(len(b), "unterminated string (truncated line?)")
+	return len(b), escaped, synErr(len(b), "unterminated string (truncated line?)")
+}
+
+// plain8 reports whether none of the eight bytes of x is a quote, a
+// backslash or below 0x20 (the classic "has zero byte" and "has byte less
+// than n" tests on the word; both exact as to whether any byte matches).
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, bslash := x^(ones*'"'), x^(ones*'\\')
+	return ((quote-ones)&^quote|(bslash-ones)&^bslash|(x-ones*0x20)&^x)&highs == 0
 }

@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -125,5 +127,39 @@ func TestLeadingZeroRejected(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "malformed number") {
 			t.Errorf("%s: %v, want a malformed number", line, err)
 		}
+	}
+}
+
+// TestPlain8 checks the word-at-a-time test of skipString against the byte
+// by byte one, on every single special byte at every position and on
+// random words.
+func TestPlain8(t *testing.T) {
+	slow := func(b []byte) bool {
+		for _, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(b []byte) {
+		if got, want := plain8(binary.LittleEndian.Uint64(b)), slow(b); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			for _, fill := range []byte{'a', 0x7f, 0x80, 0xff, 0x20, '"' + 1, '\\' - 1} {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[pos] = byte(c)
+				check(b)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], r.Uint64())
+		check(b[:])
 	}
 }

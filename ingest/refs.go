@@ -15,6 +15,10 @@ import (
 type episodeRefs struct {
 	named map[string]map[string]int // table → episode_id → rows
 	added map[string]bool           // episodes of this batch
+	// The run of rows naming one episode in one table, not yet counted in
+	// named: rows of an episode mostly come together (a judge's runs).
+	runTable, runID string
+	runRows         int
 }
 
 // note records the episode a row names (or adds).
@@ -43,18 +47,32 @@ func (r *episodeRefs) note(table string, row any) {
 	default:
 		return
 	}
-	if r.added[id] {
-		return // the batch holds it: nothing to check (and nothing kept per row)
+	if id == r.runID && table == r.runTable {
+		r.runRows++
+		return
+	}
+	r.endRun()
+	r.runTable, r.runID, r.runRows = table, id, 1
+}
+
+// endRun counts the current run of rows in named.
+func (r *episodeRefs) endRun() {
+	if r.runRows == 0 {
+		return
 	}
 	if r.named == nil {
 		r.named = map[string]map[string]int{}
 	}
-	m := r.named[table]
+	m := r.named[r.runTable]
 	if m == nil {
 		m = map[string]int{}
-		r.named[table] = m
+		r.named[r.runTable] = m
 	}
-	m[id]++
+	if _, ok := m[r.runID]; !ok {
+		r.runID = strings.Clone(r.runID) // the map outlives the decoder's arena
+	}
+	m[r.runID] += r.runRows
+	r.runRows = 0
 }
 
 func (r *episodeRefs) add(id string) {
@@ -68,6 +86,7 @@ func (r *episodeRefs) add(id string) {
 // per table whose rows name episodes that neither the lake nor the batch
 // holds, with the counts in st.MissingEpisodes.
 func (r *episodeRefs) check(tx *lake.Tx, st *Stats) error {
+	r.endRun()
 	if len(r.named) == 0 {
 		return nil
 	}

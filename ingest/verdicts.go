@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"time"
+	"unsafe"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -13,55 +14,166 @@ import (
 // million copies of "E2-lastk".
 type verdictDecoder struct {
 	fields   []field
-	intern   map[string]string
+	intern   map[string]*interned // by raw JSON value
 	lastTime string
 	lastT    time.Time
+	minute   [17]byte  // "2006-01-02T15:04:" of the last fast-path timestamp
+	minuteT  time.Time // its time at second 0
+	// Optional values point into slabs instead of one allocation each.
+	// The lake copies the values when a row is added, so a slab lives as
+	// long as the rows of its chunk.
+	floats []float64
+	times  []time.Time
+	arena  []byte // bytes of decoded episode ids
+	// The last value of each interned field (judge, condition, verdict,
+	// model): runs of equal values skip the map.
+	last [4]*interned
 }
+
+// interned is one distinct value of a low-cardinality string field: its
+// raw JSON (the map key) and the decoded string, which the rows holding
+// that value share (as a string, or as a pointer to s: nothing writes
+// through it).
+type interned struct {
+	raw string
+	s   string
+}
+
+// Slots of verdictDecoder.last; noIntern decodes without interning.
+const (
+	noIntern = iota - 1
+	slotJudge
+	slotCondition
+	slotVerdict
+	slotModel
+)
 
 func newVerdictDecoder() *verdictDecoder {
-	return &verdictDecoder{intern: map[string]string{}}
+	return &verdictDecoder{intern: map[string]*interned{}}
 }
 
-// str decodes a string field, interning it when asked.
-func (d *verdictDecoder) str(f *field, intern bool) (string, error) {
-	if f.kind != kString {
-		return "", f.typeErr("string")
+const slabLen = 1024
+
+func (d *verdictDecoder) newFloat(v float64) *float64 {
+	if len(d.floats) == cap(d.floats) {
+		d.floats = make([]float64, 0, slabLen)
 	}
-	raw := f.val[1 : len(f.val)-1]
-	if intern {
-		if s, ok := d.intern[string(raw)]; ok {
-			return s, nil
-		}
-	}
-	s, err := unquote(raw)
-	if err == nil && intern && len(d.intern) < 4096 {
-		d.intern[string(raw)] = s
-	}
-	return s, err
+	d.floats = append(d.floats, v)
+	return &d.floats[len(d.floats)-1]
 }
 
-func (d *verdictDecoder) optStr(f *field, intern bool) (*string, error) {
+func (d *verdictDecoder) newTime(t time.Time) *time.Time {
+	if len(d.times) == cap(d.times) {
+		d.times = make([]time.Time, 0, slabLen)
+	}
+	d.times = append(d.times, t)
+	return &d.times[len(d.times)-1]
+}
+
+func (d *verdictDecoder) optFloat(f *field) (*float64, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
-	s, err := d.str(f, intern)
+	v, err := f.float()
 	if err != nil {
 		return nil, err
 	}
-	return &s, nil
+	return d.newFloat(v), nil
+}
+
+// str decodes a string field, interning it in slot unless noIntern.
+func (d *verdictDecoder) str(f *field, slot int) (string, error) {
+	if f.kind != kString {
+		return "", f.typeErr("string")
+	}
+	if slot == noIntern {
+		return d.text(f.val[1 : len(f.val)-1])
+	}
+	in, err := d.interned(f, slot)
+	if err != nil {
+		return "", err
+	}
+	return in.s, nil
+}
+
+// text decodes the raw string value raw, copying it into the decoder's
+// arena when it has no escapes: one allocation per 64 KiB of episode ids
+// instead of one per row. The arena is only appended to, so the strings
+// stay valid; they keep it alive while held (refs clones what it keeps).
+func (d *verdictDecoder) text(raw []byte) (string, error) {
+	if len(raw) == 0 || len(raw) > 1024 || bytes.IndexByte(raw, '\\') >= 0 {
+		return unquote(raw)
+	}
+	if len(d.arena)+len(raw) > cap(d.arena) {
+		d.arena = make([]byte, 0, 64<<10)
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, raw...)
+	return unsafe.String(&d.arena[start], len(raw)), nil
+}
+
+// interned returns the interned value of string field f, remembering it in
+// slot.
+func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
+	if in := d.last[slot]; in != nil && string(f.val) == in.raw {
+		return in, nil
+	}
+	in, ok := d.intern[string(f.val)]
+	if !ok {
+		s, err := unquote(f.val[1 : len(f.val)-1])
+		if err != nil {
+			return nil, err
+		}
+		in = &interned{raw: string(f.val), s: s}
+		if len(d.intern) < 4096 {
+			d.intern[in.raw] = in
+		}
+	}
+	d.last[slot] = in
+	return in, nil
+}
+
+// optStr decodes an optional string field, interned in slot.
+func (d *verdictDecoder) optStr(f *field, slot int) (*string, error) {
+	if f.kind == kNull {
+		return nil, nil
+	}
+	if f.kind != kString {
+		return nil, f.typeErr("string")
+	}
+	in, err := d.interned(f, slot)
+	if err != nil {
+		return nil, err
+	}
+	return &in.s, nil
 }
 
 func (d *verdictDecoder) optTime(f *field) (*time.Time, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
-	if f.kind == kString && string(f.val[1:len(f.val)-1]) == d.lastTime {
-		t := d.lastT
-		return &t, nil
+	if f.kind == kString {
+		raw := f.val[1 : len(f.val)-1]
+		if string(raw) == d.lastTime {
+			return d.newTime(d.lastT), nil
+		}
+		// Timestamps of a file mostly share their minute: "…T15:04:" as
+		// the last one and two digits of seconds, then "Z".
+		if len(raw) == 20 && string(raw[:17]) == string(d.minute[:]) && raw[19] == 'Z' &&
+			raw[17] >= '0' && raw[17] <= '5' && raw[18] >= '0' && raw[18] <= '9' {
+			sec := int(raw[17]-'0')*10 + int(raw[18]-'0')
+			return d.newTime(d.minuteT.Add(time.Duration(sec) * time.Second)), nil
+		}
 	}
 	t, err := f.optTime()
 	if err == nil {
 		d.lastTime, d.lastT = string(f.val[1:len(f.val)-1]), *t
+		if raw := f.val[1 : len(f.val)-1]; len(raw) == 20 && raw[19] == 'Z' {
+			if _, ok := parseUTCSeconds(string(raw)); ok {
+				copy(d.minute[:], raw[:17])
+				d.minuteT = t.Truncate(time.Minute)
+			}
+		}
 	}
 	return t, err
 }
@@ -102,28 +214,28 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		switch string(f.key) {
 		case "episode_id":
 			bit = vEpisode
-			v.EpisodeID, err = d.str(f, false)
+			v.EpisodeID, err = d.str(f, noIntern)
 		case "judge":
 			bit = vJudge
-			v.Judge, err = d.str(f, true)
+			v.Judge, err = d.str(f, slotJudge)
 		case "condition":
 			bit = vCondition
-			v.Condition, err = d.str(f, true)
+			v.Condition, err = d.str(f, slotCondition)
 		case "run":
 			bit = vRun
 			v.Run, err = f.int()
 		case "verdict":
 			bit = vVerdict
-			v.Verdict, err = d.optStr(f, true)
+			v.Verdict, err = d.optStr(f, slotVerdict)
 		case "score":
 			bit = vScore
-			v.Score, err = f.optFloat()
+			v.Score, err = d.optFloat(f)
 		case "confidence":
 			bit = vConfidence
-			v.Confidence, err = f.optFloat()
+			v.Confidence, err = d.optFloat(f)
 		case "model":
 			bit = vModel
-			v.Model, err = d.optStr(f, true)
+			v.Model, err = d.optStr(f, slotModel)
 		case "called_at":
 			bit = vCalledAt
 			v.CalledAt, err = d.optTime(f)

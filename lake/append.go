@@ -63,8 +63,9 @@ type WriterOptions struct {
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
-// by natural key against the lake and within the batch. It streams: rows go
-// to Parquet as they arrive. Against the lake it reads only the key index
+// by natural key against the lake and within the batch. It streams: each
+// added row's fields go to its partition's column batch, and full batches
+// to that partition's file writer, as they arrive. Against the lake it reads only the key index
 // of each partition it touches (keys.go), so memory and time grow with the
 // rows appended plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {
@@ -72,11 +73,12 @@ type Writer[T any] struct {
 	table   Table
 	rt      *rowType
 	opts    WriterOptions
-	parts   map[string]*partState[T] // by partition values joined with NUL
-	last    *partState[T]            // the partition of the previous row
-	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
-	files   []string                 // source files by index, for seen
-	spill   *keySpill                // seen and files on disk (KeysInMemory)
+	parts   map[string]*partState // by partition values joined with NUL
+	list    []*partState          // the same, in first-use order (for small counts a scan beats the map)
+	last    *partState            // the partition of the previous row
+	seen    []seenKey             // every key added, for in-batch duplicates (sorted in Close)
+	files   []string              // source files by index, for seen
+	spill   *keySpill             // seen and files on disk (KeysInMemory)
 	stats   Stats
 	buf     int
 	scratch []byte
@@ -101,13 +103,13 @@ func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("same natural key as %s", origin(e.FirstFile, e.FirstLine))
 }
 
-type partState[T any] struct {
+type partState struct {
 	values   []string
 	index    *partIndex
 	replaced map[uint32]map[[2]uint64]bool // index file -> keys to drop
 	origins  map[uint32][]string           // index file -> "file:line" per row, loaded on a conflict
-	fw       *fileWriter[T]
-	pending  []T
+	fw       *fileWriter
+	pending  *colBatch // rows not yet handed to fw
 }
 
 // NewWriter starts writing table in tx; T must be the table's row type.
@@ -135,7 +137,7 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	old, ok := ps.index.lookup(key)
 	if !ok {
 		w.stats.Added++
-		return Added, w.push(ps, row)
+		return Added, w.push(ps, p, key)
 	}
 	var h uint64
 	h, w.scratch = w.rt.contentHash(w.scratch, p)
@@ -156,7 +158,7 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	}
 	ps.replaced[old.file][key] = true
 	w.stats.Replaced++
-	return Replaced, w.push(ps, row)
+	return Replaced, w.push(ps, p, key)
 }
 
 // see records an added row's key and source for Duplicates.
@@ -191,7 +193,7 @@ func (w *Writer[T]) see(p unsafe.Pointer, key [2]uint64) error {
 
 // origin names where a stored row came from, reading the sources of its
 // file once per file (conflicts are rare and end the batch).
-func (w *Writer[T]) origin(ps *partState[T], e *located) (string, error) {
+func (w *Writer[T]) origin(ps *partState, e *located) (string, error) {
 	rows, ok := ps.origins[e.file]
 	if !ok {
 		var err error
@@ -209,16 +211,20 @@ func (w *Writer[T]) origin(ps *partState[T], e *located) (string, error) {
 	return rows[e.row], nil
 }
 
-func (w *Writer[T]) push(ps *partState[T], row *T) error {
-	ps.pending = append(ps.pending, *row)
-	if len(ps.pending) >= w.buf {
+// push appends the row at p, column by column, to its partition's batch.
+func (w *Writer[T]) push(ps *partState, p unsafe.Pointer, key [2]uint64) error {
+	if ps.pending == nil {
+		ps.pending = w.table.cols.newBatch(w.buf)
+	}
+	w.table.cols.add(ps.pending, p, key)
+	if ps.pending.n >= w.buf {
 		return w.flush(ps)
 	}
 	return nil
 }
 
-func (w *Writer[T]) flush(ps *partState[T]) error {
-	if len(ps.pending) == 0 {
+func (w *Writer[T]) flush(ps *partState) error {
+	if ps.pending == nil || ps.pending.n == 0 {
 		return nil
 	}
 	if ps.fw != nil && ps.fw.rows >= int64(w.tx.l.opts.FileRows) {
@@ -228,7 +234,7 @@ func (w *Writer[T]) flush(ps *partState[T]) error {
 		ps.fw = nil
 	}
 	if ps.fw == nil {
-		fw, err := newFileWriter[T](w.tx, w.table, ps.values)
+		fw, err := newFileWriter(w.tx, w.table, ps.values)
 		if err != nil {
 			return err
 		}
@@ -244,10 +250,19 @@ func (w *Writer[T]) flush(ps *partState[T]) error {
 
 // part returns the state of one partition, loading its key index on first
 // use. Rows of one partition usually come in runs, so the previous row's
-// partition is tried first; the map costs one joined key otherwise.
-func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
+// partition is tried first, then (when there are few) every partition in
+// turn; the map costs one joined key.
+func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 	if w.last != nil && w.rt.inPartition(p, w.last.values) {
 		return w.last, nil
+	}
+	if len(w.list) <= 32 {
+		for _, ps := range w.list {
+			if w.rt.inPartition(p, ps.values) {
+				w.last = ps
+				return ps, nil
+			}
+		}
 	}
 	values := w.rt.partition(p)
 	id := strings.Join(values, "\x00")
@@ -262,11 +277,12 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &partState[T]{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
+	ps := &partState{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
 	if w.parts == nil {
-		w.parts = map[string]*partState[T]{}
+		w.parts = map[string]*partState{}
 	}
 	w.parts[id], w.last = ps, ps
+	w.list = append(w.list, ps)
 	return ps, nil
 }
 
@@ -356,7 +372,8 @@ func memDups(s []seenKey) []dupPair {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
-	for _, id := range slices.Sorted(maps.Keys(w.parts)) { // manifest order stays stable
+	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
+	for _, id := range ids {
 		ps := w.parts[id]
 		if err := w.flush(ps); err != nil {
 			return w.stats, err
@@ -366,6 +383,12 @@ func (w *Writer[T]) Close() (Stats, error) {
 				return w.stats, err
 			}
 		}
+		if ps.fw != nil {
+			ps.fw.end() // the files finish side by side
+		}
+	}
+	for _, id := range ids {
+		ps := w.parts[id]
 		if ps.fw != nil {
 			if err := ps.fw.close(); err != nil {
 				return w.stats, err
@@ -386,18 +409,23 @@ func (w *Writer[T]) Close() (Stats, error) {
 
 // rewriteWithout copies a committed file's rows, minus keys, into the
 // partition's current output, and marks the old file superseded.
-func (w *Writer[T]) rewriteWithout(ps *partState[T], f FileEntry, keys map[[2]uint64]bool) error {
+func (w *Writer[T]) rewriteWithout(ps *partState, f FileEntry, keys map[[2]uint64]bool) error {
 	var scratch []byte
 	err := readRows[T](w.tx.l.root, w.table, f, func(rows []T) error {
 		for i := range rows {
 			var k [2]uint64
 			k, scratch = w.rt.keyHash(scratch, unsafe.Pointer(&rows[i]))
 			if !keys[k] {
-				ps.pending = append(ps.pending, rows[i])
+				if err := w.push(ps, unsafe.Pointer(&rows[i]), k); err != nil {
+					return err
+				}
 			}
 		}
-		return w.flush(ps)
+		return nil
 	})
+	if err == nil {
+		err = w.flush(ps)
+	}
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,9 @@
 //
 // Every table is declared once, in tables.go; its partition and key columns
 // and its content hash derive from the row type's struct tags (rowtype.go).
+// Writers keep new rows column by column (colbatch.go, laid out from the
+// same tags); each data file is encoded in a goroutine of its own through
+// parquet-go's per-column writers, the key index hashed from the columns.
 //
 // Partition values are percent-encoded the way DuckDB writes them (every
 // byte outside [A-Za-z0-9._-] becomes %XX), so DuckDB, Spark or Trino read

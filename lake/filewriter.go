@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"time"
-	"unsafe"
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
@@ -21,28 +20,33 @@ import (
 // files written at once.
 var zstdFastest = newPageCodec()
 
-// fileWriter writes one Parquet data file of row type T and its key index.
-// Rows are encoded, and their keys hashed, in a goroutine of their own.
-type fileWriter[T any] struct {
+// fileWriter writes one Parquet data file of a table and its key index.
+// Rows arrive column by column (colBatch); each column is handed to its
+// Parquet column writer, and the rows' hashes to the key index, in a
+// goroutine of the file's own.
+type fileWriter struct {
 	tx     *Tx
 	table  Table
 	values []string
 	rel    string // final path relative to root
 	f      *os.File
 	h      hashWriter
-	w      *parquet.GenericWriter[T]
+	w      *parquet.Writer
 	keys   *keysWriter
 	rows   int64
-	dicts  []int      // columns with dictionary encoding (see dictMaxBytes)
+	ch     chan *colBatch // batches for the encoding goroutine
+	free   chan *colBatch // batches the encoder is done with, for reuse
+	done   chan error     // the encoding goroutine's result
+	closed bool           // ch is closed: no more rows
+	dicts  []int          // columns with dictionary encoding (see dictMaxBytes)
 	// groupRows, when > 0, cuts row groups at this many rows (below the
 	// lake's RowGroupRows; WriterOptions.RowGroupRows).
 	groupRows int64
-	grouped   int64 // rows in the current row group, when groupRows > 0
-	sinceDict int   // rows since the dictionary columns' pages were ended
-	ch     chan []T   // row batches for the encoding goroutine
-	free   chan []T   // batches the encoder is done with, for reuse
-	done   chan error // the encoding goroutine's result
-	closed bool
+	sinceDict int // rows since the dictionary columns' pages were ended
+
+	keysBytes int64  // size of the finished key index
+	keysSum   []byte // its sha256
+	keysDone  bool   // the key index file is closed
 }
 
 type hashWriter struct {
@@ -61,7 +65,7 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], error) {
+func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 	dir, err := PartitionDir(t, values)
 	if err != nil {
 		return nil, err
@@ -90,19 +94,20 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 		f.Close()
 		return nil, err
 	}
-	fw := &fileWriter[T]{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
+	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = parquet.NewGenericWriter[T](&fw.h, writerOptions[T](tx)...)
-	fw.dicts = dictColumns(fw.w.Schema())
-	fw.ch, fw.free, fw.done = make(chan []T, 2), make(chan []T, 4), make(chan error, 1)
+	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema)...)
+	fw.dicts = dictColumns(t.cols.schema)
+	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
-		if !fw.closed {
-			fw.closed = true
-			close(fw.ch)
+		if fw.done != nil {
+			fw.end()
 			<-fw.done
 			fw.f.Close()
-			fw.keys.f.Close()
+			if !fw.keysDone {
+				fw.keys.f.Close()
+			}
 		}
 	})
 	return fw, nil
@@ -110,65 +115,96 @@ func newFileWriter[T any](tx *Tx, t Table, values []string) (*fileWriter[T], err
 
 // encode runs in its own goroutine: Parquet encoding, compression and key
 // hashing of one file overlap with decoding and dedupe of the next rows.
-func (fw *fileWriter[T]) encode() {
+func (fw *fileWriter) encode() {
 	var err error
-	rt := fw.table.rows
+	cl := fw.table.cols
 	var scratch []byte
-	flushed := fw.w.Size()
-	limit := fw.tx.l.opts.RowGroupBytes
-	for rows := range fw.ch {
+	g := rowGroup{flushed: fw.w.Size()}
+	for b := range fw.ch {
 		if err == nil {
-			err = fw.writeRows(rows, &flushed, limit)
-			for i := range rows {
-				var e keyEntry
-				p := unsafe.Pointer(&rows[i])
-				e.key, scratch = rt.keyHash(scratch, p)
-				e.content, scratch = rt.contentHash(scratch, p)
+			err = fw.writeBatch(b, &g)
+			for r := 0; r < b.n; r++ {
+				e := keyEntry{key: b.keys[r]}
+				e.content, scratch = cl.contentHash(b, fw.values, r, scratch)
 				fw.keys.add(e)
 			}
 		}
 		// The writer has copied the values: hand the batch back for reuse
-		// (cleared, so it pins no strings), or drop it when enough wait.
-		clear(rows)
+		// (emptied, so it pins no strings), or drop it when enough wait.
+		b.reset()
 		select {
-		case fw.free <- rows[:0]:
+		case fw.free <- b:
 		default:
 		}
 	}
 	if err == nil {
-		if cerr := fw.w.Close(); cerr != nil {
-			err = fmt.Errorf("finish %s: %w", fw.rel, cerr)
-		}
+		err = fw.finish()
 	}
 	fw.done <- err
 }
 
-// writeRows encodes rows in chunks of rowGroupCheck, cutting the row group
-// after a chunk once its buffered bytes pass limit: wide rows (message
-// text, raw judge replies) are then bounded by size, whatever the row
-// count; narrow tables keep RowGroupRows rows per group. flushed is the
-// writer's Size (bytes written plus, an upper bound, those buffered) at
-// the last cut.
-func (fw *fileWriter[T]) writeRows(rows []T, flushed *int64, limit int64) error {
-	for len(rows) > 0 {
-		n := min(len(rows), rowGroupCheck)
-		if _, err := fw.w.Write(rows[:n]); err != nil {
-			return fmt.Errorf("write %s: %w", fw.rel, err)
+// finish completes the data file and its key index and fsyncs both, in
+// the encoding goroutine: the files of a batch finish side by side.
+func (fw *fileWriter) finish() error {
+	if err := fw.w.Close(); err != nil {
+		return fmt.Errorf("finish %s: %w", fw.rel, err)
+	}
+	var err error
+	if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
+		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
+	}
+	fw.keysDone = true
+	if err := fw.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", fw.rel, err)
+	}
+	return nil
+}
+
+// rowGroup is the state of the row group being written.
+type rowGroup struct {
+	rows    int64
+	flushed int64 // the writer's Size (bytes written plus, an upper bound, those buffered) at the last cut
+	vals    []parquet.Value
+}
+
+// writeBatch writes the batch column by column, in chunks of rowGroupCheck
+// rows, cutting the row group after a chunk once it holds RowGroupRows
+// rows or its buffered bytes pass RowGroupBytes: wide rows (message text,
+// raw judge replies) are then bounded by size, whatever the row count;
+// narrow tables keep RowGroupRows rows per group.
+func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
+	cl := fw.table.cols
+	maxRows, limit := int64(fw.tx.l.opts.RowGroupRows), fw.tx.l.opts.RowGroupBytes
+	if fw.groupRows > 0 {
+		maxRows = min(maxRows, fw.groupRows)
+	}
+	for i := 0; i < b.n; {
+		j := min(b.n, i+rowGroupCheck, i+int(maxRows-g.rows))
+		cws := fw.w.ColumnWriters()
+		for c := range b.cols {
+			vals := nullValues[:j-i]
+			if b.cols[c].nulls < b.n {
+				g.vals = cl.values(b, c, i, j, g.vals)
+				vals = g.vals
+			}
+			if _, err := cws[c].WriteRowValues(vals); err != nil {
+				return fmt.Errorf("write %s: %w", fw.rel, err)
+			}
 		}
-		rows = rows[n:]
-		fw.grouped += int64(n)
-		if fw.sinceDict += n; fw.sinceDict >= dictCheckRows {
+		clear(g.vals) // pin no strings
+		g.rows += int64(j - i)
+		if fw.sinceDict += j - i; fw.sinceDict >= dictCheckRows {
 			fw.sinceDict = 0
 			if err := fw.capDictionaries(); err != nil {
 				return err
 			}
 		}
-		if fw.w.Size()-*flushed > limit || fw.groupRows > 0 && fw.grouped >= fw.groupRows {
-			fw.grouped = 0
+		i = j
+		if g.rows >= maxRows || fw.w.Size()-g.flushed > limit {
 			if err := fw.w.Flush(); err != nil {
 				return fmt.Errorf("write %s: %w", fw.rel, err)
 			}
-			*flushed = fw.w.Size()
+			g.rows, g.flushed = 0, fw.w.Size()
 		}
 	}
 	return nil
@@ -189,28 +225,29 @@ const dictMaxBytes = 16 << 10
 // pageBytes is the uncompressed size of a data page (parquet-go's default
 // is 256 KiB). Each column of each open file fills one page before it is
 // compressed, so this times the columns is memory every ingest holds once
-// its files have that many bytes; 64 KiB pages compress nearly as well.
+// its files have that many bytes.
 const pageBytes = 64 << 10
 
 // dictCheckRows is how often capDictionaries runs, in rows: a page of
-// dictionary indexes each time (a page header and its statistics, kept in
-// the file's page index until the file is closed).
+// dictionary indexes each time (a page header and its statistics).
 const dictCheckRows = 1024
 
-// writerOptions are the Parquet writer options of every data file of row
-// type T. Pages carry no min/max in the file's page index
-// (SkipPageBounds): the index of every page of a file is held in memory
-// until the file is closed, so it grew with the rows, and DuckDB filters
-// on row-group statistics, which are still written.
-func writerOptions[T any](tx *Tx) []parquet.WriterOption {
+// writerOptions are the Parquet writer options of every data file, schema
+// first. Pages carry no min/max in the file's page index (SkipPageBounds):
+// the index of every page of a file is held in memory until the file is
+// closed, so it grew with the rows, and DuckDB filters on row-group
+// statistics, which are still written.
+func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
 	opts := []parquet.WriterOption{
+		s,
 		parquet.Compression(zstdFastest),
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
 		parquet.DictionaryMaxBytes(dictMaxBytes),
 		parquet.PageBufferSize(pageBytes),
 		parquet.CreatedBy("trustlake", "1", ""),
+		parquet.WriteBufferSize(256 << 10),
 	}
-	for _, path := range parquet.SchemaOf(new(T)).Columns() {
+	for _, path := range s.Columns() {
 		opts = append(opts, parquet.SkipPageBounds(path...))
 	}
 	return opts
@@ -233,7 +270,7 @@ func dictColumns(s *parquet.Schema) []int {
 // page ends, and a page of dictionary indexes ends by itself only after
 // ~16,000 rows (64 KiB of indexes). A dictionary may pass the cap by
 // dictCheckRows values before it is noticed.
-func (fw *fileWriter[T]) capDictionaries() error {
+func (fw *fileWriter) capDictionaries() error {
 	cols := fw.w.ColumnWriters()
 	for _, i := range fw.dicts {
 		if err := cols[i].Flush(); err != nil {
@@ -243,32 +280,35 @@ func (fw *fileWriter[T]) capDictionaries() error {
 	return nil
 }
 
-// write hands rows to the encoding goroutine; the caller must not touch
-// the slice again (it may come back from batch).
-func (fw *fileWriter[T]) write(rows []T) error {
-	fw.ch <- rows
-	fw.rows += int64(len(rows))
+// write hands a batch to the encoding goroutine; the caller must not touch
+// it again (it may come back from batch).
+func (fw *fileWriter) write(b *colBatch) error {
+	fw.rows += int64(b.n)
+	fw.ch <- b
 	return nil
 }
 
-// close finishes the file and its key index, fsyncs both and records them
-// in the transaction.
-func (fw *fileWriter[T]) close() error {
-	fw.closed = true
-	close(fw.ch)
-	if err := <-fw.done; err != nil {
-		fw.f.Close()
-		fw.keys.f.Close()
-		return err
+// end tells the encoding goroutine that no more rows come: it finishes
+// the file. Writer.Close ends every file before waiting for the first.
+func (fw *fileWriter) end() {
+	if !fw.closed {
+		fw.closed = true
+		close(fw.ch)
 	}
-	kn, ksum, err := fw.keys.finish()
+}
+
+// close ends the file, waits until it and its key index are finished and
+// fsynced, and records both in the transaction.
+func (fw *fileWriter) close() error {
+	fw.end()
+	err := <-fw.done
+	fw.done = nil // finished: nothing left for an abort
 	if err != nil {
 		fw.f.Close()
-		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
-	}
-	if err := fw.f.Sync(); err != nil {
-		fw.f.Close()
-		return fmt.Errorf("sync %s: %w", fw.rel, err)
+		if !fw.keysDone {
+			fw.keys.f.Close()
+		}
+		return err
 	}
 	if err := fw.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", fw.rel, err)
@@ -282,19 +322,19 @@ func (fw *fileWriter[T]) close() error {
 		SHA256:     hex.EncodeToString(fw.h.h.Sum(nil)),
 		Committed:  time.Now().UTC(),
 		Keys:       keysPath(fw.rel),
-		KeysBytes:  kn,
-		KeysSHA256: hex.EncodeToString(ksum),
+		KeysBytes:  fw.keysBytes,
+		KeysSHA256: hex.EncodeToString(fw.keysSum),
 	})
 	return nil
 }
 
-// batch returns an empty slice for the next rows, reusing one the encoder
+// batch returns an empty batch for the next rows, reusing one the encoder
 // is done with when there is one.
-func (fw *fileWriter[T]) batch(capacity int) []T {
+func (fw *fileWriter) batch(capacity int) *colBatch {
 	select {
 	case b := <-fw.free:
 		return b
 	default:
-		return make([]T, 0, capacity)
+		return fw.table.cols.newBatch(capacity)
 	}
 }

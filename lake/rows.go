@@ -48,7 +48,8 @@ func (typedOps[T]) origins(root string, t Table, f FileEntry) ([]string, error) 
 // compact copies the rows of files (one partition) into new files rolled
 // at Options.FileRows, and marks the old ones superseded.
 func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error {
-	var fw *fileWriter[T]
+	var fw *fileWriter
+	var scratch []byte
 	for _, f := range files {
 		err := readRows[T](tx.l.root, t, f, func(rows []T) error {
 			if fw != nil && fw.rows >= int64(tx.l.opts.FileRows) {
@@ -59,15 +60,20 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 			}
 			if fw == nil {
 				var err error
-				if fw, err = newFileWriter[T](tx, t, f.Partition); err != nil {
+				if fw, err = newFileWriter(tx, t, f.Partition); err != nil {
 					return err
 				}
 				st.FilesOut++
 			}
-			batch := make([]T, len(rows))
-			copy(batch, rows)
+			b := fw.batch(len(rows))
+			for i := range rows {
+				var key [2]uint64
+				p := unsafe.Pointer(&rows[i])
+				key, scratch = t.rows.keyHash(scratch, p)
+				t.cols.add(b, p, key)
+			}
 			st.Rows += int64(len(rows))
-			return fw.write(batch)
+			return fw.write(b)
 		})
 		if err != nil {
 			return err

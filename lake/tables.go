@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -18,6 +20,7 @@ type Table struct {
 	Partitions []string // hive partition columns, outermost first
 	Key        []string // natural key columns
 	rows       *rowType
+	cols       *colLayout
 	ops        tableOps
 }
 
@@ -62,6 +65,7 @@ func define[T any](name string) Table {
 		Partitions: rt.columns(rt.parts),
 		Key:        rt.columns(rt.key),
 		rows:       rt,
+		cols:       newColLayout(rt, parquet.SchemaOf(new(T))),
 		ops:        typedOps[T]{},
 	}
 }

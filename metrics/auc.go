@@ -15,12 +15,12 @@ import (
 // higher and ½ on a tie; and every task's positives and negatives. A sample
 // drawing task t w[t] times then has AUC Σ w[i]·w[j]·wins[i][j] /
 // (Σ w·pos · Σ w·neg): the value stats.ROCAUC gives on the sample with
-// each task's episodes repeated, in (distinct tasks drawn)² steps instead
+// each task's episodes repeated, in (distinct tasks drawn)²/2 steps instead
 // of a pass over the episodes. Every term is a multiple of ½ far below
 // 2⁵³, so the sums are exact and their order does not matter.
 type aucPairs struct {
 	n        int       // tasks
-	wins     []float64 // wins[i*n+j]
+	wins     []float64 // wins[i*n+j], i <= j: the pairs of i and j either way
 	pos, neg []float64 // per task
 }
 
@@ -71,6 +71,14 @@ func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
 		}
 		i = j
 	}
+	// Fold the lower triangle into the upper one: a sample's wins are
+	// Σ_i w_i² wins[i][i] + Σ_{i<j} w_i w_j (wins[i][j] + wins[j][i]),
+	// half the products.
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			a.wins[i*n+j] += a.wins[j*n+i]
+		}
+	}
 	return a
 }
 
@@ -90,10 +98,10 @@ func (a *aucPairs) weighted(w []float64, drawn []int) float64 {
 		return math.NaN()
 	}
 	var num float64
-	for _, i := range drawn {
+	for k, i := range drawn { // ascending: the upper triangle
 		row := a.wins[i*a.n : (i+1)*a.n]
-		var s float64
-		for _, j := range drawn {
+		s := row[i] * w[i]
+		for _, j := range drawn[k+1:] {
 			s += row[j] * w[j]
 		}
 		num += w[i] * s

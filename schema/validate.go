@@ -28,6 +28,9 @@ const maxIDLen = 512
 
 // checkID validates an identifier used as a key or partition value.
 func checkID(field, v string) *FieldError {
+	if v != "" && len(v) <= maxIDLen && printableASCII(v) {
+		return nil // the common case, in one pass
+	}
 	switch {
 	case v == "":
 		return fieldErr(field, ErrMissing, "")
@@ -39,6 +42,17 @@ func checkID(field, v string) *FieldError {
 		return fieldErr(field, ErrValue, "control character in %q", v)
 	}
 	return nil
+}
+
+// printableASCII reports whether s holds only bytes 0x20..0x7e: valid
+// UTF-8 without control characters.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxPartitionBytes bounds a partition value once percent-encoded for its

@@ -1,0 +1,267 @@
+package lake
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/zeebo/xxh3"
+)
+
+// colBatch holds rows of one table column by column, the way a data file
+// stores them: the Writer appends each row's fields to their columns (no
+// copy of the row, no string copied), and the file's encoding goroutine
+// hands each column to its Parquet column writer and hashes the rows for
+// the key index. Which columns exist and how each is read from a row come
+// from the table's rowType, so every table takes this path alike.
+type colBatch struct {
+	n    int
+	keys [][2]uint64 // natural key hash of each row
+	cols []colData   // one per stored column, in Parquet column order
+}
+
+// colData is one column of a batch.
+type colData struct {
+	nulls int      // how many rows are null
+	null  []bool   // optional columns: the row's pointer was nil; kTime: the zero time
+	str   []string // string columns
+	num   []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
+}
+
+// colLayout maps a row type onto its Parquet columns.
+type colLayout struct {
+	rt     *rowType
+	schema *parquet.Schema
+	fields []int // rowType.fields index of each Parquet column
+	hashed []int // column of each hashed field, in rowType.hashed order; -1-i for partition column i
+}
+
+// newColLayout matches the stored fields of rt with the leaf columns of
+// schema (parquet.SchemaOf the row type). It panics on a row type whose
+// columns it cannot write: a programming error every test catches.
+func newColLayout(rt *rowType, schema *parquet.Schema) *colLayout {
+	cl := &colLayout{rt: rt, schema: schema}
+	byName := map[string]int{}
+	for i, f := range rt.fields {
+		byName[f.name] = i
+	}
+	colOf := map[int]int{}
+	for c, path := range schema.Columns() {
+		if len(path) != 1 {
+			panic(fmt.Sprintf("lake: %s: nested column %v", rt.typ.Name(), path))
+		}
+		i, ok := byName[path[0]]
+		if !ok {
+			panic(fmt.Sprintf("lake: %s: column %s has no field", rt.typ.Name(), path[0]))
+		}
+		leaf, _ := schema.Lookup(path...)
+		ptr := rt.fields[i].kind >= kPtrString
+		if (leaf.MaxDefinitionLevel == 1) != ptr || leaf.MaxRepetitionLevel != 0 {
+			panic(fmt.Sprintf("lake: %s.%s: a pointer field must be an optional column and only then", rt.typ.Name(), rt.fields[i].goName))
+		}
+		colOf[i] = c
+		cl.fields = append(cl.fields, i)
+	}
+	if len(cl.fields)+len(rt.parts) != len(rt.fields) {
+		panic(fmt.Sprintf("lake: %s: %d columns for %d stored fields", rt.typ.Name(), len(cl.fields), len(rt.fields)-len(rt.parts)))
+	}
+	for _, i := range rt.hashed {
+		c, ok := colOf[i]
+		if !ok {
+			c = -1 - slices.Index(rt.parts, i)
+		}
+		cl.hashed = append(cl.hashed, c)
+	}
+	return cl
+}
+
+func (cl *colLayout) newBatch(capacity int) *colBatch {
+	rt := cl.rt
+	b := &colBatch{keys: make([][2]uint64, 0, capacity), cols: make([]colData, len(cl.fields))}
+	for c, i := range cl.fields {
+		col := &b.cols[c]
+		switch k := rt.fields[i].kind; {
+		case k == kString || k == kPtrString:
+			col.str = make([]string, 0, capacity)
+		default:
+			col.num = make([]uint64, 0, capacity)
+		}
+		if k := rt.fields[i].kind; k >= kPtrString || k == kTime {
+			col.null = make([]bool, 0, capacity)
+		}
+	}
+	return b
+}
+
+// reset empties b for reuse, dropping its references to strings.
+func (b *colBatch) reset() {
+	b.n = 0
+	b.keys = b.keys[:0]
+	for i := range b.cols {
+		c := &b.cols[i]
+		clear(c.str)
+		c.nulls, c.null, c.str, c.num = 0, c.null[:0], c.str[:0], c.num[:0]
+	}
+}
+
+// add appends the row at p, whose natural key hash is key.
+func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
+	rt := cl.rt
+	b.n++
+	b.keys = append(b.keys, key)
+	for c, i := range cl.fields {
+		f := &rt.fields[i]
+		col := &b.cols[c]
+		a := unsafe.Add(p, f.offset)
+		switch f.kind {
+		case kString:
+			col.str = append(col.str, *(*string)(a))
+		case kInt64, kFloat64:
+			col.num = append(col.num, *(*uint64)(a))
+		case kBool:
+			col.num = append(col.num, uint64(*(*uint8)(a)))
+		case kTime:
+			t := (*time.Time)(a)
+			col.num = append(col.num, uint64(t.UnixMicro()))
+			col.null = append(col.null, t.IsZero())
+		case kPtrString:
+			s := *(**string)(a)
+			col.null = append(col.null, s == nil)
+			if s != nil {
+				col.str = append(col.str, *s)
+			} else {
+				col.str = append(col.str, "")
+				col.nulls++
+			}
+		case kPtrInt64, kPtrFloat64:
+			v := *(**uint64)(a)
+			col.null = append(col.null, v == nil)
+			if v != nil {
+				col.num = append(col.num, *v)
+			} else {
+				col.num = append(col.num, 0)
+				col.nulls++
+			}
+		case kPtrBool:
+			v := *(**uint8)(a)
+			col.null = append(col.null, v == nil)
+			if v != nil {
+				col.num = append(col.num, uint64(*v))
+			} else {
+				col.num = append(col.num, 0)
+				col.nulls++
+			}
+		case kPtrTime:
+			t := *(**time.Time)(a)
+			col.null = append(col.null, t == nil)
+			if t != nil {
+				col.num = append(col.num, uint64(t.UnixMicro()))
+			} else {
+				col.num = append(col.num, 0)
+				col.nulls++
+			}
+		}
+	}
+}
+
+// nullValues are null Parquet values (all zero), for a column that is null
+// in every row of a batch: written as they are, never built.
+var nullValues [rowGroupCheck]parquet.Value
+
+// values fills out with rows [i, j) of column c as Parquet values. A
+// required column's values need no levels (both are 0); an optional
+// column's present values are at definition level 1, its nulls at 0.
+// One loop per kind: this runs for every value written.
+func (cl *colLayout) values(b *colBatch, c, i, j int, out []parquet.Value) []parquet.Value {
+	col := &b.cols[c]
+	out = slices.Grow(out[:0], j-i)[:j-i]
+	switch cl.rt.fields[cl.fields[c]].kind {
+	case kString:
+		for k, s := range col.str[i:j] {
+			out[k] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
+		}
+	case kInt64, kTime:
+		for k, u := range col.num[i:j] {
+			out[k] = parquet.Int64Value(int64(u))
+		}
+	case kFloat64:
+		for k, u := range col.num[i:j] {
+			out[k] = parquet.DoubleValue(math.Float64frombits(u))
+		}
+	case kBool:
+		for k, u := range col.num[i:j] {
+			out[k] = parquet.BooleanValue(u != 0)
+		}
+	case kPtrString:
+		null := col.null[i:j]
+		for k, s := range col.str[i:j] {
+			if out[k] = (parquet.Value{}); !null[k] {
+				out[k] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s))).Level(0, 1, c)
+			}
+		}
+	case kPtrInt64, kPtrTime:
+		null := col.null[i:j]
+		for k, u := range col.num[i:j] {
+			if out[k] = (parquet.Value{}); !null[k] {
+				out[k] = parquet.Int64Value(int64(u)).Level(0, 1, c)
+			}
+		}
+	case kPtrFloat64:
+		null := col.null[i:j]
+		for k, u := range col.num[i:j] {
+			if out[k] = (parquet.Value{}); !null[k] {
+				out[k] = parquet.DoubleValue(math.Float64frombits(u)).Level(0, 1, c)
+			}
+		}
+	case kPtrBool:
+		null := col.null[i:j]
+		for k, u := range col.num[i:j] {
+			if out[k] = (parquet.Value{}); !null[k] {
+				out[k] = parquet.BooleanValue(u != 0).Level(0, 1, c)
+			}
+		}
+	}
+	return out
+}
+
+// contentHash is rowType.contentHash of row r of a batch of the partition
+// whose values are parts: the same bytes hashed, read from the columns.
+func (cl *colLayout) contentHash(b *colBatch, parts []string, r int, buf []byte) (uint64, []byte) {
+	rt := cl.rt
+	h := buf[:0]
+	for k, c := range cl.hashed {
+		f := &rt.fields[rt.hashed[k]]
+		if c < 0 {
+			if s := parts[-1-c]; s != "" {
+				h = append(h, f.prefix...)
+				h = appendString(h, s)
+			}
+			continue
+		}
+		col := &b.cols[c]
+		if r < len(col.null) && col.null[r] {
+			continue // nil pointer or zero time: nothing hashed
+		}
+		switch f.kind {
+		case kString, kPtrString:
+			s := col.str[r]
+			if s == "" && f.kind == kString {
+				continue
+			}
+			h = append(h, f.prefix...)
+			h = appendString(h, s)
+		default:
+			u := col.num[r]
+			if u == 0 && (f.kind == kInt64 || f.kind == kFloat64 || f.kind == kBool) {
+				continue // the zero value of a plain field
+			}
+			h = append(h, f.prefix...)
+			h = binary.LittleEndian.AppendUint64(h, u)
+		}
+	}
+	return xxh3.Hash(h), h
+}
