@@ -395,6 +395,11 @@ func (w *Writer[T]) Close() (Stats, error) {
 			}
 			ps.fw = nil
 		}
+		if w.table.counted { // upgrade: old files of the partition get their run counts
+			if _, err := w.tx.addMissingRunCounts(w.tx.partitionFiles(w.table, ps.values)); err != nil {
+				return w.stats, err
+			}
+		}
 	}
 	if w.spill != nil {
 		err := w.spill.finish(w.seen)

@@ -15,7 +15,7 @@ import (
 // Problem is one finding of Check.
 type Problem struct {
 	Path   string `json:"path"`
-	Kind   string `json:"kind"` // missing, size, sha256, rows, unreadable, keys, orphan, no_keys
+	Kind   string `json:"kind"` // missing, size, sha256, rows, unreadable, keys, orphan, no_keys, counts, no_counts
 	Detail string `json:"detail"`
 	Damage bool   `json:"damage"` // false for leftovers that lose nothing (orphans)
 }
@@ -41,9 +41,11 @@ func (r CheckReport) Damaged() bool {
 // Check verifies every committed file against the manifest: presence,
 // size, sha256 and Parquet row count; and its key index: presence, size,
 // sha256, and every entry against the key and content hashes recomputed
-// from the rows. Files not in the manifest are listed as orphans, data
-// files written before the key index as no_keys (neither is damage). Check
-// never modifies the lake.
+// from the rows; and the run_counts companion of every verdicts file
+// against the runs counted from its rows. Files not in the manifest are
+// listed as orphans, data files written before the key index as no_keys,
+// verdicts files written before run_counts as no_counts (none of these is
+// damage). Check never modifies the lake.
 func (l *Lake) Check(ctx context.Context) (CheckReport, error) {
 	return l.check(ctx, true)
 }
@@ -64,6 +66,15 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 	}
 	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}, Problems: []Problem{}}
 	live := m.live(1 << 62) // every tombstone still on disk is expected
+	companions, counted := map[string]*FileEntry{}, map[string]bool{}
+	for i, f := range m.Files {
+		switch f.Table {
+		case RunCounts:
+			companions[f.Path] = &m.Files[i]
+		case Verdicts:
+			counted[countsPath(f.Path)] = true
+		}
+	}
 	for _, f := range m.Files {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -77,8 +88,19 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			rep.Problems = append(rep.Problems, p)
 			continue
 		}
-		if p, ok := keysCheck(l.root, f); !ok {
-			rep.Problems = append(rep.Problems, p)
+		if t, err := LookupTable(f.Table); err != nil || !t.Derived { // a derived table has no key index
+			if p, ok := keysCheck(l.root, f); !ok {
+				rep.Problems = append(rep.Problems, p)
+			}
+		}
+		switch {
+		case f.Table == Verdicts && (full || companions[countsPath(f.Path)] == nil):
+			if p, ok := checkRunCounts(l.root, f, companions[countsPath(f.Path)]); !ok {
+				rep.Problems = append(rep.Problems, p)
+			}
+		case f.Table == RunCounts && !counted[f.Path]:
+			rep.Problems = append(rep.Problems, Problem{Path: f.Path, Kind: "counts", Damage: true,
+				Detail: "run counts of a verdicts file that is not in the manifest (metrics would count runs that are not there)"})
 		}
 	}
 	orphans, err := l.orphans(live)

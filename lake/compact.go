@@ -7,21 +7,28 @@ import (
 
 // CompactStats says what Compact did.
 type CompactStats struct {
-	Partitions int   `json:"partitions"` // partitions rewritten
-	FilesIn    int   `json:"files_in"`   // files replaced
-	FilesOut   int   `json:"files_out"`  // files written
-	Rows       int64 `json:"rows"`       // rows copied
+	Partitions int   `json:"partitions"`        // partitions rewritten
+	FilesIn    int   `json:"files_in"`          // files replaced
+	FilesOut   int   `json:"files_out"`         // files written
+	Rows       int64 `json:"rows"`              // rows copied
+	Counted    int   `json:"counted,omitempty"` // verdicts files given the run_counts companion they lacked
 }
 
 // Compact rewrites every partition of table that holds more than one data
 // file into a single file (rolled at Options.FileRows), in one transaction:
 // readers see the old files or the new ones, never both. Rows are copied
 // as they are; nothing is deduped or dropped. Nightly ingests leave one
-// file per partition and batch, which Compact folds back.
+// file per partition and batch, which Compact folds back. A derived table
+// is compacted with its source: run_counts companions are rewritten with
+// the verdicts files they count, and verdicts files written before
+// run_counts get theirs (an upgrade that reads their rows once).
 func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	t, err := LookupTable(table)
 	if err != nil {
 		return CompactStats{}, err
+	}
+	if t.Derived {
+		return CompactStats{}, nil
 	}
 	tx, err := l.Begin(ctx)
 	if err != nil {
@@ -44,6 +51,13 @@ func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	for _, id := range order {
 		files := groups[id]
 		if len(files) < 2 {
+			if t.counted {
+				n, err := tx.addMissingRunCounts(files)
+				if err != nil {
+					return st, err
+				}
+				st.Counted += n
+			}
 			continue
 		}
 		if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -76,6 +77,26 @@ func verdictState(t *testing.T, l *lake.Lake) map[string]string {
 	return out
 }
 
+// countsAgree checks that in every partition with run counts (those the
+// crash batch touched, once committed) they sum to the runs of its
+// verdicts, and that the batch's new partition has them.
+func countsAgree(t *testing.T, l *lake.Lake, when string) {
+	t.Helper()
+	want, got := totalsFromVerdicts(t, l), totalsFromCounts(t, l)
+	partitions := map[string]bool{}
+	for k := range got {
+		partitions[k[:strings.LastIndex(k, "|")]] = true
+	}
+	for k, w := range want {
+		if partitions[k[:strings.LastIndex(k, "|")]] && got[k] != w {
+			t.Errorf("%s: %s: run counts %q, verdicts %q", when, k, got[k], w)
+		}
+	}
+	if _, ok := want["new judge|E1-final|new_01"]; ok && !partitions["new judge|E1-final"] {
+		t.Errorf("%s: the new partition has no run counts", when)
+	}
+}
+
 func sameState(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -92,7 +113,10 @@ func sameState(a, b map[string]string) bool {
 // commit (data and key files written, renamed, folders synced, manifest
 // written, renamed, synced, superseded indexes removed). Each time the lake
 // must hold exactly the old or the new rows, lake check must find no damage
-// in data or index, and the next write must succeed and leave no orphan.
+// in data, index or run counts (the batch's run_counts files and those of
+// the old files it upgrades are part of the same commit), the run counts
+// must sum to the verdicts, and the next write must succeed and leave no
+// orphan.
 func TestKillAtEveryCommitStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process per commit step")
@@ -116,6 +140,7 @@ func TestKillAtEveryCommitStep(t *testing.T) {
 			if err != nil || rep.Damaged() {
 				t.Fatalf("after kill: damaged: %+v %v", rep.Problems, err)
 			}
+			countsAgree(t, l, "after kill")
 			got := verdictState(t, l)
 			switch {
 			case sameState(got, before):
@@ -133,6 +158,7 @@ func TestKillAtEveryCommitStep(t *testing.T) {
 			if got := verdictState(t, l); !sameState(got, after) {
 				t.Fatalf("after the next write: not the new state")
 			}
+			countsAgree(t, l, "after the next write")
 			rep, _ = l.Check(t.Context())
 			for _, p := range rep.Problems {
 				if p.Damage || p.Kind == "orphan" {

@@ -47,6 +47,11 @@ type fileWriter struct {
 	keysBytes int64  // size of the finished key index
 	keysSum   []byte // its sha256
 	keysDone  bool   // the key index file is closed
+
+	// A verdicts file counts its runs as it encodes them and writes them
+	// to its run_counts companion when it finishes (counts.go).
+	counts    *runCounter
+	companion *fileWriter
 }
 
 type hashWriter struct {
@@ -70,6 +75,12 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newFileWriterAt(tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"))
+}
+
+// newFileWriterAt is newFileWriter with the file's final path (relative to
+// the root) given: a run_counts companion is named after its data file.
+func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter, error) {
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
 	// being written.
@@ -78,23 +89,22 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 			return nil, fmt.Errorf("create %s: %w", d, err)
 		}
 	}
-	id := uuid.NewString()
-	rel := path.Join(dir, "part-"+id+".parquet")
 	final := filepath.Join(tx.l.root, filepath.FromSlash(rel))
-	tmp := filepath.Join(tx.l.root, stagingDir, "part-"+id+".parquet.tmp")
+	tmp := filepath.Join(tx.l.root, stagingDir, path.Base(rel)+".tmp")
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
 	tx.stage(tmp, final)
-	keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
-	tx.stage(keysFinal+".tmp", keysFinal)
-	kw, err := newKeysWriter(keysFinal + ".tmp")
-	if err != nil {
-		f.Close()
-		return nil, err
+	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, f: f, keysDone: t.Derived}
+	if !t.Derived { // a derived table is never deduped: no key index
+		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
+		tx.stage(keysFinal+".tmp", keysFinal)
+		if fw.keys, err = newKeysWriter(keysFinal + ".tmp"); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
-	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, f: f, keys: kw}
 	fw.h = hashWriter{w: f, h: sha256.New()}
 	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema)...)
 	fw.dicts = dictColumns(t.cols.schema)
@@ -110,6 +120,18 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 			}
 		}
 	})
+	if t.counted {
+		// After the abort above: on a rollback the data file's goroutine
+		// has stopped feeding its companion before the companion's abort.
+		fw.counts = newRunCounter(t.cols)
+		ct, err := LookupTable(RunCounts)
+		if err != nil {
+			return nil, err
+		}
+		if fw.companion, err = newFileWriterAt(tx, ct, values, countsPath(rel)); err != nil {
+			return nil, err
+		}
+	}
 	return fw, nil
 }
 
@@ -123,10 +145,13 @@ func (fw *fileWriter) encode() {
 	for b := range fw.ch {
 		if err == nil {
 			err = fw.writeBatch(b, &g)
-			for r := 0; r < b.n; r++ {
+			for r := 0; r < b.n && fw.keys != nil; r++ {
 				e := keyEntry{key: b.keys[r]}
 				e.content, scratch = cl.contentHash(b, fw.values, r, scratch)
 				fw.keys.add(e)
+			}
+			if fw.counts != nil {
+				fw.counts.addBatch(b)
 			}
 		}
 		// The writer has copied the values: hand the batch back for reuse
@@ -140,6 +165,12 @@ func (fw *fileWriter) encode() {
 	if err == nil {
 		err = fw.finish()
 	}
+	if fw.companion != nil {
+		if err == nil {
+			err = fw.counts.writeTo(fw.companion, fw.rel)
+		}
+		fw.companion.end()
+	}
 	fw.done <- err
 }
 
@@ -149,11 +180,13 @@ func (fw *fileWriter) finish() error {
 	if err := fw.w.Close(); err != nil {
 		return fmt.Errorf("finish %s: %w", fw.rel, err)
 	}
-	var err error
-	if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
-		return fmt.Errorf("write key index of %s: %w", fw.rel, err)
+	if fw.keys != nil {
+		var err error
+		if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
+			return fmt.Errorf("write key index of %s: %w", fw.rel, err)
+		}
+		fw.keysDone = true
 	}
-	fw.keysDone = true
 	if err := fw.f.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", fw.rel, err)
 	}
@@ -313,18 +346,22 @@ func (fw *fileWriter) close() error {
 	if err := fw.f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", fw.rel, err)
 	}
-	fw.tx.added = append(fw.tx.added, FileEntry{
-		Table:      fw.table.Name,
-		Path:       fw.rel,
-		Partition:  fw.values,
-		Rows:       fw.rows,
-		Bytes:      fw.h.n,
-		SHA256:     hex.EncodeToString(fw.h.h.Sum(nil)),
-		Committed:  time.Now().UTC(),
-		Keys:       keysPath(fw.rel),
-		KeysBytes:  fw.keysBytes,
-		KeysSHA256: hex.EncodeToString(fw.keysSum),
-	})
+	e := FileEntry{
+		Table:     fw.table.Name,
+		Path:      fw.rel,
+		Partition: fw.values,
+		Rows:      fw.rows,
+		Bytes:     fw.h.n,
+		SHA256:    hex.EncodeToString(fw.h.h.Sum(nil)),
+		Committed: time.Now().UTC(),
+	}
+	if fw.keys != nil {
+		e.Keys, e.KeysBytes, e.KeysSHA256 = keysPath(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
+	}
+	fw.tx.added = append(fw.tx.added, e)
+	if fw.companion != nil {
+		return fw.companion.close()
+	}
 	return nil
 }
 

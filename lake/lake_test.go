@@ -341,7 +341,7 @@ func TestCheckSizes(t *testing.T) {
 		t.Fatalf("files = %v", files)
 	}
 	rep, err := l.CheckSizes(t.Context())
-	if err != nil || rep.Damaged() || len(rep.Problems) != 0 || rep.Files != 1 || rep.Rows[lake.Verdicts] != 2 {
+	if err != nil || rep.Damaged() || len(rep.Problems) != 0 || rep.Files != 2 || rep.Rows[lake.Verdicts] != 2 || rep.Rows[lake.RunCounts] != 2 {
 		t.Fatalf("clean lake: %+v %v", rep, err)
 	}
 	orphan := filepath.Join(filepath.Dir(files[0]), "part-left.parquet.tmp")

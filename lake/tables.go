@@ -19,9 +19,14 @@ type Table struct {
 	Name       string
 	Partitions []string // hive partition columns, outermost first
 	Key        []string // natural key columns
-	rows       *rowType
-	cols       *colLayout
-	ops        tableOps
+	// Derived tables are written by the lake itself, beside the table they
+	// are derived from (run_counts beside verdicts): never ingested, and
+	// compacted with their source, not on their own.
+	Derived bool
+	counted bool // each data file has a run_counts companion (verdicts)
+	rows    *rowType
+	cols    *colLayout
+	ops     tableOps
 }
 
 // Table names.
@@ -35,6 +40,7 @@ const (
 	Trust       = "trust"
 	SelfTests   = "selftests"
 	Evidence    = "evidence"
+	RunCounts   = "run_counts"
 )
 
 // registry declares every table, once, in a stable order.
@@ -50,11 +56,12 @@ var registry = sync.OnceValue(func() []Table {
 		define[schema.Action](Actions),
 		define[schema.GroundTruth](GroundTruth),
 		define[schema.Label](Labels),
-		define[schema.Verdict](Verdicts),
+		define[schema.Verdict](Verdicts).withRunCounts(),
 		define[schema.Result](Results),
 		define[schema.Trust](Trust),
 		define[schema.SelfTest](SelfTests),
 		define[schema.Evidence](Evidence),
+		define[schema.RunCount](RunCounts).derived(),
 	}
 })
 
@@ -68,6 +75,21 @@ func define[T any](name string) Table {
 		cols:       newColLayout(rt, parquet.SchemaOf(new(T))),
 		ops:        typedOps[T]{},
 	}
+}
+
+// withRunCounts gives each data file of the table a run_counts companion
+// (counts.go); the row type must be schema.Verdict.
+func (t Table) withRunCounts() Table {
+	if t.rows.typ != reflect.TypeFor[schema.Verdict]() {
+		panic("lake: run counts need verdict rows")
+	}
+	t.counted = true
+	return t
+}
+
+func (t Table) derived() Table {
+	t.Derived = true
+	return t
 }
 
 // Tables returns every table of the lake in a stable order.

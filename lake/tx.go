@@ -246,8 +246,14 @@ func (tx *Tx) finish() {
 	tx.lock.release()
 }
 
-// remove marks a committed file as superseded by this transaction.
-func (tx *Tx) remove(rel string) { tx.removed[rel] = true }
+// remove marks a committed file as superseded by this transaction, with
+// its run_counts companion if it has one.
+func (tx *Tx) remove(rel string) {
+	tx.removed[rel] = true
+	if strings.HasPrefix(rel, Verdicts+"/") {
+		tx.removed[countsPath(rel)] = true
+	}
+}
 
 // partitionFiles returns the committed files of one partition of a table.
 func (tx *Tx) partitionFiles(t Table, values []string) []FileEntry {

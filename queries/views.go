@@ -53,12 +53,23 @@ func (s *Session) createViews(ctx context.Context) error {
 			s.afterView(t.Name)
 		}
 	}
-	for _, name := range []string{"view_categories", "view_human_reference"} {
+	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(snap.RunCountsComplete())} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// VerdictRunsView names the statement that defines the view verdict_runs
+// (the runs counted per judge, condition and episode, which the metrics
+// read): over the run_counts table when it counts every verdicts file of
+// the snapshot (complete), else over the verdicts.
+func VerdictRunsView(complete bool) string {
+	if complete {
+		return "view_verdict_runs"
+	}
+	return "view_verdict_runs_scan"
 }
 
 func tableView(t lake.Table, files []string) string {

@@ -31,10 +31,10 @@ func ingestSQLCommand() *cli.Command {
 				return usageHint(`trustlake ingest sql verdicts "SELECT ... FROM 'file.csv'"`, "ingest sql: want TABLE and QUERY")
 			}
 			table, query := c.Args().Get(0), c.Args().Get(1)
-			if _, err := lake.LookupTable(table); err != nil || table == lake.Trust {
+			if t, err := lake.LookupTable(table); err != nil || table == lake.Trust || t.Derived {
 				names := []string{}
 				for _, t := range lake.Tables() {
-					if t.Name != lake.Trust {
+					if t.Name != lake.Trust && !t.Derived {
 						names = append(names, t.Name)
 					}
 				}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/report"
 )
 
@@ -28,6 +29,9 @@ func normalizeReport(t *testing.T, b []byte) []byte {
 	d.Provenance.GeneratedAt = time.Time{}
 	d.Provenance.Version, d.Provenance.Lake, d.Provenance.ManifestSHA256 = "", "", ""
 	d.Provenance.ManifestVersion, d.Health.Lake.Files = 0, 0
+	if _, ok := d.Health.Lake.Rows[lake.RunCounts]; ok {
+		d.Health.Lake.Rows[lake.RunCounts] = 0 // one row per episode and counted file: files depend on commit batching
+	}
 	out, err := json.MarshalIndent(&d, "", "  ")
 	if err != nil {
 		t.Fatal(err)

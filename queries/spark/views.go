@@ -41,7 +41,7 @@ func (s *Session) createViews(ctx context.Context) error {
 			}
 		}
 	}
-	for _, name := range []string{"view_categories", "view_human_reference"} {
+	for _, name := range []string{"view_categories", "view_human_reference", queries.VerdictRunsView(m.RunCountsComplete())} {
 		if err := s.exec(ctx, name, queries.Statement(name)); err != nil {
 			return err
 		}

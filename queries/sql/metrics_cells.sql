@@ -1,6 +1,8 @@
 -- name: MetricsCells
 -- Per-task sufficient statistics of every metric, in one pass over the
--- verdicts: runs are counted per (judge, condition, episode) (the same
+-- run counts (view verdict_runs: the run_counts table, or the verdicts
+-- counted on the fly in a lake written before it): runs are summed per
+-- (judge, condition, episode) (the same
 -- rules as metric_episodes in metrics_episodes.sql: a score-only run is
 -- success at score >= $3, else failure, and unscored when $3 is NULL;
 -- parse_error runs are not valid; the majority is the verdict with strictly
@@ -21,14 +23,21 @@
 WITH per_episode AS (
 -- per_episode:begin
     SELECT judge, condition, episode_id,
-        count(*)                                                          AS n_runs,
-        count_if(coalesce(verdict = 'parse_error', false))                AS n_parse,
-        count_if(coalesce(verdict = 'success', score >= CAST($3 AS DOUBLE), false)) AS n_success,
-        count_if(coalesce(verdict = 'failure',
-            CAST($3 AS DOUBLE) IS NOT NULL AND NOT coalesce(score >= CAST($3 AS DOUBLE), false))) AS n_failure,
-        count_if(coalesce(verdict = 'uncertain', false))                  AS n_uncertain,
-        count_if(verdict IS NULL AND CAST($3 AS DOUBLE) IS NULL)          AS n_unscored
-    FROM verdicts
+        CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
+        CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
+        CAST(sum(n_success
+            + CASE WHEN score_1 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END) AS BIGINT) AS n_success,
+        CAST(sum(n_failure
+            + CASE WHEN score_1 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END) AS BIGINT) AS n_failure,
+        CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
+        CAST(sum(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
+    FROM verdict_runs
     GROUP BY judge, condition, episode_id
 -- per_episode:end
 ),

@@ -9,6 +9,8 @@
 -- human majority).
 -- A score-only run (verdict NULL, a reward model) is 'success' when
 -- score >= thr and 'failure' below it; with thr NULL it is 'unscored'.
+-- Runs are read counted (view verdict_runs: the run_counts table, or the
+-- verdicts counted on the fly in a lake written before it).
 -- A macro rather than a table: each query inlines it, so DuckDB pipelines
 -- the per-episode aggregation into the per-task one and pushes judge and
 -- condition filters down to the partitions.
@@ -20,22 +22,21 @@ CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
 WITH per_episode AS (
 -- per_episode:begin
     SELECT judge, condition, episode_id,
-        count(*)                      AS n_runs,
-        count_if(v = 'parse_error')   AS n_parse,
-        count_if(v = 'success')       AS n_success,
-        count_if(v = 'failure')       AS n_failure,
-        count_if(v = 'uncertain')     AS n_uncertain,
-        count_if(v = 'unscored')      AS n_unscored
-    FROM (
-        SELECT judge, condition, episode_id,
-            CASE
-                WHEN verdict IS NOT NULL THEN verdict
-                WHEN thr IS NULL THEN 'unscored'
-                WHEN score >= thr THEN 'success'
-                ELSE 'failure'
-            END AS v
-        FROM verdicts
-    )
+        CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
+        CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
+        CAST(sum(n_success
+            + CASE WHEN score_1 >= thr THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= thr THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= thr THEN 1 ELSE 0 END) AS BIGINT) AS n_success,
+        CAST(sum(n_failure
+            + CASE WHEN score_1 < thr THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < thr THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < thr THEN 1 ELSE 0 END) AS BIGINT) AS n_failure,
+        CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
+        CAST(sum(CASE WHEN thr IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
+    FROM verdict_runs
     GROUP BY judge, condition, episode_id
 -- per_episode:end
 )

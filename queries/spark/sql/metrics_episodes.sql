@@ -4,25 +4,23 @@
 -- literal or NULL) and reference $2 ('verifier', 'human' or 'any'),
 -- redefined when they change; Spark inlines views as DuckDB inlines macros.
 CREATE OR REPLACE TEMPORARY VIEW metric_episodes AS
-WITH runs AS (
+WITH per_episode AS (
     SELECT judge, condition, episode_id,
-        CASE
-            WHEN verdict IS NOT NULL THEN verdict
-            WHEN $1 IS NULL THEN 'unscored'
-            WHEN score >= $1 THEN 'success'
-            ELSE 'failure'
-        END AS v
-    FROM verdicts
-),
-per_episode AS (
-    SELECT judge, condition, episode_id,
-        count(*)                      AS n_runs,
-        count_if(v = 'parse_error')   AS n_parse,
-        count_if(v = 'success')       AS n_success,
-        count_if(v = 'failure')       AS n_failure,
-        count_if(v = 'uncertain')     AS n_uncertain,
-        count_if(v = 'unscored')      AS n_unscored
-    FROM runs
+        CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
+        CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
+        CAST(sum(n_success
+            + CASE WHEN score_1 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END) AS BIGINT) AS n_success,
+        CAST(sum(n_failure
+            + CASE WHEN score_1 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END) AS BIGINT) AS n_failure,
+        CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
+        CAST(sum(CASE WHEN CAST($1 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
+    FROM verdict_runs
     GROUP BY judge, condition, episode_id
 )
 SELECT

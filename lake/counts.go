@@ -1,0 +1,354 @@
+package lake
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// Run counts. Every verdicts data file has a companion file in run_counts,
+// named after it (countsPath), holding the file's runs
+// counted per (judge, condition, episode) (schema.RunCount). It is written
+// by the file's writer and committed with it; a commit that supersedes the
+// data file (--replace, compaction) supersedes the companion too, and the
+// file that replaces it gets its own. So the counts of a snapshot are
+// exact when every verdicts file has its companion (RunCountsComplete);
+// metrics read the counts instead of the runs, and fall back to the runs
+// in a lake written before run_counts existed (or `lake compact` adds the
+// missing companions).
+
+// countsPath returns the run_counts companion of a verdicts data file:
+// run_counts/<partition>/part-<uuid>.counts.parquet for
+// verdicts/<partition>/part-<uuid>.parquet (its own name, so its key index
+// in _keys/ does not collide with the data file's).
+func countsPath(verdictsRel string) string {
+	return RunCounts + strings.TrimSuffix(strings.TrimPrefix(verdictsRel, Verdicts), ".parquet") + ".counts.parquet"
+}
+
+// runCounter accumulates the run counts of one verdicts data file, in the
+// order the episodes first appear. It holds no Go pointers per episode
+// (ids live in one byte arena, the index is keyed by their hash), so a
+// million verdicts cost the garbage collector nothing. Not safe for
+// concurrent use (each file's encoding goroutine owns one).
+type runCounter struct {
+	tallies []runTally
+	scores  []float64        // the scores of score-only runs, three per tally that has any
+	ids     []byte           // the episode ids, back to back
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally
+	last    int32            // the tally of the previous verdict: runs of an episode usually come together
+
+	episode, verdict, score int // columns of a verdicts colBatch
+}
+
+// scoresPerRow is how many score-only runs one schema.RunCount holds.
+const scoresPerRow = 3
+
+// runTally is one future schema.RunCount, without what the whole file
+// shares (judge, condition, source).
+type runTally struct {
+	id, idLen                             int32 // the episode id: ids[id : id+idLen]
+	seq                                   int32
+	runs, parse, success, failure, uncert int32
+	nScores                               int32 // scores[score : score+nScores]
+	score                                 int32
+}
+
+// newRunCounter returns an empty counter for files of the verdicts layout.
+func newRunCounter(cl *colLayout) *runCounter {
+	c := &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+	for col, i := range cl.fields {
+		switch cl.rt.fields[i].name {
+		case "episode_id":
+			c.episode = col
+		case "verdict":
+			c.verdict = col
+		case "score":
+			c.score = col
+		}
+	}
+	return c
+}
+
+func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen] }
+
+// addBatch counts the verdicts of a batch.
+func (c *runCounter) addBatch(b *colBatch) {
+	ep, v, s := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score]
+	for r := 0; r < b.n; r++ {
+		c.add(ep.str[r], v.str[r], !v.null[r], math.Float64frombits(s.num[r]), !s.null[r])
+	}
+}
+
+// add counts one verdict run.
+func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
+	i := c.last
+	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
+		h := xxh3.HashString(episode)
+		var ok bool
+		if i, ok = c.index[h]; !ok || string(c.idOf(&c.tallies[i])) != episode {
+			// New episode (or, once in 2^64, another id with the same
+			// hash: it then gets rows of its own, and the sums still hold).
+			i = int32(len(c.tallies))
+			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+			c.ids = append(c.ids, episode...)
+			c.index[h] = i
+		}
+		c.last = i
+	}
+	t := &c.tallies[i]
+	t.runs++
+	if !hasVerdict {
+		if !hasScore { // not a valid row (schema.Verdict.Validate): a run without a verdict
+			return
+		}
+		if t.nScores == scoresPerRow { // the episode continues in a new row
+			t.runs--
+			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
+			i = int32(len(c.tallies) - 1)
+			c.index[xxh3.HashString(episode)], c.last = i, i
+			t = &c.tallies[i]
+			t.runs++
+		}
+		if t.nScores == 0 {
+			t.score = int32(len(c.scores))
+			c.scores = append(c.scores, 0, 0, 0)
+		}
+		c.scores[t.score+t.nScores] = score
+		t.nScores++
+		return
+	}
+	switch verdict {
+	case schema.VerdictParseError:
+		t.parse++
+	case schema.VerdictSuccess:
+		t.success++
+	case schema.VerdictFailure:
+		t.failure++
+	case schema.VerdictUncertain:
+		t.uncert++
+	}
+}
+
+// each hands the counted rows, in batches, to fn (which may keep them),
+// with values as their partition and src as their provenance.
+func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount) error) error {
+	const batch = 4096
+	var judge, condition string
+	if len(values) == 2 {
+		judge, condition = values[0], values[1]
+	}
+	ids := string(c.ids) // one copy for all rows
+	for lo := 0; lo < len(c.tallies); lo += batch {
+		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
+		rows := make([]schema.RunCount, len(part))
+		scores := make([]float64, 0, scoresPerRow*len(part))
+		for i := range part {
+			t, r := &part[i], &rows[i]
+			r.EpisodeID, r.Judge, r.Condition, r.Seq = ids[t.id:t.id+t.idLen], judge, condition, int64(t.seq)
+			r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain = int64(t.runs), int64(t.parse), int64(t.success), int64(t.failure), int64(t.uncert)
+			n := len(scores)
+			scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
+			switch t.nScores {
+			case 3:
+				r.Score3 = &scores[n+2]
+				fallthrough
+			case 2:
+				r.Score2 = &scores[n+1]
+				fallthrough
+			case 1:
+				r.Score1 = &scores[n]
+			}
+			r.SrcFile = src
+		}
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result returns every counted row (checks).
+func (c *runCounter) result(values []string, src string) []schema.RunCount {
+	var out []schema.RunCount
+	c.each(values, src, func(rows []schema.RunCount) error {
+		out = append(out, rows...)
+		return nil
+	})
+	return out
+}
+
+// writeTo writes the counted rows of the verdicts file src into fw, a file
+// of run_counts (it does not end fw). A derived table has no key index:
+// the rows' key hashes are not computed.
+func (c *runCounter) writeTo(fw *fileWriter, src string) error {
+	t := fw.table
+	return c.each(fw.values, src, func(rows []schema.RunCount) error {
+		b := fw.batch(len(rows))
+		for i := range rows {
+			t.cols.add(b, unsafe.Pointer(&rows[i]), [2]uint64{})
+		}
+		return fw.write(b)
+	})
+}
+
+// writeRunCounts writes the companion of the committed verdicts file f,
+// counted by c, into tx.
+func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
+	t, err := LookupTable(RunCounts)
+	if err != nil {
+		return err
+	}
+	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path))
+	if err != nil {
+		return err
+	}
+	if err := c.writeTo(fw, f.Path); err != nil {
+		return err
+	}
+	if err := fw.close(); err != nil {
+		return fmt.Errorf("write run counts of %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// countFile counts the runs of a committed verdicts data file.
+func countFile(root string, f FileEntry) (*runCounter, error) {
+	t, err := tableFor[schema.Verdict](Verdicts)
+	if err != nil {
+		return nil, err
+	}
+	c := newRunCounter(t.cols)
+	err = readRows[schema.Verdict](root, t, f, func(rows []schema.Verdict) error {
+		for i := range rows {
+			v := &rows[i]
+			var verdict string
+			var score float64
+			if v.Verdict != nil {
+				verdict = *v.Verdict
+			}
+			if v.Score != nil {
+				score = *v.Score
+			}
+			c.add(v.EpisodeID, verdict, v.Verdict != nil, score, v.Score != nil)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// addMissingRunCounts gives every verdicts data file of files that has no
+// run_counts companion in the transaction's base one (upgrade of a lake
+// written before run_counts). It returns how many it wrote.
+func (tx *Tx) addMissingRunCounts(files []FileEntry) (int, error) {
+	have := tx.companions()
+	n := 0
+	for _, f := range files {
+		if f.Table != Verdicts || have[countsPath(f.Path)] || tx.removed[f.Path] {
+			continue
+		}
+		c, err := countFile(tx.l.root, f)
+		if err != nil {
+			return n, err
+		}
+		if err := writeRunCounts(tx, f, c); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// companions returns the run_counts files of the transaction's base.
+func (tx *Tx) companions() map[string]bool {
+	have := map[string]bool{}
+	for _, f := range tx.base.Files {
+		if f.Table == RunCounts {
+			have[f.Path] = true
+		}
+	}
+	return have
+}
+
+// RunCountsComplete reports whether every verdicts data file of the
+// snapshot has its run_counts companion and every companion its data
+// file: then the run_counts rows count exactly the verdicts.
+func (s Snapshot) RunCountsComplete() bool { return s.m.RunCountsComplete() }
+
+// RunCountsComplete is Snapshot.RunCountsComplete for a manifest read by
+// another engine.
+func (m Manifest) RunCountsComplete() bool {
+	data, counts := map[string]bool{}, map[string]bool{}
+	for _, f := range m.Files {
+		switch f.Table {
+		case Verdicts:
+			data[countsPath(f.Path)] = true
+		case RunCounts:
+			counts[f.Path] = true
+		}
+	}
+	if len(data) != len(counts) {
+		return false
+	}
+	for p := range data {
+		if !counts[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRunCounts compares the companion of a verdicts data file with the
+// runs counted from its rows.
+func checkRunCounts(root string, data FileEntry, counts *FileEntry) (Problem, bool) {
+	if counts == nil {
+		return Problem{Path: data.Path, Kind: "no_counts", Detail: "no run_counts companion (written before run_counts; `trustlake lake compact` adds it, metrics read the verdicts meanwhile)"}, false
+	}
+	bad := func(format string, args ...any) (Problem, bool) {
+		return Problem{Path: counts.Path, Kind: "counts", Detail: fmt.Sprintf(format, args...), Damage: true}, false
+	}
+	c, err := countFile(root, data)
+	if err != nil {
+		return bad("%v", err)
+	}
+	want := c.result(data.Partition, data.Path)
+	t, err := tableFor[schema.RunCount](RunCounts)
+	if err != nil {
+		return bad("%v", err)
+	}
+	var got []schema.RunCount
+	err = readRows[schema.RunCount](root, t, *counts, func(rows []schema.RunCount) error {
+		got = append(got, rows...)
+		return nil
+	})
+	if err != nil {
+		return bad("%v", err)
+	}
+	if len(got) != len(want) {
+		return bad("%d rows, the runs of %s give %d (counts and verdicts disagree)", len(got), data.Path, len(want))
+	}
+	for i := range want {
+		if g, w := runCountString(got[i]), runCountString(want[i]); g != w {
+			return bad("row %d: %s, the runs of %s give %s (counts and verdicts disagree)", i, g, data.Path, w)
+		}
+	}
+	return Problem{}, true
+}
+
+func runCountString(r schema.RunCount) string {
+	s := fmt.Sprintf("episode %s seq %d: runs=%d parse_error=%d success=%d failure=%d uncertain=%d scores=[",
+		r.EpisodeID, r.Seq, r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain)
+	for _, p := range []*float64{r.Score1, r.Score2, r.Score3} {
+		if p != nil {
+			s += fmt.Sprintf(" %v", *p)
+		}
+	}
+	return s + " ]"
+}
