@@ -89,5 +89,5 @@ if $havepy; then
     printf "peak RSS growth (inspect-ai) %d → %d samples: ×%.2f\n", a, n, pk2 / pk1
     printf "at %d samples, inspect-ai read / trustlake ingest: wall time %.2f, CPU time %.2f, peak RSS %.2f\n", n, ps / os, pc / oc, pk2 / ok }'
 else
-  echo "inspect-ai column skipped: .venv/bin/python with inspect-ai missing (make venv)"
+  echo "inspect-ai column skipped: $PY with inspect-ai missing (make venv, or PY=none given)"
 fi
