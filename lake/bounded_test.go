@@ -143,6 +143,24 @@ func TestBoundedWriter(t *testing.T) {
 			}
 		}
 	}
+	// Statistics and page index keep their bounds (Spark filters pages by
+	// the page index): the first group's episode ids are ep-00000..ep-04095,
+	// and so are the bounds of its pages, in order.
+	for i, c := range pf.Metadata().RowGroups[0].Columns {
+		if c.MetaData.PathInSchema[0] != "episode_id" {
+			continue
+		}
+		if lo, hi := string(c.MetaData.Statistics.MinValue), string(c.MetaData.Statistics.MaxValue); lo != "ep-00000" || hi != "ep-04095" {
+			t.Errorf("row group 0 episode_id statistics %q..%q, want ep-00000..ep-04095", lo, hi)
+		}
+		ci, err := pf.RowGroups()[0].ColumnChunks()[i].ColumnIndex()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := ci.NumPages(); n == 0 || string(ci.MinValue(0).ByteArray()) != "ep-00000" || string(ci.MaxValue(n-1).ByteArray()) != "ep-04095" {
+			t.Errorf("row group 0 episode_id page index: %d pages, first min %q, last max %q", n, ci.MinValue(0), ci.MaxValue(max(n-1, 0)))
+		}
+	}
 	if plainPages["_src_file"] == 0 || plainPages["verdict"] != 0 {
 		t.Errorf("PLAIN data pages by column %v: want some for _src_file (dictionary past its cap), none for verdict", plainPages)
 	}

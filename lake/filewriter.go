@@ -266,12 +266,9 @@ const pageBytes = 64 << 10
 const dictCheckRows = 1024
 
 // writerOptions are the Parquet writer options of every data file, schema
-// first. Pages carry no min/max in the file's page index (SkipPageBounds):
-// the index of every page of a file is held in memory until the file is
-// closed, so it grew with the rows, and DuckDB filters on row-group
-// statistics, which are still written.
+// first.
 func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
-	opts := []parquet.WriterOption{
+	return []parquet.WriterOption{
 		s,
 		parquet.Compression(zstdFastest),
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
@@ -280,10 +277,6 @@ func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
 		parquet.CreatedBy("trustlake", "1", ""),
 		parquet.WriteBufferSize(256 << 10),
 	}
-	for _, path := range s.Columns() {
-		opts = append(opts, parquet.SkipPageBounds(path...))
-	}
-	return opts
 }
 
 // dictColumns returns the indexes of the dictionary-encoded columns.
