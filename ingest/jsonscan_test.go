@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -161,5 +162,42 @@ func TestPlain8(t *testing.T) {
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], r.Uint64())
 		check(b[:])
+	}
+}
+
+// TestFastFloat checks the decimal fast path against strconv on random
+// decimals of up to 15 digits (and the signs of zero), and that longer
+// ones and exponents take strconv.
+func TestFastFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(s string) {
+		got, ok := fastFloat([]byte(s))
+		want, err := strconv.ParseFloat(s, 64)
+		if !ok || err != nil || got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Fatalf("fastFloat(%q) = %v, %v; strconv %v, %v", s, got, ok, want, err)
+		}
+	}
+	for _, s := range []string{"0", "-0", "0.0", "-0.0", "1", "0.1", "0.7", "0.85", "123456789012345", "0.123456789012345", "-99999999.9999999"} {
+		check(s)
+	}
+	for range 300000 {
+		n := 1 + r.IntN(15)
+		var b []byte
+		if r.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		dot := r.IntN(n + 1)
+		for i := range n {
+			if i == dot && i > 0 {
+				b = append(b, '.')
+			}
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		check(string(b))
+	}
+	for _, s := range []string{"1e5", "12345678901234567", "0.1234567890123456", "1.5E3", "99999999999999999999"} {
+		if _, ok := fastFloat([]byte(s)); ok {
+			t.Errorf("fastFloat(%q) took the fast path", s)
+		}
 	}
 }

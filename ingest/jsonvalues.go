@@ -122,6 +122,9 @@ func (f *field) float() (float64, error) {
 	default:
 		return 0, f.typeErr("number")
 	}
+	if v, ok := fastFloat(f.val); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseFloat(string(f.val), 64)
 	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s overflows a float64", f.val)
@@ -225,4 +228,47 @@ func closeExtra(b []byte) string {
 		return "{}"
 	}
 	return string(append(b, '}'))
+}
+
+// pow10 are the powers of ten that a float64 holds exactly, up to 1e15.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// fastFloat parses a JSON number (already checked by the scanner) without
+// an exponent whose digits, as an integer, are at most 2^53 and which has
+// at most 15 decimals, such as 0.85: both that integer and the power of ten
+// it is divided by are exact in a float64, so the quotient is the correctly
+// rounded value (Clinger's fast path, which strconv also takes, after more
+// work). ok is false otherwise.
+func fastFloat(b []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(b) > 0 && b[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 19 || m > 1<<53 || frac >= len(pow10) {
+		return 0, false // 19 digits cannot overflow m
+	}
+	v = float64(m)
+	if frac > 0 {
+		v /= pow10[frac]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }

@@ -228,12 +228,28 @@ func (cl *colLayout) values(b *colBatch, c, i, j int, out []parquet.Value) []par
 	return out
 }
 
+// hashPlan returns the indexes into cl.hashed that can contribute to the
+// content hash of some row of b: an optional column null in every row of
+// the batch contributes nothing.
+func (cl *colLayout) hashPlan(b *colBatch, plan []int) []int {
+	plan = plan[:0]
+	for k, c := range cl.hashed {
+		if c >= 0 && b.cols[c].nulls == b.n && cl.rt.fields[cl.rt.hashed[k]].kind >= kPtrString {
+			continue
+		}
+		plan = append(plan, k)
+	}
+	return plan
+}
+
 // contentHash is rowType.contentHash of row r of a batch of the partition
-// whose values are parts: the same bytes hashed, read from the columns.
-func (cl *colLayout) contentHash(b *colBatch, parts []string, r int, buf []byte) (uint64, []byte) {
+// whose values are parts: the same bytes hashed, read from the columns
+// that plan (hashPlan of the batch) names.
+func (cl *colLayout) contentHash(b *colBatch, parts []string, plan []int, r int, buf []byte) (uint64, []byte) {
 	rt := cl.rt
 	h := buf[:0]
-	for k, c := range cl.hashed {
+	for _, k := range plan {
+		c := cl.hashed[k]
 		f := &rt.fields[rt.hashed[k]]
 		if c < 0 {
 			if s := parts[-1-c]; s != "" {

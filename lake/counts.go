@@ -1,10 +1,15 @@
 package lake
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/zeebo/xxh3"
 
@@ -39,7 +44,7 @@ type runCounter struct {
 	tallies []runTally
 	scores  []float64        // the scores of score-only runs, three per tally that has any
 	ids     []byte           // the episode ids, back to back
-	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
 
 	episode, verdict, score int // columns of a verdicts colBatch
@@ -60,7 +65,7 @@ type runTally struct {
 
 // newRunCounter returns an empty counter for files of the verdicts layout.
 func newRunCounter(cl *colLayout) *runCounter {
-	c := &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+	c := &runCounter{tallies: make([]runTally, 0, 1024), last: -1}
 	for col, i := range cl.fields {
 		switch cl.rt.fields[i].name {
 		case "episode_id":
@@ -88,16 +93,7 @@ func (c *runCounter) addBatch(b *colBatch) {
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
 	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
-		h := xxh3.HashString(episode)
-		var ok bool
-		if i, ok = c.index[h]; !ok || string(c.idOf(&c.tallies[i])) != episode {
-			// New episode (or, once in 2^64, another id with the same
-			// hash: it then gets rows of its own, and the sums still hold).
-			i = int32(len(c.tallies))
-			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
-			c.ids = append(c.ids, episode...)
-			c.index[h] = i
-		}
+		i = c.find(episode)
 		c.last = i
 	}
 	t := &c.tallies[i]
@@ -108,9 +104,11 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 		}
 		if t.nScores == scoresPerRow { // the episode continues in a new row
 			t.runs--
-			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
-			i = int32(len(c.tallies) - 1)
-			c.index[xxh3.HashString(episode)], c.last = i, i
+			i = c.newTally(episode, t.seq+1)
+			if c.index != nil {
+				c.index[xxh3.HashString(episode)] = i
+			}
+			c.last = i
 			t = &c.tallies[i]
 			t.runs++
 		}
@@ -132,6 +130,46 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 	case schema.VerdictUncertain:
 		t.uncert++
 	}
+}
+
+// find returns the latest tally of an episode other than the previous
+// run's, starting one if it is new. While the episodes arrive in
+// increasing order (most inputs are written episode by episode, in order)
+// a different one is always new and no index is kept; the first that
+// breaks the order builds it.
+func (c *runCounter) find(episode string) int32 {
+	if c.index == nil {
+		if n := len(c.tallies); n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+			return c.newTally(episode, 0)
+		}
+		c.index = make(map[uint64]int32, 2*len(c.tallies))
+		for i := range c.tallies {
+			c.index[xxh3.Hash(c.idOf(&c.tallies[i]))] = int32(i)
+		}
+	}
+	h := xxh3.HashString(episode)
+	if i, ok := c.index[h]; ok && string(c.idOf(&c.tallies[i])) == episode {
+		return i
+	}
+	// New episode (or, once in 2^64, another id with the same hash: it
+	// then gets rows of its own, and the sums still hold).
+	i := c.newTally(episode, 0)
+	c.index[h] = i
+	return i
+}
+
+// newTally starts a row for an episode (seq 0 for its first row in the
+// file); the index, if any, is the caller's to update.
+func (c *runCounter) newTally(episode string, seq int32) int32 {
+	i := int32(len(c.tallies))
+	if seq == 0 {
+		c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+		c.ids = append(c.ids, episode...)
+		return i
+	}
+	last := c.tallies[c.last]
+	c.tallies = append(c.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+	return i
 }
 
 // each hands the counted rows, in batches, to fn (which may keep them),
@@ -351,4 +389,62 @@ func runCountString(r schema.RunCount) string {
 		}
 	}
 	return s + " ]"
+}
+
+// RunCountsPerEpisode reports whether the run counts are complete and hold
+// exactly one row per (judge, condition, episode): each partition has one
+// run_counts file (one ingest, or compacted) and no episode continues in a
+// further row (the largest seq, from the files' Parquet statistics, is 0).
+// Readers may then take the rows as they are instead of summing them per
+// episode. A file whose statistics cannot be read counts as not unique.
+func (s Snapshot) RunCountsPerEpisode() bool {
+	if !s.m.RunCountsComplete() {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, f := range s.m.Files {
+		if f.Table != RunCounts {
+			continue
+		}
+		id := strings.Join(f.Partition, "\x00")
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+		if top, ok := maxSeq(filepath.Join(s.root, filepath.FromSlash(f.Path)), f.Bytes); !ok || top != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxSeq returns the largest seq of a run_counts file from the statistics
+// in its footer (no page is read).
+func maxSeq(name string, size int64) (int64, bool) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return 0, false
+	}
+	defer fh.Close()
+	pf, err := parquet.OpenFile(fh, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return 0, false
+	}
+	leaf, ok := pf.Schema().Lookup("seq")
+	if !ok {
+		return 0, false
+	}
+	var top int64
+	for _, rg := range pf.Metadata().RowGroups {
+		st := rg.Columns[leaf.ColumnIndex].MetaData.Statistics
+		b := st.MaxValue
+		if len(b) == 0 {
+			b = st.Max
+		}
+		if len(b) != 8 {
+			return 0, false
+		}
+		top = max(top, int64(binary.LittleEndian.Uint64(b)))
+	}
+	return top, true
 }

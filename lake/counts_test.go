@@ -143,6 +143,15 @@ func checkCounts(t *testing.T, l *lake.Lake, when string) {
 	}
 }
 
+func perEpisode(t *testing.T, l *lake.Lake) bool {
+	t.Helper()
+	snap, err := l.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap.RunCountsPerEpisode()
+}
+
 func filesOf(t *testing.T, l *lake.Lake, table string) []string {
 	t.Helper()
 	files, err := l.Files(table)
@@ -173,8 +182,20 @@ func TestRunCounts(t *testing.T) {
 		t.Errorf("max seq %d, want 1 (six score-only runs need two rows)", maxSeq)
 	}
 
+	if perEpisode(t, l) { // ep5's six scores take two rows
+		t.Error("one batch with an episode in two rows: one row per episode")
+	}
+	single, _ := lake.Open(t.TempDir(), lake.Options{})
+	write(t, single, lake.WriterOptions{}, mixedBatch(0)[:10]...) // ep0..ep2: at most three scores each
+	if !perEpisode(t, single) {
+		t.Error("one batch, at most three scores per episode: not one row per episode")
+	}
+
 	if _, errs := write(t, l, lake.WriterOptions{}, mixedBatch(100)...); len(errs) > 0 {
 		t.Fatalf("batch 2: %v", errs)
+	}
+	if perEpisode(t, l) {
+		t.Error("two batches: one row per episode")
 	}
 	checkCounts(t, l, "two batches")
 	if v, c := filesOf(t, l, lake.Verdicts), filesOf(t, l, lake.RunCounts); len(v) != 4 || len(c) != 4 {
@@ -195,6 +216,9 @@ func TestRunCounts(t *testing.T) {
 	checkCounts(t, l, "after compact")
 	if v, c := filesOf(t, l, lake.Verdicts), filesOf(t, l, lake.RunCounts); len(v) != 2 || len(c) != 2 {
 		t.Fatalf("after compact: %d verdicts files, %d run_counts files, want 2 and 2", len(v), len(c))
+	}
+	if perEpisode(t, l) { // still six scores for ep5 (and more) in one file
+		t.Error("after compact, episodes with more than three scores: one row per episode")
 	}
 	if st, err := lake.Compact(t.Context(), l, lake.RunCounts); err != nil || st.Partitions != 0 {
 		t.Fatalf("compact of the derived table: %+v %v", st, err)

@@ -141,13 +141,17 @@ func (fw *fileWriter) encode() {
 	var err error
 	cl := fw.table.cols
 	var scratch []byte
+	var plan []int
 	g := rowGroup{flushed: fw.w.Size()}
 	for b := range fw.ch {
 		if err == nil {
 			err = fw.writeBatch(b, &g)
+			if fw.keys != nil {
+				plan = cl.hashPlan(b, plan)
+			}
 			for r := 0; r < b.n && fw.keys != nil; r++ {
 				e := keyEntry{key: b.keys[r]}
-				e.content, scratch = cl.contentHash(b, fw.values, r, scratch)
+				e.content, scratch = cl.contentHash(b, fw.values, plan, r, scratch)
 				fw.keys.add(e)
 			}
 			if fw.counts != nil {

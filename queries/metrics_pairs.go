@@ -63,7 +63,7 @@ type MetricScore struct {
 // MetricsScores returns one score per episode of judge jc with source and
 // ground truth (sql/metrics_scores.sql), ordered by episode.
 func (s *Session) MetricsScores(ctx context.Context, jc JudgeCondition, source string) ([]MetricScore, error) {
-	rows, err := s.Query(ctx, s.runsStatement("metrics_scores", nil, true), jc.Judge, jc.Condition, source)
+	rows, err := s.Query(ctx, sqlFile("metrics_scores"), jc.Judge, jc.Condition, source)
 	if err != nil {
 		return nil, fmt.Errorf("query scores %s: %w", jc, err)
 	}

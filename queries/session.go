@@ -37,6 +37,9 @@ type Session struct {
 	opts      Options
 	afterView func(table string) // test hook: runs after each table view
 	runs      runsState          // metric_runs materialised (MaterializeRuns)
+	// runsPerEpisode: the snapshot's run counts hold one row per (judge,
+	// condition, episode), so per_episode parts need not sum them.
+	runsPerEpisode bool
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

@@ -53,6 +53,7 @@ func (s *Session) createViews(ctx context.Context) error {
 			s.afterView(t.Name)
 		}
 	}
+	s.runsPerEpisode = snap.RunCountsPerEpisode()
 	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(snap.RunCountsComplete())} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -39,18 +40,24 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 		return nil, err
 	}
 	defer sess.Close()
+	eng := newReportEngine(sess)
+	// The health and Trust Layer sections run beside the judge sections
+	// (each fills its own part of doc; the audit reads through a session of
+	// its own); errors are returned in the order of a sequential run.
+	var (
+		wg                  sync.WaitGroup
+		healthErr, trustErr error
+	)
+	wg.Go(func() { healthErr = healthSection(ctx, eng, src, doc) })
+	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
 	// Every judge section groups the verdicts per (judge, condition,
 	// episode): count that once for all of them.
-	if err := sess.MaterializeRuns(ctx, opts.threshold); err != nil {
-		return nil, err
+	err = eng.MaterializeRuns(ctx, opts.threshold)
+	if err == nil {
+		err = judgeSections(ctx, opts, eng, doc)
 	}
-	if err := judgeSections(ctx, opts, newReportEngine(sess), doc); err != nil {
-		return nil, err
-	}
-	if err := healthSection(ctx, sess, src, doc); err != nil {
-		return nil, err
-	}
-	if err := trustSection(ctx, opts, sess, src, doc); err != nil {
+	wg.Wait()
+	if err := cmp.Or(err, healthErr, trustErr); err != nil {
 		return nil, err
 	}
 	return doc, nil
@@ -172,8 +179,12 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		}
 	}
 	for _, jc := range opts.checklists {
-		cl, err := metrics.Checklist(ctx, s.sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
-			Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+		var cl metrics.ChecklistReport
+		err := s.locked(func(sess *queries.Session) (err error) {
+			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
+				Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+			return err
+		})
 		if err != nil {
 			return metricsError(err)
 		}
@@ -271,7 +282,7 @@ func judgeRow(r metrics.Row) report.JudgeRow {
 // manifest size, orphans): a nightly report flags what a stat sees without
 // re-hashing every file, which costs more than the metrics themselves;
 // `trustlake lake check` does the full verification.
-func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc *report.Document) error {
+func healthSection(ctx context.Context, s *reportEngine, src *lake.Lake, doc *report.Document) error {
 	chk, err := src.CheckSizes(ctx)
 	if err != nil {
 		return err
@@ -300,7 +311,7 @@ func healthSection(ctx context.Context, s *queries.Session, src *lake.Lake, doc 
 
 // trustSection audits the lake's recorded results (read only: nothing is
 // stored) when it has any.
-func trustSection(ctx context.Context, opts reportOptions, s *queries.Session, src *lake.Lake, doc *report.Document) error {
+func trustSection(ctx context.Context, opts reportOptions, s *reportEngine, src *lake.Lake, doc *report.Document) error {
 	have, err := s.TrustBenchmarks(ctx)
 	if err != nil || len(have) == 0 {
 		return err

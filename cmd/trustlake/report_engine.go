@@ -9,10 +9,11 @@ import (
 	"github.com/trustlake/trustlake/queries"
 )
 
-// reportEngine is the session a report computes on. The judge sections run
-// concurrently (metrics, each claim sway, each reward model: their Go
-// statistics overlap each other's SQL), so every statement takes the
-// session in turn (a DuckDB session runs one statement at a time). It also
+// reportEngine is the session a report computes on. The sections run
+// concurrently (metrics, each claim sway, each reward model, health, the
+// Trust Layer: one's Go statistics overlap another's SQL), so every
+// statement takes the session in turn (a DuckDB session runs one statement
+// at a time). It also
 // remembers the lake-wide lookups every metrics function starts with (row
 // counts and the judge × conditions): the report calls Run, Compare per
 // judge and Threshold per reward model on one unchanging snapshot, so each
@@ -90,4 +91,38 @@ func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.HumanAgreement(ctx)
+}
+
+// MaterializeRuns counts the runs per (judge, condition, episode) once for
+// every later statement (queries.Session.MaterializeRuns).
+func (e *reportEngine) MaterializeRuns(ctx context.Context, threshold *float64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.MaterializeRuns(ctx, threshold)
+}
+
+func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.ReportHealth(ctx)
+}
+
+func (e *reportEngine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.ReportNeedsReview(ctx)
+}
+
+func (e *reportEngine) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.TrustBenchmarks(ctx)
+}
+
+// locked runs fn with the session to itself (for a caller that takes a
+// *queries.Session, such as metrics.Checklist).
+func (e *reportEngine) locked(fn func(*queries.Session) error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return fn(e.sess)
 }

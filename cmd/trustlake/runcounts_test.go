@@ -93,7 +93,8 @@ func sameWithAndWithout(t *testing.T, lakeDir string, commands [][]string) {
 // for byte, from the run_counts table and from the verdicts themselves
 // (the fallback for lakes written before it), on a generated lake built
 // to exercise the table (eight runs, a reward model whose episodes need two
-// run_counts rows, two batches splitting episodes across files) and on the
+// run_counts rows, two batches splitting episodes across files), on one
+// with one run_counts row per episode (read without summing) and on the
 // real AgentRewardBench lakes of examples/agentrewardbench.
 func TestRunCountsSameMetrics(t *testing.T) {
 	dir := t.TempDir()
@@ -128,7 +129,23 @@ func TestRunCountsSameMetrics(t *testing.T) {
 		{"compare", "--json", "--threshold", "0.4", "--bootstrap", "200", "sim:rm-1@E1-final", "sim:vlm-b@E1-final"},
 	})
 
-	// The real WebJudge × AgentRewardBench lakes (one run per judge).
+	// One batch of three runs: one run_counts row per episode, so the
+	// metrics take the rows as they are (no sum per episode).
+	one := filepath.Join(dir, "one")
+	runOK(t, one, "gen", "--out", filepath.Join(dir, "gen3"), "--tasks", "12", "--episodes-per-task", "2", "--no-episodes", "--single-verdicts-file")
+	runOK(t, one, "ingest", "episodes", filepath.Join(dir, "gen3", "episodes"))
+	runOK(t, one, "ingest", "verdicts", filepath.Join(dir, "gen3", "verdicts", "verdicts.jsonl"))
+	if got := strings.TrimSpace(string(runOK(t, one, "sql", "-f", "csv", "SELECT max(seq) AS s, count(DISTINCT _src_file) AS f, count(score_3) > 0 AS scored FROM run_counts"))); got != "s,f,scored\n0,12,true" {
+		t.Fatalf("run_counts of one batch: %q, want max seq 0, 12 files, three scores in some rows", got)
+	}
+	sameWithAndWithout(t, one, [][]string{
+		{"metrics", "--json", "--by", "category", "--by", "source", "--threshold", "0.5", "--bootstrap", "200"},
+		{"metrics", "--json", "--by", "agent", "--bootstrap", "200"},
+		{"compare", "--json", "--claim-sway", "sim:vlm-b", "--bootstrap", "200"},
+	})
+
+	// The real WebJudge × AgentRewardBench lakes (one run per judge, one
+	// row per episode).
 	data := filepath.Dir(sharedData(t, "webjudge-agentrewardbench/webjudge_on_agentrewardbench.slim.jsonl"))
 	if _, err := exec.LookPath("bash"); err != nil {
 		testenv.Missing(t, testenv.Bash, "bash not on PATH: cannot run examples/agentrewardbench/run.sh")

@@ -17,9 +17,10 @@
 -- episodes with at least two valid runs: n_agree those whose valid runs all
 -- agree, fleiss_p the sum of their observed pairwise agreement
 -- Σ_j n_j(n_j−1) / (n(n−1)) (to 1e-12), fleiss_* their runs per verdict.
--- Plain SQL that DuckDB and Spark both accept (no macros, no `//`). A
--- DuckDB session that materialised the runs for threshold $3
--- (sql/metrics_runs.sql) reads per_episode from that table instead.
+-- Plain SQL that DuckDB and Spark both accept (no macros, no `//`). The
+-- per_episode part is also what a DuckDB session materialises once into the
+-- table metric_runs for threshold $3 (Session.MaterializeRuns, the
+-- report); it then reads per_episode from that table instead.
 WITH per_episode AS (
 -- per_episode:begin
     SELECT judge, condition, episode_id,
@@ -36,7 +37,10 @@ WITH per_episode AS (
         CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
         CAST(sum(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
-            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored,
+        -- score-only runs whatever $3 is (metric_runs keeps it for the
+        -- judge × conditions; unused here)
+        CAST(sum(n_runs - n_parse - n_success - n_failure - n_uncertain) AS BIGINT) AS n_score_only
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
 -- per_episode:end

@@ -17,7 +17,8 @@
 -- The majority is the verdict with strictly more valid runs (success,
 -- failure, uncertain) than each other one; parse_error runs are dropped; a
 -- tie or no valid run gives 'uncertain'. A session that materialised the
--- runs for thr (sql/metrics_runs.sql) reads per_episode from that table.
+-- runs for thr (MaterializeRuns: this part of metrics_cells.sql into the
+-- table metric_runs) reads per_episode from that table.
 CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
 WITH per_episode AS (
 -- per_episode:begin
