@@ -44,7 +44,7 @@ type runCounter struct {
 	tallies []runTally
 	scores  []float64        // the scores of score-only runs, three per tally that has any
 	ids     []byte           // the episode ids, back to back
-	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while the ids come in order
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
 
 	episode, verdict, score int // columns of a verdicts colBatch
@@ -65,7 +65,7 @@ type runTally struct {
 
 // newRunCounter returns an empty counter for files of the verdicts layout.
 func newRunCounter(cl *colLayout) *runCounter {
-	c := &runCounter{index: make(map[uint64]int32, 1024), tallies: make([]runTally, 0, 1024), last: -1}
+	c := &runCounter{tallies: make([]runTally, 0, 1024), last: -1}
 	for col, i := range cl.fields {
 		switch cl.rt.fields[i].name {
 		case "episode_id":
@@ -93,16 +93,7 @@ func (c *runCounter) addBatch(b *colBatch) {
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
 	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
-		h := xxh3.HashString(episode)
-		var ok bool
-		if i, ok = c.index[h]; !ok || string(c.idOf(&c.tallies[i])) != episode {
-			// New episode (or, once in 2^64, another id with the same
-			// hash: it then gets rows of its own, and the sums still hold).
-			i = int32(len(c.tallies))
-			c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
-			c.ids = append(c.ids, episode...)
-			c.index[h] = i
-		}
+		i = c.find(episode)
 		c.last = i
 	}
 	t := &c.tallies[i]
@@ -115,7 +106,10 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 			t.runs--
 			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
 			i = int32(len(c.tallies) - 1)
-			c.index[xxh3.HashString(episode)], c.last = i, i
+			if c.index != nil {
+				c.index[xxh3.HashString(episode)] = i
+			}
+			c.last = i
 			t = &c.tallies[i]
 			t.runs++
 		}
@@ -137,6 +131,42 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 	case schema.VerdictUncertain:
 		t.uncert++
 	}
+}
+
+// find returns the latest tally of episode, adding one when it is new.
+// While the episodes come in ascending order of id (as files usually list
+// them) the latest tally is the last one and a greater id is new: no
+// index is kept. The first id out of order indexes every tally so far.
+func (c *runCounter) find(episode string) int32 {
+	if c.index == nil {
+		n := len(c.tallies)
+		if n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+			return c.newTally(episode)
+		}
+		if episode == string(c.idOf(&c.tallies[n-1])) {
+			return int32(n - 1)
+		}
+		c.index = make(map[uint64]int32, 2*n)
+		for j := range c.tallies {
+			c.index[xxh3.Hash(c.idOf(&c.tallies[j]))] = int32(j) // a continuation follows its episode's earlier rows
+		}
+	}
+	h := xxh3.HashString(episode)
+	if i, ok := c.index[h]; ok && string(c.idOf(&c.tallies[i])) == episode {
+		return i
+	}
+	// New episode (or, once in 2^64, another id with the same hash: it
+	// then gets rows of its own, and the sums still hold).
+	i := c.newTally(episode)
+	c.index[h] = i
+	return i
+}
+
+// newTally appends an empty tally for episode.
+func (c *runCounter) newTally(episode string) int32 {
+	c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+	c.ids = append(c.ids, episode...)
+	return int32(len(c.tallies) - 1)
 }
 
 // each hands the counted rows, in batches, to fn (which may keep them),

@@ -106,6 +106,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
 		parquet.CreatedBy("trustlake", "1", ""),
 		parquet.WriteBufferSize(256<<10),
+		parquet.DefaultEncodingFor(parquet.Int64, &parquet.DeltaBinaryPacked),
 	)
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
