@@ -61,7 +61,7 @@ func gtOrDefault(gt string) string {
 // verdict, read from metric_runs when it holds that threshold's counts.
 // Every query that uses it inlines it.
 func (s *Session) defineMetricEpisodes(ctx context.Context, threshold *float64) error {
-	if err := s.Exec(ctx, s.runsStatement("metrics_episodes", threshold)); err != nil {
+	if err := s.Exec(ctx, s.runsStatement("metrics_episodes", threshold, false)); err != nil {
 		return fmt.Errorf("define metric_episodes: %w", err)
 	}
 	return nil
@@ -79,7 +79,7 @@ func nullable(p *float64) any {
 // their key: sql/metrics_cells.sql, one statement in plain SQL (DuckDB and
 // Spark) that reads the verdicts once (or metric_runs: MaterializeRuns).
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	rows, err := s.Query(ctx, s.runsStatement("metrics_cells", opts.Threshold), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
+	rows, err := s.Query(ctx, s.runsStatement("metrics_cells", opts.Threshold, false), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)
 	}

@@ -135,7 +135,7 @@ type JudgeConditionCount struct {
 // verdicts, counting episodes left unscored without a threshold
 // (sql/metrics_judge_conditions.sql).
 func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]JudgeConditionCount, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"), nullable(threshold))
+	rows, err := s.Query(ctx, s.runsStatement("metrics_judge_conditions", nil, true), nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query judge conditions: %w", err)
 	}

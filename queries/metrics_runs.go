@@ -20,17 +20,19 @@ type runsState struct {
 // threshold (nil: unscored): the per_episode part of sql/metrics_cells.sql
 // (over verdict_runs, as the metrics read it). From then on MetricsCells
 // and MetricsPairs (metric_episodes) at that threshold read that table
-// instead of grouping the runs again: the same statements, whose
-// per_episode part becomes a scan of it. For a caller that runs several of
-// them on one snapshot (the report).
+// instead of grouping the runs again, and MetricsJudgeConditions at any
+// threshold: the same statements, whose per_episode part becomes a scan of
+// it. For a caller that runs several of them on one snapshot (the report).
+// When the snapshot's run counts already hold one row per episode
+// (runsPerEpisode) there is no aggregation to share: each statement takes
+// the rows as they are, and copying them into a table first only costs.
 func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error {
+	if s.runsPerEpisode {
+		return nil
+	}
 	part, err := perEpisodePart("metrics_cells")
 	if err != nil {
 		return err
-	}
-	if s.runsPerEpisode {
-		q := perEpisodeRows(perEpisodeBegin + part + perEpisodeEnd)
-		part = q[len(perEpisodeBegin) : len(q)-len(perEpisodeEnd)]
 	}
 	// The cells statement's threshold is $3; here it is the only value.
 	stmt := "CREATE OR REPLACE TEMP TABLE metric_runs AS\n" + strings.ReplaceAll(part, "$3", "$1")
@@ -67,10 +69,12 @@ func perEpisodePart(name string) (string, error) {
 }
 
 // runsStatement returns the embedded statement name, reading per_episode
-// from metric_runs when the session materialised it at threshold.
-func (s *Session) runsStatement(name string, threshold *float64) string {
+// from metric_runs when the session materialised it at threshold, or at
+// any threshold when the statement reads only columns that do not depend
+// on it (anyThreshold).
+func (s *Session) runsStatement(name string, threshold *float64, anyThreshold bool) string {
 	q := sqlFile(name)
-	if !s.runs.done || !sameThreshold(s.runs.thr, threshold) {
+	if !s.runs.done || !anyThreshold && !sameThreshold(s.runs.thr, threshold) {
 		if s.runsPerEpisode {
 			return perEpisodeRows(q)
 		}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,7 +15,7 @@ import (
 // The report engine answers every threshold's judge × conditions from the
 // scan without one; the session's own answer must be the same.
 func TestReportEngineJudgeConditions(t *testing.T) {
-	l, err := lake.OpenExisting(genLake(t), lake.Options{})
+	l, err := lake.OpenExisting(genLake(t, false), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +52,10 @@ func TestReportEngineJudgeConditions(t *testing.T) {
 }
 
 // genLake generates a small lake (12 tasks, judges and a reward model) and
-// returns its folder.
-func genLake(t *testing.T) string {
+// returns its folder: the verdicts in one batch, so that the run counts
+// hold one row per episode, or with split the first runs in one batch and
+// the others in a second, so that they do not.
+func genLake(t *testing.T, split bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	lakeDir, data := filepath.Join(dir, "lake"), filepath.Join(dir, "data")
@@ -61,10 +66,57 @@ func genLake(t *testing.T) string {
 		}
 	}
 	verdicts, _ := filepath.Glob(filepath.Join(data, "verdicts", "*.jsonl"))
-	if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir, "ingest", "verdicts"}, verdicts...)...); code != 0 {
-		t.Fatalf("ingest verdicts: exit %d\n%s", code, stderr)
+	batches := [][]string{verdicts}
+	if split {
+		batches = splitByRun(t, verdicts, filepath.Join(dir, "split"))
+	}
+	for _, files := range batches {
+		if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir, "ingest", "verdicts"}, files...)...); code != 0 {
+			t.Fatalf("ingest verdicts: exit %d\n%s", code, stderr)
+		}
 	}
 	return lakeDir
+}
+
+// splitByRun writes the verdict lines of files into two files under dir,
+// run 1 and the later runs, and returns them as two batches.
+func splitByRun(t *testing.T, files []string, dir string) [][]string {
+	t.Helper()
+	var first, rest []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			var v struct{ Run int }
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			if err := json.Unmarshal(line, &v); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if v.Run == 1 {
+				first = append(first, line...)
+			} else {
+				rest = append(rest, line...)
+			}
+		}
+	}
+	if len(first) == 0 || len(rest) == 0 {
+		t.Fatal("the generated verdicts should have several runs")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(dir, "run1.jsonl"), filepath.Join(dir, "later.jsonl")
+	if err := os.WriteFile(a, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, rest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return [][]string{{a}, {b}}
 }
 
 func ptr(f float64) *float64 { return &f }
@@ -81,7 +133,20 @@ func fmtThreshold(thr *float64) string {
 // the materialised threshold, at another one (which falls back to the
 // verdicts) and without one, for each reference and key choice.
 func TestMaterializedRunsAnswerAsTheVerdicts(t *testing.T) {
-	lakeDir := genLake(t)
+	for _, split := range []bool{true, false} {
+		name := "one_batch" // no "=" in the name: it becomes a folder of the lake's path
+		if split {
+			name = "two_batches"
+		}
+		t.Run(name, func(t *testing.T) { testMaterializedRuns(t, split) })
+	}
+}
+
+// testMaterializedRuns: with split the run counts hold several rows per
+// episode and the session materialises metric_runs; without, they hold one
+// and it does not (there is nothing to share).
+func testMaterializedRuns(t *testing.T, split bool) {
+	lakeDir := genLake(t, split)
 	l, err := lake.OpenExisting(lakeDir, lake.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +164,11 @@ func TestMaterializedRunsAnswerAsTheVerdicts(t *testing.T) {
 		mat := open()
 		if err := mat.MaterializeRuns(t.Context(), at); err != nil {
 			t.Fatal(err)
+		}
+		if rows, err := mat.Query(t.Context(), "SELECT count(*) FROM metric_runs"); (err == nil) != split {
+			t.Fatalf("split %v: metric_runs readable: %v", split, err)
+		} else if err == nil {
+			rows.Close()
 		}
 		same := func(what string, f func(s *queries.Session) (any, error)) {
 			t.Helper()

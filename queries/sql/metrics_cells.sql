@@ -37,7 +37,10 @@ WITH per_episode AS (
         CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
         CAST(sum(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
-            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored,
+        -- score-only runs whatever $3 is (metric_runs keeps it for the
+        -- judge × conditions; unused here)
+        CAST(sum(n_runs - n_parse - n_success - n_failure - n_uncertain) AS BIGINT) AS n_score_only
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
 -- per_episode:end
