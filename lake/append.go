@@ -67,6 +67,7 @@ type Writer[T any] struct {
 	stats   Stats
 	buf     int
 	scratch []byte
+	dups    chan []*DuplicateError // the in-batch duplicates, found while Close waits for the files
 }
 
 // seenKey is one added row's key and source; a sorted slice of them finds
@@ -249,6 +250,20 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 // one counting pass (stable: input order within a bucket) and only the few
 // keys of a bucket are compared: linear in the batch, not a sort.
 func (w *Writer[T]) Duplicates() []*DuplicateError {
+	var out []*DuplicateError
+	if w.dups != nil {
+		out = <-w.dups
+		w.dups = nil
+	} else {
+		out = w.duplicates()
+	}
+	w.stats.Rejected += int64(len(out))
+	return out
+}
+
+// duplicates is Duplicates without the count; it only reads w.seen and
+// w.files, which no longer change once Close has begun.
+func (w *Writer[T]) duplicates() []*DuplicateError {
 	type dup struct{ first, again seenKey }
 	var dups []dup
 	s := w.seen
@@ -308,7 +323,6 @@ func (w *Writer[T]) Duplicates() []*DuplicateError {
 	for i, d := range dups {
 		out[i] = &DuplicateError{File: w.files[d.again.file], Line: d.again.line, FirstFile: w.files[d.first.file], FirstLine: d.first.line}
 	}
-	w.stats.Rejected += int64(len(out))
 	return out
 }
 
@@ -316,6 +330,10 @@ func (w *Writer[T]) Duplicates() []*DuplicateError {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
+	if w.dups == nil { // the search overlaps the files' last encoding and fsyncs
+		w.dups = make(chan []*DuplicateError, 1)
+		go func() { w.dups <- w.duplicates() }()
+	}
 	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
 	for _, id := range ids {
 		ps := w.parts[id]

@@ -22,7 +22,7 @@ func TestRunCounterOrder(t *testing.T) {
 	}
 	type totals struct {
 		runs, parse, success, failure, uncertain int64
-		scores                                  []float64
+		scores                                   []float64
 	}
 	vals := []string{"", schema.VerdictSuccess, schema.VerdictFailure, schema.VerdictUncertain, schema.VerdictParseError}
 	rng := rand.New(rand.NewPCG(1, 2))
