@@ -166,14 +166,16 @@ func (fw *fileWriter) encode() {
 		default:
 		}
 	}
-	if err == nil {
-		err = fw.finish()
-	}
+	// The counts are complete: the companion encodes them while this
+	// file finishes (its last row group, key index and fsync).
 	if fw.companion != nil {
 		if err == nil {
 			err = fw.counts.writeTo(fw.companion, fw.rel)
 		}
 		fw.companion.end()
+	}
+	if err == nil {
+		err = fw.finish()
 	}
 	fw.done <- err
 }
