@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
-# Inspect AI benchmark (issue 10): ingest a 10,000-sample .eval log with
-# `trustlake ingest inspect` (validation, dedupe, five tables, atomic commit)
-# side by side with inspect-ai's own reader (read_eval_log, the pinned
-# version in .venv) on the same file; time and peak RSS of each, at N and
-# N/10 samples, so the memory growth with the number of samples shows.
-# The log comes from bench/geninspect (real inspect-ai samples repeated
-# under new ids; inspect-ai's reader validates it here). Usage:
-# N=10000 REPS=1 bench/inspect.sh. Needs bin/trustlake and GNU time; the
+# Inspect AI benchmark (issue 10): ingest .eval logs of N/10, N and 3N
+# samples with `trustlake ingest inspect` (validation, dedupe, five tables,
+# atomic commit) and print time, CPU and peak RSS of each, so the memory's
+# growth with the number of samples shows; side by side, at N/10 and N,
+# inspect-ai's own reader (read_eval_log, the pinned version in .venv) on
+# the same files. The logs come from bench/geninspect (real inspect-ai
+# samples repeated under new ids; inspect-ai's reader validates them).
+# Usage: N=10000 REPS=3 bench/inspect.sh. BASE=path/to/other/trustlake
+# also runs that binary, interleaved with this one on the same logs (a
+# before/after comparison). Needs bin/trustlake and GNU time; the
 # inspect-ai column needs .venv (make venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-10000}
 REPS=${REPS:-1}
+BASE=${BASE:-}
 source bench/lib.sh
 bench_init inspect
-PY=.venv/bin/python
+PY=${PY:-.venv/bin/python} # PY=none skips the inspect-ai column
+havepy=false
+if [ -x "$PY" ] && "$PY" -c 'import inspect_ai' 2>/dev/null; then havepy=true; fi
 
-small=$((N / 10))
-for n in "$small" "$N"; do
+sizes=($((N / 10)) "$N" $((N * 3)))
+for n in "${sizes[@]}"; do
   go run ./bench/geninspect -samples "$n" -out "$W/log-$n.eval"
 done
-echo "input: $N samples in one .eval ($(du -h "$W/log-$N.eval" | cut -f1), zstd entries); and $small"
+echo "input: ${sizes[*]} samples, one .eval each ($(du -h "$W/log-$N.eval" | cut -f1) at $N; zstd entries)"
 
 cat >"$W/read.py" <<'PY'
 import sys
@@ -30,35 +35,59 @@ n = int(sys.argv[2])
 assert log.status == "success" and len(log.samples) == n, (log.status, len(log.samples))
 PY
 
-# run NAME N CMD...: median wall seconds, max peak RSS (KiB) and median
-# CPU seconds over REPS runs.
-run() {
-  local name=$1 n=$2; shift 2
-  local secs=() cpus=() kb=0 s k c
-  for _ in $(seq "$REPS"); do
-    rm -rf "$W/lake"
-    read -r s k c < <(measure_cpu "$name" "$@")
-    secs+=("$s"); cpus+=("$c"); [ "$k" -gt "$kb" ] && kb=$k
-  done
-  echo "$(median "${secs[@]}") $kb $(median "${cpus[@]}")"
-}
-
 # row LABEL N SECONDS KIB CPU
 row() { awk -v l="$1" -v n="$2" -v s="$3" -v k="$4" -v c="$5" 'BEGIN { printf "%-36s %8d %9.2f %9.2f %10.0f %13.0f\n", l, n, s, c, n / s, k / 1024 }'; }
 printf '%-36s %8s %9s %9s %10s %13s\n' step samples seconds "cpu s" samples/s "peak RSS MiB"
+
+# Each size: REPS rounds of (this binary, BASE if given), interleaved;
+# median wall and CPU, median peak RSS.
 declare -A S K C
-for n in "$small" "$N"; do
-  read -r S[ours$n] K[ours$n] C[ours$n] < <(run ours "$n" "$T" --lake "$W/lake" ingest inspect "$W/log-$n.eval")
-  row "trustlake ingest inspect" "$n" "${S[ours$n]}" "${K[ours$n]}" "${C[ours$n]}"
-  if [ -x "$PY" ] && "$PY" -c 'import inspect_ai' 2>/dev/null; then
-    read -r S[py$n] K[py$n] C[py$n] < <(run py "$n" "$PY" "$W/read.py" "$W/log-$n.eval" "$n")
+progs=(ours)
+[ -n "$BASE" ] && progs+=(base)
+for n in "${sizes[@]}"; do
+  declare -A secs=() cpus=() kbs=()
+  for _ in $(seq "$REPS"); do
+    for p in "${progs[@]}"; do
+      bin=$T
+      [ "$p" = base ] && bin=$BASE
+      rm -rf "$W/lake"
+      read -r s k c < <(measure_cpu "$p" "$bin" --lake "$W/lake" ingest inspect "$W/log-$n.eval")
+      secs[$p]+="$s "; cpus[$p]+="$c "; kbs[$p]+="$k "
+    done
+  done
+  for p in "${progs[@]}"; do
+    # shellcheck disable=SC2086
+    S[$p$n]=$(median ${secs[$p]}); C[$p$n]=$(median ${cpus[$p]}); K[$p$n]=$(median ${kbs[$p]})
+    label="trustlake ingest inspect"
+    [ "$p" = base ] && label="baseline ($BASE)"
+    row "$label" "$n" "${S[$p$n]}" "${K[$p$n]}" "${C[$p$n]}"
+  done
+  if $havepy && [ "$n" -le "$N" ]; then
+    ss=(); cc=(); kk=()
+    for _ in $(seq "$REPS"); do
+      read -r s k c < <(measure_cpu py "$PY" "$W/read.py" "$W/log-$n.eval" "$n")
+      ss+=("$s"); cc+=("$c"); kk+=("$k")
+    done
+    S[py$n]=$(median "${ss[@]}"); C[py$n]=$(median "${cc[@]}"); K[py$n]=$(median "${kk[@]}")
     row "inspect-ai $("$PY" -c 'import inspect_ai; print(inspect_ai.__version__)') read_eval_log" "$n" "${S[py$n]}" "${K[py$n]}" "${C[py$n]}"
   fi
 done
-awk -v oc="${C[ours$N]}" -v pc="${C[py$N]:-0}" -v os="${S[ours$N]}" -v ok1="${K[ours$small]}" -v ok2="${K[ours$N]}" -v ps="${S[py$N]:-0}" -v pk1="${K[py$small]:-0}" -v pk2="${K[py$N]:-0}" 'BEGIN {
-  printf "peak RSS growth %s→%s samples: trustlake ×%.2f", "'"$small"'", "'"$N"'", ok2 / ok1
-  if (pk1 > 0) printf ", inspect-ai ×%.2f", pk2 / pk1
-  printf "\n"
-  if (ps > 0) printf "at %s samples, inspect-ai read / trustlake ingest: wall time %.2f, CPU time %.2f, peak RSS %.2f\n", "'"$N"'", ps / os, pc / oc, pk2 / ok2
-  else print "inspect-ai column skipped: .venv/bin/python with inspect-ai missing (make venv)"
-}'
+
+a=${sizes[0]}; b=${sizes[1]}; c=${sizes[2]}
+for p in "${progs[@]}"; do
+  awk -v p="$p" -v a="$a" -v b="$b" -v c="$c" -v ka="${K[$p$a]}" -v kb="${K[$p$b]}" -v kc="${K[$p$c]}" 'BEGIN {
+    printf "peak RSS growth (%s) %d → %d → %d samples: ×%.2f, ×%.2f (%d → %d: ×%.2f)\n", p == "ours" ? "trustlake" : "baseline", a, b, c, kb / ka, kc / kb, a, c, kc / ka }'
+done
+if [ -n "$BASE" ]; then
+  for n in "${sizes[@]}"; do
+    awk -v n="$n" -v co="${C[ours$n]}" -v cb="${C[base$n]}" -v ko="${K[ours$n]}" -v kb="${K[base$n]}" 'BEGIN {
+      printf "at %d samples, trustlake / baseline: CPU %.2f, peak RSS %.2f\n", n, co / cb, ko / kb }'
+  done
+fi
+if $havepy; then
+  awk -v n="$N" -v a="$a" -v oc="${C[ours$N]}" -v pc="${C[py$N]}" -v os="${S[ours$N]}" -v ps="${S[py$N]}" -v ok="${K[ours$N]}" -v pk1="${K[py$a]}" -v pk2="${K[py$N]}" 'BEGIN {
+    printf "peak RSS growth (inspect-ai) %d → %d samples: ×%.2f\n", a, n, pk2 / pk1
+    printf "at %d samples, inspect-ai read / trustlake ingest: wall time %.2f, CPU time %.2f, peak RSS %.2f\n", n, ps / os, pc / oc, pk2 / ok }'
+else
+  echo "inspect-ai column skipped: $PY with inspect-ai missing (make venv, or PY=none given)"
+fi

@@ -70,6 +70,12 @@ type batch struct {
 	writers  map[string]any // table -> *lake.Writer[row type of the table]
 	closers  []func() (string, lake.Stats, error)
 	sizeHint int // expected rows of the first table opened
+	// wopts are the lake writers' options besides Replace and SizeHint
+	// (an Inspect ingest bounds their memory).
+	wopts lake.WriterOptions
+	// ownRefs: every row names an episode the batch itself adds (an
+	// Inspect sample's rows name its own episode), so refs is not kept.
+	ownRefs bool
 
 	resultCheck *resultChecker // checks generic result records against each other
 	refs        episodeRefs    // episode ids named by rows of other tables
@@ -105,7 +111,9 @@ func writer[T any](b *batch, table string) (*lake.Writer[T], error) {
 	if w, ok := b.writers[table].(*lake.Writer[T]); ok {
 		return w, nil
 	}
-	nw, err := lake.NewWriter[T](b.tx, table, lake.WriterOptions{Replace: b.opts.Replace, SizeHint: b.sizeHint})
+	wo := b.wopts
+	wo.Replace, wo.SizeHint = b.opts.Replace, b.sizeHint
+	nw, err := lake.NewWriter[T](b.tx, table, wo)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +139,7 @@ func add[T any](b *batch, table string, row *T, file string, line int64) error {
 		return err
 	}
 	_, err = wr.Add(row)
-	if err == nil {
+	if err == nil && !b.ownRefs {
 		b.refs.note(table, row)
 	}
 	var ce *lake.ConflictError

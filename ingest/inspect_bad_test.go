@@ -19,33 +19,19 @@ import (
 // keep=false to drop the entry.
 func rewriteEval(t *testing.T, src, dst string, edit func(name string, data []byte) (out []byte, keep bool)) {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := f.Stat()
-	z, err := openEvalZip(f, src, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
-	for _, e := range z.zr.File {
-		data, err := z.entry(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, keep := edit(e.Name, data)
+	eachEvalEntry(t, src, func(name string, data []byte) {
+		out, keep := edit(name, data)
 		if !keep {
-			continue
+			return
 		}
-		ew, err := w.Create(e.Name)
+		ew, err := w.Create(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ew.Write(out)
-	}
+	})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

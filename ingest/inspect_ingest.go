@@ -28,6 +28,7 @@ import (
 // (for a .json log "file:line: field: reason") and nothing is committed.
 func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectOptions, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
+		b.wopts, b.ownRefs = inspectWriters, true
 		var rows int64
 		for _, name := range b.inspectFiles(paths) {
 			b.stats.Inputs++
@@ -38,6 +39,15 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 		return nil
 	})
 }
+
+// inspectWriters bound the lake writers' memory, so that it does not grow
+// with the samples of a log: batches of 256 rows (an Inspect row is wide:
+// a verdict keeps the grader's metadata, ~1.5 KB; four batches of 4,096
+// per partition would be most of the memory); the batch's keys on disk
+// in runs of 8,192 (in memory they cost 32 bytes a row plus a source name
+// per sample: ~1 KB a sample over five tables); row groups of 16,384 rows
+// (an open row group holds its compressed pages and page statistics).
+var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192}
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
 // a folder (a manifest and a listing): skipped when a folder is read.

@@ -3,8 +3,12 @@ package ingest
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
+	"compress/flate"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"reflect"
@@ -97,13 +101,30 @@ func openInspect(name string) (inspectReader, error) {
 	return &jsonLog{f: f, name: name}, nil
 }
 
-// evalZip reads an .eval log: a ZIP of JSON entries.
+// evalZip reads an .eval log: a ZIP of JSON entries. archive/zip reads the
+// whole central directory at open (~300 bytes an entry); only what reading
+// the samples needs is kept from it (zipItem, ~90 bytes a sample), so a
+// log of many samples costs little memory beyond the sample being read.
 type evalZip struct {
-	f    *os.File
-	name string
-	zr   *zip.Reader
-	last map[string]*zip.File // an entry name written twice: the last one wins, as for every ZIP reader
-	dec  *zstd.Decoder
+	f     *os.File
+	name  string
+	size  int64
+	heads map[string]*zipItem // header.json and _journal/start.json
+	items []zipItem           // sample entries in file order (an entry name written twice: the last one, as for every ZIP reader)
+	dec   *zstd.Decoder
+	fl    io.ReadCloser // deflate reader, reset per entry
+	buf   []byte        // compressed bytes of the entry being read
+}
+
+// zipItem is where one sample entry's bytes are and how to check them.
+type zipItem struct {
+	name    string
+	off     int64 // start of the compressed data
+	csize   int64
+	usize   int64
+	crc     uint32
+	method  uint16
+	chunked bool // a samples/{id}_epoch_{n}/ entry of the chunked layout
 }
 
 func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
@@ -117,41 +138,106 @@ func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
 		f.Close()
 		return nil, err
 	}
-	z := &evalZip{f: f, name: name, zr: zr, last: map[string]*zip.File{}, dec: dec}
-	// Entries are read one at a time, so one decoder serves them all.
-	zr.RegisterDecompressor(zipMethodZstd, func(r io.Reader) io.ReadCloser {
-		if err := z.dec.Reset(r); err != nil {
-			return io.NopCloser(errReader{err})
-		}
-		return io.NopCloser(z.dec)
-	})
+	// Entries are read one at a time, so one decoder serves them all. No
+	// *zip.File is kept: each points at the whole directory.
+	z := &evalZip{f: f, name: name, size: size, heads: map[string]*zipItem{}, dec: dec}
+	last := make(map[string]*zip.File, len(zr.File))
 	for _, e := range zr.File {
-		z.last[e.Name] = e
+		last[e.Name] = e
+	}
+	// The samples' names share one string, and their items one slice of
+	// the exact length: ~75 bytes a sample, no allocation per entry.
+	var picked []*zip.File
+	n := 0
+	for _, e := range zr.File {
+		if last[e.Name] != e {
+			continue
+		}
+		if isHead(e.Name) || chunkedSample.MatchString(e.Name) || monolithSample.MatchString(e.Name) {
+			picked = append(picked, e)
+			n += len(e.Name)
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, e := range picked {
+		sb.WriteString(e.Name)
+	}
+	names := sb.String()
+	z.items = make([]zipItem, 0, len(picked))
+	for _, e := range picked {
+		name := names[:len(e.Name)]
+		names = names[len(e.Name):]
+		off, err := e.DataOffset()
+		if err != nil {
+			z.Close()
+			return nil, z.entryErr(e.Name, err)
+		}
+		it := zipItem{name: name, off: off, csize: int64(e.CompressedSize64), usize: int64(e.UncompressedSize64),
+			crc: e.CRC32, method: e.Method, chunked: chunkedSample.MatchString(name)}
+		if isHead(name) {
+			z.heads[name] = &it
+			continue
+		}
+		z.items = append(z.items, it)
 	}
 	return z, nil
 }
 
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+// isHead says whether an entry holds the run's header.
+func isHead(name string) bool { return name == "header.json" || name == "_journal/start.json" }
 
 func (z *evalZip) Close() error {
 	z.dec.Close()
 	return z.f.Close()
 }
 
-// entry reads one ZIP entry whole.
-func (z *evalZip) entry(e *zip.File) ([]byte, error) {
-	rc, err := e.Open()
-	if err != nil {
-		return nil, z.entryErr(e.Name, err)
+// item reads one entry whole, checking its size and CRC-32 as
+// archive/zip does.
+func (z *evalZip) item(it *zipItem) ([]byte, error) {
+	if it.off < 0 || it.csize < 0 || it.usize < 0 || it.off+it.csize > z.size {
+		return nil, z.entryErr(it.name, zip.ErrFormat)
 	}
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, z.entryErr(e.Name, err)
+	if cap(z.buf) < int(it.csize) {
+		z.buf = make([]byte, it.csize)
 	}
-	return b, nil
+	comp := z.buf[:it.csize]
+	if _, err := z.f.ReadAt(comp, it.off); err != nil {
+		return nil, z.entryErr(it.name, err)
+	}
+	var r io.Reader
+	switch it.method {
+	case zip.Store:
+		r = bytes.NewReader(comp)
+	case zip.Deflate:
+		if z.fl == nil {
+			z.fl = flate.NewReader(bytes.NewReader(comp))
+		} else if err := z.fl.(flate.Resetter).Reset(bytes.NewReader(comp), nil); err != nil {
+			return nil, z.entryErr(it.name, err)
+		}
+		r = z.fl
+	case zipMethodZstd:
+		if err := z.dec.Reset(bytes.NewReader(comp)); err != nil {
+			return nil, z.entryErr(it.name, err)
+		}
+		r = z.dec
+	default:
+		return nil, z.entryErr(it.name, zip.ErrAlgorithm)
+	}
+	// Read one byte past the size the directory gives, to catch a longer
+	// entry without reading a hostile one whole.
+	b := bytes.NewBuffer(make([]byte, 0, min(it.usize+bytes.MinRead, 64<<20)))
+	if _, err := io.Copy(b, io.LimitReader(r, it.usize+1)); err != nil {
+		return nil, z.entryErr(it.name, err)
+	}
+	out := b.Bytes()
+	if int64(len(out)) != it.usize {
+		return nil, z.entryErr(it.name, fmt.Errorf("%d bytes, the ZIP directory says %d", len(out), it.usize))
+	}
+	if crc32.ChecksumIEEE(out) != it.crc {
+		return nil, z.entryErr(it.name, zip.ErrChecksum)
+	}
+	return out, nil
 }
 
 func (z *evalZip) entryErr(entry string, err error) error {
@@ -169,15 +255,15 @@ func (z *evalZip) entryErr(entry string, err error) error {
 // _journal/start.json.
 func (z *evalZip) header() (*inspectHeader, error) {
 	name, unfinished := "header.json", false
-	e := z.last[name]
+	e := z.heads[name]
 	if e == nil {
 		name, unfinished = "_journal/start.json", true
-		e = z.last[name]
+		e = z.heads[name]
 	}
 	if e == nil {
 		return nil, &schema.RecordError{File: z.name, Field: "header.json", Err: schema.Reason(schema.ErrMissing, "neither header.json nor _journal/start.json: not an Inspect AI log")}
 	}
-	b, err := z.entry(e)
+	b, err := z.item(e)
 	if err != nil {
 		return nil, err
 	}
@@ -199,22 +285,18 @@ var (
 
 // samples yields every samples/{id}_epoch_{n}.json entry in file order.
 func (z *evalZip) samples(each func(sampleEntry) error) error {
-	for _, e := range z.zr.File {
-		if z.last[e.Name] != e {
-			continue
-		}
-		if m := chunkedSample.FindStringSubmatch(e.Name); m != nil {
+	for i := range z.items {
+		it := &z.items[i]
+		if it.chunked {
+			m := chunkedSample.FindStringSubmatch(it.name)
 			return &schema.RecordError{File: z.name + ":samples/" + m[1], Err: schema.Reason(schema.ErrValue,
 				"chunked sample layout (inspect-ai's convert to chunked) is not supported yet")}
 		}
-		if !monolithSample.MatchString(e.Name) {
-			continue
-		}
-		b, err := z.entry(e)
+		b, err := z.item(it)
 		if err != nil {
 			return err
 		}
-		if err := each(sampleEntry{where: z.name + ":" + e.Name, raw: b}); err != nil {
+		if err := each(sampleEntry{where: z.name + ":" + it.name, raw: b}); err != nil {
 			return err
 		}
 	}

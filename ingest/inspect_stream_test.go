@@ -15,30 +15,16 @@ import (
 // fast), with the fixture's header.
 func replicateEval(t *testing.T, dst string, n int) {
 	t.Helper()
-	f, err := os.Open(zstdFixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := f.Stat()
-	z, err := openEvalZip(f, zstdFixture, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
 	var samples [][]byte
 	var header []byte
-	for _, e := range z.zr.File {
-		b, err := z.entry(e)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEvalEntry(t, zstdFixture, func(name string, b []byte) {
 		switch {
-		case monolithSample.MatchString(e.Name):
+		case monolithSample.MatchString(name):
 			samples = append(samples, b)
-		case e.Name == "header.json":
+		case name == "header.json":
 			header = b
 		}
-	}
+	})
 	out, err := os.Create(dst)
 	if err != nil {
 		t.Fatal(err)

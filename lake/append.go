@@ -46,6 +46,20 @@ type Stats struct {
 type WriterOptions struct {
 	Replace  bool // overwrite rows whose key exists with different content
 	SizeHint int  // expected number of rows, to size the dedupe map; 0 is fine
+	// BatchRows is how many rows of a partition are buffered before they
+	// go to its file's encoder; 0 means 4096. Up to four batches of a
+	// partition are alive at once (buffered, queued, being encoded), so
+	// wide rows want fewer.
+	BatchRows int
+	// KeysInMemory, when > 0, bounds the in-batch keys (32 bytes a row,
+	// kept to find duplicates at Close) held in memory: every KeysInMemory
+	// keys go to disk as a sorted run, merged at Close (keySpill). 0 keeps
+	// them all in memory.
+	KeysInMemory int
+	// RowGroupRows, when > 0 and below the lake's, cuts row groups at this
+	// many rows: an open row group's pages, page statistics and
+	// dictionaries are held in memory until it ends.
+	RowGroupRows int
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
@@ -64,10 +78,11 @@ type Writer[T any] struct {
 	last    *partState            // the partition of the previous row
 	seen    []seenKey             // every key added, for in-batch duplicates (sorted in Close)
 	files   []string              // source files by index, for seen
+	spill   *keySpill             // seen and files on disk (KeysInMemory)
 	stats   Stats
 	buf     int
 	scratch []byte
-	dups    chan []*DuplicateError // the in-batch duplicates, found while Close waits for the files
+	dups    chan []dupPair // the in-memory search for duplicates, run while Close waits for the files
 }
 
 // seenKey is one added row's key and source; a sorted slice of them finds
@@ -104,7 +119,7 @@ func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], err
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: 4096}, nil
+	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 4096)}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict, a
@@ -117,11 +132,9 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	if err != nil {
 		return Conflict, err
 	}
-	file, line := w.rt.where(p)
-	if n := len(w.files); n == 0 || w.files[n-1] != file {
-		w.files = append(w.files, file)
+	if err := w.see(p, key); err != nil {
+		return Conflict, err
 	}
-	w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
 	old, ok := ps.index.lookup(key)
 	if !ok {
 		w.stats.Added++
@@ -147,6 +160,36 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	ps.replaced[old.file][key] = true
 	w.stats.Replaced++
 	return Replaced, w.push(ps, p, key)
+}
+
+// see records an added row's key and source for Duplicates.
+func (w *Writer[T]) see(p unsafe.Pointer, key [2]uint64) error {
+	file, line := w.rt.where(p)
+	if w.opts.KeysInMemory <= 0 {
+		if n := len(w.files); n == 0 || w.files[n-1] != file {
+			w.files = append(w.files, file)
+		}
+		w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
+		return nil
+	}
+	if w.spill == nil {
+		sp, err := newKeySpill(w.tx.spillDir())
+		if err != nil {
+			return err
+		}
+		w.spill = sp
+		w.tx.abort = append(w.tx.abort, sp.close)
+	}
+	fi, err := w.spill.name(file)
+	if err != nil {
+		return err
+	}
+	w.seen = append(w.seen, seenKey{key: key, line: line, file: fi})
+	if len(w.seen) >= w.opts.KeysInMemory {
+		err = w.spill.run(w.seen)
+		w.seen = w.seen[:0]
+	}
+	return err
 }
 
 // origin names where a stored row came from, reading the sources of its
@@ -196,6 +239,7 @@ func (w *Writer[T]) flush(ps *partState) error {
 		if err != nil {
 			return err
 		}
+		fw.groupRows = int64(w.opts.RowGroupRows)
 		ps.fw = fw
 	}
 	if err := ps.fw.write(ps.pending); err != nil {
@@ -250,23 +294,36 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 // one counting pass (stable: input order within a bucket) and only the few
 // keys of a bucket are compared: linear in the batch, not a sort.
 func (w *Writer[T]) Duplicates() []*DuplicateError {
-	var out []*DuplicateError
-	if w.dups != nil {
-		out = <-w.dups
+	var dups []dupPair
+	name := func(i int32) string { return w.files[i] }
+	switch {
+	case w.spill != nil:
+		dups = w.spill.dups
+		name = func(i int32) string { return w.spill.dupNames[i] }
+	case w.dups != nil:
+		dups = <-w.dups
 		w.dups = nil
-	} else {
-		out = w.duplicates()
+	default:
+		dups = memDups(w.seen)
+	}
+	slices.SortFunc(dups, func(a, b dupPair) int {
+		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.again.line, b.again.line)
+	})
+	out := make([]*DuplicateError, len(dups))
+	for i, d := range dups {
+		out[i] = &DuplicateError{File: name(d.again.file), Line: d.again.line, FirstFile: name(d.first.file), FirstLine: d.first.line}
 	}
 	w.stats.Rejected += int64(len(out))
 	return out
 }
 
-// duplicates is Duplicates without the count; it only reads w.seen and
-// w.files, which no longer change once Close has begun.
-func (w *Writer[T]) duplicates() []*DuplicateError {
-	type dup struct{ first, again seenKey }
+// memDups finds the repeated keys of s in memory.
+func memDups(s []seenKey) []dupPair {
+	type dup = dupPair
 	var dups []dup
-	s := w.seen
 	nb := max(1, bits.Len64(uint64(len(s))/2))
 	shift := uint(64 - nb)
 	start := make([]int32, (1<<nb)+1)
@@ -313,26 +370,16 @@ func (w *Writer[T]) duplicates() []*DuplicateError {
 			dups = append(dups, dup{first: bucket[run], again: bucket[i]})
 		}
 	}
-	slices.SortFunc(dups, func(a, b dup) int {
-		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.again.line, b.again.line)
-	})
-	out := make([]*DuplicateError, len(dups))
-	for i, d := range dups {
-		out[i] = &DuplicateError{File: w.files[d.again.file], Line: d.again.line, FirstFile: w.files[d.first.file], FirstLine: d.first.line}
-	}
-	return out
+	return dups
 }
 
 // Close flushes every partition, rewrites files that lost replaced rows,
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
-	if w.dups == nil { // the search overlaps the files' last encoding and fsyncs
-		w.dups = make(chan []*DuplicateError, 1)
-		go func() { w.dups <- w.duplicates() }()
+	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
+		w.dups = make(chan []dupPair, 1)
+		go func(seen []seenKey) { w.dups <- memDups(seen) }(w.seen)
 	}
 	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
 	for _, id := range ids {
@@ -361,6 +408,14 @@ func (w *Writer[T]) Close() (Stats, error) {
 			if _, err := w.tx.addMissingRunCounts(w.tx.partitionFiles(w.table, ps.values)); err != nil {
 				return w.stats, err
 			}
+		}
+	}
+	if w.spill != nil {
+		err := w.spill.finish(w.seen)
+		w.spill.close()
+		w.seen = nil
+		if err != nil {
+			return w.stats, err
 		}
 	}
 	return w.stats, nil

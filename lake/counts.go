@@ -45,7 +45,7 @@ type runCounter struct {
 	tallies []runTally
 	scores  []float64        // the scores of score-only runs, three per tally that has any
 	ids     []byte           // the episode ids, back to back
-	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while the ids come in order
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
 
 	episode, verdict, score int // columns of a verdicts colBatch
@@ -105,8 +105,7 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 		}
 		if t.nScores == scoresPerRow { // the episode continues in a new row
 			t.runs--
-			c.tallies = append(c.tallies, runTally{id: t.id, idLen: t.idLen, seq: t.seq + 1})
-			i = int32(len(c.tallies) - 1)
+			i = c.newTally(episode, t.seq+1)
 			if c.index != nil {
 				c.index[xxh3.HashString(episode)] = i
 			}
@@ -134,22 +133,19 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 	}
 }
 
-// find returns the latest tally of episode, adding one when it is new.
-// While the episodes come in ascending order of id (as files usually list
-// them) the latest tally is the last one and a greater id is new: no
-// index is kept. The first id out of order indexes every tally so far.
+// find returns the latest tally of an episode other than the previous
+// run's, starting one if it is new. While the episodes arrive in
+// increasing order (most inputs are written episode by episode, in order)
+// a different one is always new and no index is kept; the first that
+// breaks the order builds it.
 func (c *runCounter) find(episode string) int32 {
 	if c.index == nil {
-		n := len(c.tallies)
-		if n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
-			return c.newTally(episode)
+		if n := len(c.tallies); n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+			return c.newTally(episode, 0)
 		}
-		if episode == string(c.idOf(&c.tallies[n-1])) {
-			return int32(n - 1)
-		}
-		c.index = make(map[uint64]int32, 2*n)
-		for j := range c.tallies {
-			c.index[xxh3.Hash(c.idOf(&c.tallies[j]))] = int32(j) // a continuation follows its episode's earlier rows
+		c.index = make(map[uint64]int32, 2*len(c.tallies))
+		for i := range c.tallies {
+			c.index[xxh3.Hash(c.idOf(&c.tallies[i]))] = int32(i)
 		}
 	}
 	h := xxh3.HashString(episode)
@@ -158,14 +154,16 @@ func (c *runCounter) find(episode string) int32 {
 	}
 	// New episode (or, once in 2^64, another id with the same hash: it
 	// then gets rows of its own, and the sums still hold).
-	i := c.newTally(episode)
+	i := c.newTally(episode, 0)
 	c.index[h] = i
 	return i
 }
 
-// newTally appends an empty tally for episode.
-func (c *runCounter) newTally(episode string) int32 {
-	// Doubling, not append's 1.25×: a file's tallies are many and the
+// newTally starts a row for an episode (seq 0 for its first row in the
+// file); the index, if any, is the caller's to update.
+func (c *runCounter) newTally(episode string, seq int32) int32 {
+	i := int32(len(c.tallies))
+	// Doubling, not append's 1.25×: a file has many tallies, and the
 	// copies, not the tallies, were most of the counter's allocations.
 	if len(c.tallies) == cap(c.tallies) {
 		c.tallies = slices.Grow(c.tallies, len(c.tallies))
@@ -173,9 +171,14 @@ func (c *runCounter) newTally(episode string) int32 {
 	if len(c.ids)+len(episode) > cap(c.ids) {
 		c.ids = slices.Grow(c.ids, len(c.ids)+len(episode))
 	}
-	c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
-	c.ids = append(c.ids, episode...)
-	return int32(len(c.tallies) - 1)
+	if seq == 0 {
+		c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+		c.ids = append(c.ids, episode...)
+		return i
+	}
+	last := c.tallies[c.last]
+	c.tallies = append(c.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+	return i
 }
 
 // each hands the counted rows, in batches, to fn, with values as their
