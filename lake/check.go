@@ -88,14 +88,28 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			rep.Problems = append(rep.Problems, p)
 			continue
 		}
+		// A verdicts file's rows are read once for its key index and its
+		// run counts.
+		var keys []keyEntry
+		var counts *runCounter
+		if full && f.Table == Verdicts && f.Keys != "" {
+			keys, counts, _ = verdictDigest(l.root, f) // on an error each check reads again and reports it
+		}
 		if t, err := LookupTable(f.Table); err != nil || !t.Derived { // a derived table has no key index
-			if p, ok := keysCheck(l.root, f); !ok {
+			var p Problem
+			var ok bool
+			if keys != nil {
+				p, ok = checkKeysAgainst(l.root, f, keys)
+			} else {
+				p, ok = keysCheck(l.root, f)
+			}
+			if !ok {
 				rep.Problems = append(rep.Problems, p)
 			}
 		}
 		switch {
 		case f.Table == Verdicts && (full || companions[countsPath(f.Path)] == nil):
-			if p, ok := checkRunCounts(l.root, f, companions[countsPath(f.Path)]); !ok {
+			if p, ok := checkRunCounts(l.root, f, companions[countsPath(f.Path)], counts); !ok {
 				rep.Problems = append(rep.Problems, p)
 			}
 		case f.Table == RunCounts && !counted[f.Path]:
@@ -152,7 +166,11 @@ func checkFile(root string, f FileEntry) (Problem, bool) {
 
 // checkKeys verifies a data file's key index against the manifest and
 // against the rows.
-func checkKeys(root string, f FileEntry) (Problem, bool) {
+func checkKeys(root string, f FileEntry) (Problem, bool) { return checkKeysAgainst(root, f, nil) }
+
+// checkKeysAgainst is checkKeys with the entries recomputed from the rows
+// already at hand (want), or read when want is nil.
+func checkKeysAgainst(root string, f FileEntry, want []keyEntry) (Problem, bool) {
 	bad := func(format string, args ...any) (Problem, bool) {
 		return Problem{Path: f.Keys, Kind: "keys", Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
@@ -178,13 +196,14 @@ func checkKeys(root string, f FileEntry) (Problem, bool) {
 	if _, err := readKeysFile(root, f, nil); err != nil {
 		return bad("%v", err)
 	}
-	t, err := LookupTable(f.Table)
-	if err != nil {
-		return bad("%v", err)
-	}
-	want, err := t.ops.fileKeys(root, t, f)
-	if err != nil {
-		return bad("%v", err)
+	if want == nil {
+		t, err := LookupTable(f.Table)
+		if err != nil {
+			return bad("%v", err)
+		}
+		if want, err = t.ops.fileKeys(root, t, f); err != nil {
+			return bad("%v", err)
+		}
 	}
 	for r, e := range want {
 		off := len(keysMagic) + r*keyEntryBytes
