@@ -82,6 +82,7 @@ type Writer[T any] struct {
 	stats   Stats
 	buf     int
 	scratch []byte
+	dups    chan []dupPair // the in-memory search for duplicates, run while Close waits for the files
 }
 
 // seenKey is one added row's key and source; a sorted slice of them finds
@@ -295,10 +296,14 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 func (w *Writer[T]) Duplicates() []*DuplicateError {
 	var dups []dupPair
 	name := func(i int32) string { return w.files[i] }
-	if w.spill != nil {
+	switch {
+	case w.spill != nil:
 		dups = w.spill.dups
 		name = func(i int32) string { return w.spill.dupNames[i] }
-	} else {
+	case w.dups != nil:
+		dups = <-w.dups
+		w.dups = nil
+	default:
 		dups = memDups(w.seen)
 	}
 	slices.SortFunc(dups, func(a, b dupPair) int {
@@ -372,6 +377,10 @@ func memDups(s []seenKey) []dupPair {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
+	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
+		w.dups = make(chan []dupPair, 1)
+		go func(seen []seenKey) { w.dups <- memDups(seen) }(w.seen)
+	}
 	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
 	for _, id := range ids {
 		ps := w.parts[id]
