@@ -1,12 +1,9 @@
 package queries_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/trustlake/trustlake/ingest"
-	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 )
 
@@ -14,16 +11,7 @@ import (
 // like a hive partition (runs/night=3/lake) reads as any other: DuckDB must
 // take partitions from the lake's layout only, not from the folders above.
 func TestLakeUnderKeyValueFolder(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "night=3", "split=true")
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "v.jsonl")
-	os.WriteFile(p, []byte(`{"episode_id":"e1","judge":"j","condition":"E1-final","run":1,"verdict":"success"}`+"\n"), 0o644)
-	if _, err := ingest.Verdicts(t.Context(), l, []string{p}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	l, _ := oneVerdictLakeIn(t, filepath.Join(t.TempDir(), "night=3", "split=true"))
 	s, err := queries.Open(t.Context(), l, queries.Options{})
 	if err != nil {
 		t.Fatal(err)
