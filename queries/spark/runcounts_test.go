@@ -1,0 +1,99 @@
+package spark_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/trustlake/trustlake/internal/sparktest"
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/queries/spark"
+)
+
+// TestSparkWithoutRunCounts: on a lake whose manifest lists no run_counts
+// files (written before the table), Spark counts the verdicts themselves
+// (view_verdict_runs_scan.sql) and gives the cells and comparisons DuckDB
+// gives from the run counts of the same lake.
+func TestSparkWithoutRunCounts(t *testing.T) {
+	src := sharedLake(t)
+	old := t.TempDir()
+	err := filepath.WalkDir(src.Root(), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src.Root(), p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(old, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(old, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(old, lake.ManifestPath)
+	b, _ := os.ReadFile(name)
+	m, err := lake.DecodeManifest(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []lake.FileEntry
+	for _, f := range m.Files {
+		if f.Table != lake.RunCounts {
+			keep = append(keep, f)
+		}
+	}
+	if len(keep) == len(m.Files) {
+		t.Fatal("fixture: no run_counts files")
+	}
+	m.Files = keep
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := t.Context()
+	duck, err := queries.Open(ctx, src, queries.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duck.Close()
+	sp, err := spark.Open(ctx, sparktest.Remote(t), spark.Options{LakeURI: "file://" + old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	half := 0.5
+	for _, o := range []queries.MetricCellOptions{{ByCategory: true, Threshold: &half}, {ByAgent: true}} {
+		want, err := duck.MetricsCells(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sp.MetricsCells(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" || len(want) < 20 {
+			t.Errorf("options %+v: %d cells; differ (-duckdb with run counts +spark without):\n%s", o, len(want), d)
+		}
+	}
+	o := metrics.CompareOptions{A: queries.JudgeCondition{Judge: "sim:vlm-a", Condition: "E2+claim"},
+		B: queries.JudgeCondition{Judge: "sim:rm-1", Condition: "E2-lastk"}, Threshold: &half, Resamples: 200}
+	want, err := metrics.Compare(ctx, duck, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metrics.Compare(ctx, sp, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, want, got)
+}
