@@ -82,6 +82,7 @@ type bootJob struct {
 	tasks   []int       // task indices with data, ascending
 	use     []int       // columns that are not all zero
 	cols    [][]float64 // cols[c][k]: column use[c] of task tasks[k]
+	fp, tn  []float64   // fprOnly: the FP and TN columns (nil when all zero)
 }
 
 func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
@@ -104,6 +105,12 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 		if nonzero && (!fprOnly || c == colFP || c == colTN) {
 			j.use = append(j.use, c)
 			j.cols = append(j.cols, col)
+			switch {
+			case fprOnly && c == colFP:
+				j.fp = col
+			case fprOnly && c == colTN:
+				j.tn = col
+			}
 		}
 	}
 	return j
@@ -112,6 +119,10 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 // eval sums the job's columns with cluster multiplicities w, in task
 // order; wk is scratch space of len(j.tasks).
 func (j *bootJob) eval(w, wk []float64, out *[bootMetrics]float64) {
+	if j.fprOnly {
+		out[0] = j.fpr(w)
+		return
+	}
 	wk = wk[:len(j.tasks)]
 	for k, task := range j.tasks {
 		wk[k] = w[task]
@@ -120,14 +131,27 @@ func (j *bootJob) eval(w, wk []float64, out *[bootMetrics]float64) {
 	for c, col := range j.cols {
 		s[j.use[c]] = dot(wk, col)
 	}
-	if j.fprOnly {
-		out[0] = math.NaN()
-		if d := s[colFP] + s[colTN]; d != 0 {
-			out[0] = s[colFP] / d
-		}
-		return
-	}
 	fromSums(&s, out)
+}
+
+// fpr is the FPR of a fprOnly job under cluster multiplicities w, in one
+// pass over its tasks: FP and TN are integer counts, so the sums are exact
+// in any order and equal those of eval.
+func (j *bootJob) fpr(w []float64) float64 {
+	var fp, tn float64
+	for k, task := range j.tasks {
+		wt := w[task]
+		if j.fp != nil {
+			fp += wt * j.fp[k]
+		}
+		if j.tn != nil {
+			tn += wt * j.tn[k]
+		}
+	}
+	if fp+tn == 0 {
+		return math.NaN()
+	}
+	return fp / (fp + tn)
 }
 
 // dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
