@@ -13,7 +13,13 @@ import (
 
 func oneVerdictLake(t *testing.T) (*lake.Lake, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return oneVerdictLakeIn(t, t.TempDir())
+}
+
+// oneVerdictLakeIn makes a lake of one verdict at dir/lake and returns it
+// and dir.
+func oneVerdictLakeIn(t *testing.T, dir string) (*lake.Lake, string) {
+	t.Helper()
 	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)

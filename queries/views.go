@@ -37,10 +37,23 @@ func (s *Session) createViews(ctx context.Context) error {
 		return err
 	}
 	s.version = snap.Version()
+	root, err := s.readRoot()
+	if err != nil {
+		return err
+	}
 	for _, t := range lake.Tables() {
 		files, err := snap.CheckedFiles(t.Name)
 		if err != nil {
 			return err
+		}
+		if root != s.lk.Root() {
+			for i, f := range files {
+				rel, err := filepath.Rel(s.lk.Root(), f)
+				if err != nil {
+					return err
+				}
+				files[i] = filepath.Join(root, rel)
+			}
 		}
 		zero, err := s.zeroFile(t)
 		if err != nil {
@@ -96,14 +109,11 @@ func tableView(t lake.Table, files []string) string {
 // session's temporary folder, under a hive path for partitioned tables
 // (its partition value never appears: the file has no rows).
 func (s *Session) zeroFile(t lake.Table) (string, error) {
-	if s.tmp == "" {
-		dir, err := os.MkdirTemp("", "trustlake-session-")
-		if err != nil {
-			return "", fmt.Errorf("create session dir: %w", err)
-		}
-		s.tmp = dir
+	tmp, err := s.tmpDir()
+	if err != nil {
+		return "", err
 	}
-	dir := filepath.Join(s.tmp, t.Name)
+	dir := filepath.Join(tmp, t.Name)
 	for _, p := range t.Partitions {
 		dir = filepath.Join(dir, p+"=_")
 	}
@@ -121,6 +131,40 @@ func (s *Session) zeroFile(t lake.Table) (string, error) {
 		return "", fmt.Errorf("write empty %s: %w", t.Name, err)
 	}
 	return name, nil
+}
+
+// tmpDir returns the session's temporary folder, made on first use.
+func (s *Session) tmpDir() (string, error) {
+	if s.tmp == "" {
+		dir, err := os.MkdirTemp("", "trustlake-session-")
+		if err != nil {
+			return "", fmt.Errorf("create session dir: %w", err)
+		}
+		s.tmp = dir
+	}
+	return s.tmp, nil
+}
+
+// readRoot returns the folder DuckDB reads the lake's files under: the
+// lake's root, or a symlink to it in the session's temporary folder when a
+// folder of the root's path looks like a hive partition (runs/night=3/lake).
+// DuckDB takes every key=value folder of a path as a partition column, so
+// it would give every table a column night and find it missing from the
+// session's zero files.
+func (s *Session) readRoot() (string, error) {
+	root := s.lk.Root()
+	if !strings.Contains(root, "=") {
+		return root, nil
+	}
+	tmp, err := s.tmpDir()
+	if err != nil {
+		return "", err
+	}
+	link := filepath.Join(tmp, "lake")
+	if err := os.Symlink(root, link); err != nil {
+		return "", fmt.Errorf("link the lake into the session dir: %w", err)
+	}
+	return link, nil
 }
 
 // Statement returns the text of the embedded statement sql/NAME.sql, for
