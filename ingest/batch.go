@@ -138,7 +138,13 @@ func add[T any](b *batch, table string, row *T, file string, line int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = wr.Add(row)
+	return addTo(b, wr, table, row, file, line)
+}
+
+// addTo is add with the table's writer at hand (a stream of one table
+// looks it up once, not once per row).
+func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file string, line int64) error {
+	_, err := wr.Add(row)
 	if err == nil && !b.ownRefs {
 		b.refs.note(table, row)
 	}

@@ -77,6 +77,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 	for i := 0; i < decodeWorkers; i++ {
 		go decodeChunks(src, work)
 	}
+	var wr *lake.Writer[schema.Verdict] // opened at the first row
 	var rows int64
 	before := len(b.errs)
 	for rc := range order {
@@ -104,7 +105,13 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 				ei++
 			}
 			rows++
-			if err := add(b, lake.Verdicts, v, src, v.SrcLine); err != nil {
+			if wr == nil {
+				var err error
+				if wr, err = writer[schema.Verdict](b, lake.Verdicts); err != nil {
+					return err
+				}
+			}
+			if err := addTo(b, wr, lake.Verdicts, v, src, v.SrcLine); err != nil {
 				return err
 			}
 		}
