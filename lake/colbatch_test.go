@@ -31,7 +31,7 @@ func TestColumnPathRoundTrip(t *testing.T) {
 	defer tx.Rollback()
 	r := rand.New(rand.NewPCG(5, 6))
 	want := map[string][]reflect.Value{} // by data file
-	wrote := map[string]bool{}            // data files written here (derived companions are not)
+	wrote := map[string]bool{}           // data files written here (derived companions are not)
 	for _, tab := range Tables() {
 		if tab.Name == RunCounts {
 			continue // only ever the companion of a verdicts file, written (and checked) with it below
