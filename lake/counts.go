@@ -92,6 +92,19 @@ func (c *runCounter) addBatch(b *colBatch) {
 	}
 }
 
+// addRun counts one verdict run of a decoded row (nil: the field is null).
+func (c *runCounter) addRun(episode string, verdict *string, score *float64) {
+	var v string
+	var sc float64
+	if verdict != nil {
+		v = *verdict
+	}
+	if score != nil {
+		sc = *score
+	}
+	c.add(episode, v, verdict != nil, sc, score != nil)
+}
+
 // add counts one verdict run.
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
@@ -286,15 +299,7 @@ func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
 			e.key, scratch = t.rows.keyHash(scratch, p)
 			e.content, scratch = t.rows.contentHash(scratch, p)
 			keys = append(keys, e)
-			var verdict string
-			var score float64
-			if v.Verdict != nil {
-				verdict = *v.Verdict
-			}
-			if v.Score != nil {
-				score = *v.Score
-			}
-			c.add(v.EpisodeID, verdict, v.Verdict != nil, score, v.Score != nil)
+			c.addRun(v.EpisodeID, v.Verdict, v.Score)
 		}
 		return nil
 	})
@@ -330,15 +335,7 @@ func countFile(root string, f FileEntry) (*runCounter, error) {
 	for {
 		n, err := r.Read(buf)
 		for _, v := range buf[:n] {
-			var verdict string
-			var score float64
-			if v.Verdict != nil {
-				verdict = *v.Verdict
-			}
-			if v.Score != nil {
-				score = *v.Score
-			}
-			c.add(v.EpisodeID, verdict, v.Verdict != nil, score, v.Score != nil)
+			c.addRun(v.EpisodeID, v.Verdict, v.Score)
 		}
 		if errors.Is(err, io.EOF) {
 			return c, nil
