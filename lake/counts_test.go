@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
@@ -230,7 +231,7 @@ func TestRunCounts(t *testing.T) {
 // without damage, the first write to a partition counts its old files, and
 // lake compact counts the rest.
 func TestRunCountsUpgrade(t *testing.T) {
-	l, err := lake.Open(copyDir(t, "testdata/oldlake"), lake.Options{})
+	l, err := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
@@ -121,13 +122,13 @@ func TestKillAtEveryCommitStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process per commit step")
 	}
-	ref, _ := lake.Open(copyDir(t, "testdata/oldlake"), lake.Options{})
+	ref, _ := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), lake.Options{})
 	before := verdictState(t, ref)
 	writeCrashBatch(t, ref)
 	after := verdictState(t, ref)
 	for _, step := range commitSteps {
 		t.Run(step, func(t *testing.T) {
-			dir := copyDir(t, "testdata/oldlake")
+			dir := lakecopy.Copy(t, "testdata/oldlake")
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 			cmd.Env = append(os.Environ(), "LAKE_CRASH_DIR="+dir, "LAKE_CRASH_STEP="+step)
 			out, err := cmd.CombinedOutput()

@@ -2,38 +2,14 @@ package lake_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
-
-// copyDir copies testdata/oldlake so the test can write to it.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func rowsOf[T any](t *testing.T, l *lake.Lake, table string) []T {
 	t.Helper()
@@ -50,7 +26,7 @@ func rowsOf[T any](t *testing.T, l *lake.Lake, table string) []T {
 // a conflict naming the stored row's source, and the first write to a
 // partition gives its old files an index that lake check then verifies.
 func TestOldLayoutLake(t *testing.T) {
-	l, err := lake.Open(copyDir(t, "testdata/oldlake"), lake.Options{})
+	l, err := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

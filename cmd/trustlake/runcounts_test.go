@@ -3,64 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/internal/testenv"
-	"github.com/trustlake/trustlake/lake"
 )
-
-// withoutRunCounts copies a lake and drops the run_counts files from the
-// copy's manifest: a lake as written before run_counts, which the
-// metrics read by counting the verdicts.
-func withoutRunCounts(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dst, lake.ManifestPath)
-	b, _ := os.ReadFile(name)
-	m, err := lake.DecodeManifest(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keep []lake.FileEntry
-	for _, f := range m.Files {
-		if f.Table != lake.RunCounts {
-			keep = append(keep, f)
-		}
-	}
-	if len(keep) == len(m.Files) {
-		t.Fatalf("%s has no run_counts files", src)
-	}
-	m.Files = keep
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func runOK(t *testing.T, lakeDir string, args ...string) []byte {
 	t.Helper()
@@ -77,7 +28,7 @@ func runOK(t *testing.T, lakeDir string, args ...string) []byte {
 // run_counts, and wants the same output, byte for byte.
 func sameWithAndWithout(t *testing.T, lakeDir string, commands [][]string) {
 	t.Helper()
-	old := withoutRunCounts(t, lakeDir)
+	old := lakecopy.WithoutRunCounts(t, lakeDir)
 	for _, args := range commands {
 		with, without := runOK(t, lakeDir, args...), runOK(t, old, args...)
 		if len(with) < 100 {

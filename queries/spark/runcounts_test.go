@@ -1,15 +1,12 @@
 package spark_test
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/internal/sparktest"
-	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
@@ -21,44 +18,7 @@ import (
 // gives from the run counts of the same lake.
 func TestSparkWithoutRunCounts(t *testing.T) {
 	src := sharedLake(t)
-	old := t.TempDir()
-	err := filepath.WalkDir(src.Root(), func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src.Root(), p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(old, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(old, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(old, lake.ManifestPath)
-	b, _ := os.ReadFile(name)
-	m, err := lake.DecodeManifest(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keep []lake.FileEntry
-	for _, f := range m.Files {
-		if f.Table != lake.RunCounts {
-			keep = append(keep, f)
-		}
-	}
-	if len(keep) == len(m.Files) {
-		t.Fatal("fixture: no run_counts files")
-	}
-	m.Files = keep
-	b, _ = json.Marshal(m)
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	old := lakecopy.WithoutRunCounts(t, src.Root())
 
 	ctx := t.Context()
 	duck, err := queries.Open(ctx, src, queries.Options{Threads: 1})
