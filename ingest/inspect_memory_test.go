@@ -1,59 +1,13 @@
 package ingest
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/trustlake/trustlake/lake"
 )
-
-// replicateEvalZstd writes an .eval of n samples as inspect-ai does (zstd
-// entries): the fixture's samples repeated under new ids, with its header.
-func replicateEvalZstd(t *testing.T, dst string, n int) {
-	t.Helper()
-	var samples [][]byte
-	var header []byte
-	eachEvalEntry(t, zstdFixture, func(name string, b []byte) {
-		switch {
-		case monolithSample.MatchString(name):
-			samples = append(samples, b)
-		case name == "header.json":
-			header = b
-		}
-	})
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	w := zip.NewWriter(out)
-	w.RegisterCompressor(zipMethodZstd, func(o io.Writer) (io.WriteCloser, error) {
-		return zstd.NewWriter(o, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-	})
-	for i := range n {
-		s := samples[i%len(samples)]
-		b := bytes.Replace(s, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"r%d","was":"`, i)), 1)
-		ew, err := w.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("samples/r%d_epoch_1.json", i), Method: zipMethodZstd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ew.Write(b)
-	}
-	ew, _ := w.Create("header.json")
-	ew.Write(header)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // liveHeapIngesting ingests a log into a new lake and returns the largest
 // live heap seen after a GC, sampled every 256 samples, and the episodes
@@ -93,8 +47,8 @@ func TestInspectIngestMemory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	small, big := filepath.Join(dir, "small.eval"), filepath.Join(dir, "big.eval")
-	replicateEvalZstd(t, small, 1500)
-	replicateEvalZstd(t, big, 6000)
+	replicateEval(t, small, 1500, zipMethodZstd)
+	replicateEval(t, big, 6000, zipMethodZstd)
 	ps, n := liveHeapIngesting(t, small)
 	pb, m := liveHeapIngesting(t, big)
 	if n != 1500 || m != 6000 {

@@ -4,16 +4,20 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // replicateEval writes an .eval of n samples: the fixture's samples
-// repeated under new ids (entries stored, not compressed, to keep the test
-// fast), with the fixture's header.
-func replicateEval(t *testing.T, dst string, n int) {
+// repeated under new ids, with the fixture's header, its sample entries
+// compressed by method (zip.Store keeps a test fast; zipMethodZstd writes
+// them as inspect-ai does).
+func replicateEval(t *testing.T, dst string, n int, method uint16) {
 	t.Helper()
 	var samples [][]byte
 	var header []byte
@@ -31,11 +35,17 @@ func replicateEval(t *testing.T, dst string, n int) {
 	}
 	defer out.Close()
 	w := zip.NewWriter(out)
+	w.RegisterCompressor(zipMethodZstd, func(o io.Writer) (io.WriteCloser, error) {
+		return zstd.NewWriter(o, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	})
 	for i := range n {
 		s := samples[i%len(samples)]
 		id := fmt.Sprintf(`"id":"r%d"`, i)
 		b := bytes.Replace(s, []byte(`"id":"`), []byte(id+`,"was":"`), 1)
-		ew, _ := w.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("samples/r%d_epoch_1.json", i), Method: zip.Store})
+		ew, err := w.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("samples/r%d_epoch_1.json", i), Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ew.Write(b)
 	}
 	ew, _ := w.Create("header.json")
@@ -92,8 +102,8 @@ func TestInspectReaderStreams(t *testing.T) {
 	}
 	dir := t.TempDir()
 	small, big := filepath.Join(dir, "small.eval"), filepath.Join(dir, "big.eval")
-	replicateEval(t, small, 200)
-	replicateEval(t, big, 2000)
+	replicateEval(t, small, 200, zip.Store)
+	replicateEval(t, big, 2000, zip.Store)
 	ps, n := liveHeapReading(t, small)
 	pb, m := liveHeapReading(t, big)
 	if n != 200 || m != 2000 {
