@@ -22,14 +22,7 @@ func TestSparkMetricsParity(t *testing.T) {
 	half, tenth := 0.5, 0.1
 	t.Run("cells", func(t *testing.T) {
 		for _, o := range []queries.MetricCellOptions{{}, {ByAgent: true, ByCategory: true, Threshold: &tenth}, {Threshold: &half, GT: queries.GTHuman}, {ByCategory: true, GT: queries.GTAny}} {
-			want, err := duck.MetricsCells(ctx, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := sp.MetricsCells(ctx, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, got := onBoth(t, duck, sp, func(e metrics.Engine) ([]queries.MetricCell, error) { return e.MetricsCells(ctx, o) })
 			if len(want) < 20 {
 				t.Fatalf("fixture: only %d cells", len(want))
 			}
@@ -39,25 +32,13 @@ func TestSparkMetricsParity(t *testing.T) {
 		}
 	})
 	t.Run("counts", func(t *testing.T) {
-		want, err := duck.MetricsLakeCounts(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := sp.MetricsLakeCounts(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := onBoth(t, duck, sp, func(e metrics.Engine) (queries.LakeCounts, error) { return e.MetricsLakeCounts(ctx) })
 		if want != got || want.Verdicts == 0 {
 			t.Errorf("lake counts: duckdb %+v, spark %+v", want, got)
 		}
-		wj, err := duck.MetricsJudgeConditions(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gj, err := sp.MetricsJudgeConditions(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		wj, gj := onBoth(t, duck, sp, func(e metrics.Engine) ([]queries.JudgeConditionCount, error) {
+			return e.MetricsJudgeConditions(ctx, nil)
+		})
 		if d := cmp.Diff(wj, gj); d != "" {
 			t.Errorf("judge conditions differ (-duckdb +spark):\n%s", d)
 		}
@@ -75,14 +56,7 @@ func TestSparkMetricsParity(t *testing.T) {
 	})
 	t.Run("report", func(t *testing.T) {
 		opts := metrics.Options{By: []string{metrics.ByHardness, metrics.ByAgent, metrics.BySource}, Threshold: &half, Resamples: 300, Seed: 7}
-		want, err := metrics.Run(ctx, duck, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := metrics.Run(ctx, sp, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := onBoth(t, duck, sp, func(e metrics.Engine) (metrics.Report, error) { return metrics.Run(ctx, e, opts) })
 		sameJSON(t, want, got)
 	})
 	t.Run("compare", func(t *testing.T) {
@@ -93,20 +67,27 @@ func TestSparkMetricsParity(t *testing.T) {
 			{A: a, B: queries.JudgeCondition{Judge: "sim:rm-1", Condition: "E2-lastk"}, Threshold: &half, UncertainPolicy: metrics.UncertainExclude, Resamples: 300},
 			{A: a, B: b, GT: queries.GTAny, Resamples: 300},
 		} {
-			want, err := metrics.Compare(ctx, duck, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := metrics.Compare(ctx, sp, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, got := onBoth(t, duck, sp, func(e metrics.Engine) (metrics.Comparison, error) { return metrics.Compare(ctx, e, o) })
 			if want.Negatives.NPairs == 0 {
 				t.Fatal("fixture: no paired negatives")
 			}
 			sameJSON(t, want, got)
 		}
 	})
+}
+
+// onBoth asks f of the DuckDB session and of Spark and returns both
+// answers, failing t on an error of either.
+func onBoth[T any](t *testing.T, duck, sp metrics.Engine, f func(metrics.Engine) (T, error)) (want, got T) {
+	t.Helper()
+	want, err := f(duck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = f(sp); err != nil {
+		t.Fatal(err)
+	}
+	return want, got
 }
 
 func sameJSON(t *testing.T, want, got any) {

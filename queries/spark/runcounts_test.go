@@ -33,27 +33,13 @@ func TestSparkWithoutRunCounts(t *testing.T) {
 	defer sp.Close()
 	half := 0.5
 	for _, o := range []queries.MetricCellOptions{{ByCategory: true, Threshold: &half}, {ByAgent: true}} {
-		want, err := duck.MetricsCells(ctx, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := sp.MetricsCells(ctx, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, got := onBoth(t, duck, sp, func(e metrics.Engine) ([]queries.MetricCell, error) { return e.MetricsCells(ctx, o) })
 		if d := cmp.Diff(want, got); d != "" || len(want) < 20 {
 			t.Errorf("options %+v: %d cells; differ (-duckdb with run counts +spark without):\n%s", o, len(want), d)
 		}
 	}
 	o := metrics.CompareOptions{A: queries.JudgeCondition{Judge: "sim:vlm-a", Condition: "E2+claim"},
 		B: queries.JudgeCondition{Judge: "sim:rm-1", Condition: "E2-lastk"}, Threshold: &half, Resamples: 200}
-	want, err := metrics.Compare(ctx, duck, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := metrics.Compare(ctx, sp, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := onBoth(t, duck, sp, func(e metrics.Engine) (metrics.Comparison, error) { return metrics.Compare(ctx, e, o) })
 	sameJSON(t, want, got)
 }
