@@ -1,0 +1,219 @@
+package lake
+
+import (
+	"math"
+	"slices"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// runCounter accumulates the run counts of one verdicts data file, in the
+// order the episodes first appear. It holds no Go pointers per episode
+// (ids live in one byte arena, the index is keyed by their hash), so a
+// million verdicts cost the garbage collector nothing. Not safe for
+// concurrent use (each file's encoding goroutine owns one).
+type runCounter struct {
+	tallies []runTally
+	scores  []float64        // the scores of score-only runs, three per tally that has any
+	ids     []byte           // the episode ids, back to back
+	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
+	last    int32            // the tally of the previous verdict: runs of an episode usually come together
+
+	episode, verdict, score int // columns of a verdicts colBatch
+}
+
+// scoresPerRow is how many score-only runs one schema.RunCount holds.
+const scoresPerRow = 3
+
+// runTally is one future schema.RunCount, without what the whole file
+// shares (judge, condition, source).
+type runTally struct {
+	id, idLen                             int32 // the episode id: ids[id : id+idLen]
+	seq                                   int32
+	runs, parse, success, failure, uncert int32
+	nScores                               int32 // scores[score : score+nScores]
+	score                                 int32
+}
+
+// newRunCounter returns an empty counter for files of the verdicts layout.
+func newRunCounter(cl *colLayout) *runCounter {
+	c := &runCounter{tallies: make([]runTally, 0, 1024), last: -1}
+	for col, i := range cl.fields {
+		switch cl.rt.fields[i].name {
+		case "episode_id":
+			c.episode = col
+		case "verdict":
+			c.verdict = col
+		case "score":
+			c.score = col
+		}
+	}
+	return c
+}
+
+func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen] }
+
+// addBatch counts the verdicts of a batch.
+func (c *runCounter) addBatch(b *colBatch) {
+	ep, v, s := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score]
+	for r := 0; r < b.n; r++ {
+		c.add(ep.str[r], v.str[r], !v.null[r], math.Float64frombits(s.num[r]), !s.null[r])
+	}
+}
+
+// addRun counts one verdict run of a decoded row (nil: the field is null).
+func (c *runCounter) addRun(episode string, verdict *string, score *float64) {
+	var v string
+	var sc float64
+	if verdict != nil {
+		v = *verdict
+	}
+	if score != nil {
+		sc = *score
+	}
+	c.add(episode, v, verdict != nil, sc, score != nil)
+}
+
+// add counts one verdict run.
+func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
+	i := c.last
+	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
+		i = c.find(episode)
+		c.last = i
+	}
+	t := &c.tallies[i]
+	t.runs++
+	if !hasVerdict {
+		if !hasScore { // not a valid row (schema.Verdict.Validate): a run without a verdict
+			return
+		}
+		if t.nScores == scoresPerRow { // the episode continues in a new row
+			t.runs--
+			i = c.newTally(episode, t.seq+1)
+			if c.index != nil {
+				c.index[xxh3.HashString(episode)] = i
+			}
+			c.last = i
+			t = &c.tallies[i]
+			t.runs++
+		}
+		if t.nScores == 0 {
+			t.score = int32(len(c.scores))
+			c.scores = append(c.scores, 0, 0, 0)
+		}
+		c.scores[t.score+t.nScores] = score
+		t.nScores++
+		return
+	}
+	switch verdict {
+	case schema.VerdictParseError:
+		t.parse++
+	case schema.VerdictSuccess:
+		t.success++
+	case schema.VerdictFailure:
+		t.failure++
+	case schema.VerdictUncertain:
+		t.uncert++
+	}
+}
+
+// find returns the latest tally of an episode other than the previous
+// run's, starting one if it is new. While the episodes arrive in
+// increasing order (most inputs are written episode by episode, in order)
+// a different one is always new and no index is kept; the first that
+// breaks the order builds it.
+func (c *runCounter) find(episode string) int32 {
+	if c.index == nil {
+		if n := len(c.tallies); n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+			return c.newTally(episode, 0)
+		}
+		c.index = make(map[uint64]int32, 2*len(c.tallies))
+		for i := range c.tallies {
+			c.index[xxh3.Hash(c.idOf(&c.tallies[i]))] = int32(i)
+		}
+	}
+	h := xxh3.HashString(episode)
+	if i, ok := c.index[h]; ok && string(c.idOf(&c.tallies[i])) == episode {
+		return i
+	}
+	// New episode (or, once in 2^64, another id with the same hash: it
+	// then gets rows of its own, and the sums still hold).
+	i := c.newTally(episode, 0)
+	c.index[h] = i
+	return i
+}
+
+// newTally starts a row for an episode (seq 0 for its first row in the
+// file); the index, if any, is the caller's to update.
+func (c *runCounter) newTally(episode string, seq int32) int32 {
+	i := int32(len(c.tallies))
+	// Doubling, not append's 1.25×: a file has many tallies, and the
+	// copies, not the tallies, were most of the counter's allocations.
+	if len(c.tallies) == cap(c.tallies) {
+		c.tallies = slices.Grow(c.tallies, len(c.tallies))
+	}
+	if len(c.ids)+len(episode) > cap(c.ids) {
+		c.ids = slices.Grow(c.ids, len(c.ids)+len(episode))
+	}
+	if seq == 0 {
+		c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
+		c.ids = append(c.ids, episode...)
+		return i
+	}
+	last := c.tallies[c.last]
+	c.tallies = append(c.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+	return i
+}
+
+// each hands the counted rows, in batches, to fn, with values as their
+// partition and src as their provenance. fn may keep the rows' values
+// (their scores stay valid) but not the slice, which the next batch reuses.
+func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount) error) error {
+	const batch = 4096
+	var judge, condition string
+	if len(values) == 2 {
+		judge, condition = values[0], values[1]
+	}
+	ids := string(c.ids) // one copy for all rows
+	buf := make([]schema.RunCount, min(batch, len(c.tallies)))
+	for lo := 0; lo < len(c.tallies); lo += batch {
+		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
+		rows := buf[:len(part)]
+		clear(rows)
+		scores := make([]float64, 0, scoresPerRow*len(part))
+		for i := range part {
+			t, r := &part[i], &rows[i]
+			r.EpisodeID, r.Judge, r.Condition, r.Seq = ids[t.id:t.id+t.idLen], judge, condition, int64(t.seq)
+			r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain = int64(t.runs), int64(t.parse), int64(t.success), int64(t.failure), int64(t.uncert)
+			n := len(scores)
+			scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
+			switch t.nScores {
+			case 3:
+				r.Score3 = &scores[n+2]
+				fallthrough
+			case 2:
+				r.Score2 = &scores[n+1]
+				fallthrough
+			case 1:
+				r.Score1 = &scores[n]
+			}
+			r.SrcFile = src
+		}
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result returns every counted row (checks).
+func (c *runCounter) result(values []string, src string) []schema.RunCount {
+	var out []schema.RunCount
+	c.each(values, src, func(rows []schema.RunCount) error {
+		out = append(out, rows...)
+		return nil
+	})
+	return out
+}
