@@ -133,6 +133,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
+	s.readScores(rms)
 	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
 	for i, judge := range swayJudges {
 		wg.Go(func() {

@@ -23,6 +23,15 @@ type reportEngine struct {
 	mu     sync.Mutex // held while a statement runs on sess
 	counts *queries.LakeCounts
 	jcs    []queries.JudgeConditionCount // without a threshold
+	// scoreJCs are the reward models whose scores the first MetricsScores
+	// call of one of them reads in one statement (ReportScores) into scores.
+	scoreJCs []queries.JudgeCondition
+	scores   map[scoreKey][]queries.MetricScore
+}
+
+type scoreKey struct {
+	jc     queries.JudgeCondition
+	source string
 }
 
 var _ metrics.ScoreEngine = (*reportEngine)(nil)
@@ -81,10 +90,37 @@ func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondi
 	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
 }
 
+// readScores names the judge × conditions whose scores MetricsScores reads
+// together, on the first call for one of them.
+func (e *reportEngine) readScores(jcs []queries.JudgeCondition) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.scoreJCs = slices.Clone(jcs)
+}
+
+// MetricsScores answers the judge × conditions named by readScores from
+// one statement for all of them (queries.Session.ReportScores, the same
+// rows as the session's MetricsScores), others from the session.
 func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.MetricsScores(ctx, jc, source)
+	if !slices.Contains(e.scoreJCs, jc) {
+		return e.sess.MetricsScores(ctx, jc, source)
+	}
+	if got, ok := e.scores[scoreKey{jc, source}]; ok {
+		return got, nil
+	}
+	all, err := e.sess.ReportScores(ctx, e.scoreJCs, source)
+	if err != nil {
+		return nil, err
+	}
+	if e.scores == nil {
+		e.scores = map[scoreKey][]queries.MetricScore{}
+	}
+	for i, got := range all {
+		e.scores[scoreKey{e.scoreJCs[i], source}] = got
+	}
+	return e.scores[scoreKey{jc, source}], nil
 }
 
 func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
