@@ -11,82 +11,111 @@ import (
 // read once: the same per-episode counts, cell keys, sums and order as
 // sql/metrics_cells.sql (TestReportRunsAsSession compares the two).
 func (r *ReportRuns) Cells(opts MetricCellOptions) []MetricCell {
-	type key struct {
-		k    int
-		cell cellKey
+	// The cells of the episodes: one per distinct key, the unknown
+	// episodes' cell last.
+	ids := map[cellKey]int{}
+	var keys []cellKey
+	cellOf := make([]int, len(r.eps))
+	for i := range r.eps {
+		ck := r.eps[i].cellKey(opts)
+		c, ok := ids[ck]
+		if !ok {
+			c = len(keys)
+			ids[ck] = c
+			keys = append(keys, ck)
+		}
+		cellOf[i] = c
 	}
-	type acc struct {
-		MetricCell
-		fleiss int64 // Σ round(1e12 · pairs / (n(n−1))) per number of valid runs n
-		byN    map[int]int64
+	unknown := len(keys)
+	keys = append(keys, cellKey{unknown: true})
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
 	}
-	cells := map[key]*acc{}
-	add := func(k int, ck cellKey, e *episodeRuns) {
-		s, f, u, unscored := e.counts(opts.Threshold)
-		c := cells[key{k, ck}]
-		if c == nil {
-			c = &acc{byN: map[int]int64{}}
-			c.Judge, c.Condition = r.jcs[k].Judge, r.jcs[k].Condition
-			c.TaskID, c.HasTask, c.Source, c.HasGT, c.GTPass, c.Agent, c.Category = ck.task, ck.hasTask, ck.source, ck.gt.valid, ck.gt.v, ck.agent, ck.category
-			cells[key{k, ck}] = c
-		}
-		valid := s + f + u
-		c.Episodes++
-		switch {
-		case s > f && s > u:
-			c.MajSuccess++
-		case f > s && f > u:
-			c.MajFailure++
-		default:
-			c.MajUncertain++
-		}
-		if unscored > 0 {
-			c.Unscored++
-		}
-		c.Runs += e.runs
-		c.ParseErrors += e.parse
-		if valid >= 2 {
-			c.Eligible++
-			if max(s, f, u) == valid {
-				c.Agree++
-			}
-			c.byN[valid] += int64(s*(s-1) + f*(f-1) + u*(u-1))
-			c.FleissSuccess += s
-			c.FleissFailure += f
-			c.FleissUncertain += u
-		}
+	slices.SortFunc(order, func(a, b int) int { return compareCellKeys(keys[a], keys[b]) })
+	var out []MetricCell
+	jcs := make([]int, len(r.jcs))
+	for k := range jcs {
+		jcs[k] = k
 	}
-	for k := range r.jcs {
+	slices.SortFunc(jcs, func(a, b int) int {
+		return cmp.Or(strings.Compare(r.jcs[a].Judge, r.jcs[b].Judge), strings.Compare(r.jcs[a].Condition, r.jcs[b].Condition))
+	})
+	cells := make([]cellSums, len(keys))
+	for _, k := range jcs {
+		clear(cells)
 		for i := range r.runs[k] {
 			if e := &r.runs[k][i]; e.seen {
-				add(k, r.eps[i].cellKey(opts), e)
+				cells[cellOf[i]].add(e, opts.Threshold)
 			}
 		}
 		for _, e := range r.unknown[k] {
-			add(k, cellKey{unknown: true}, e)
+			cells[unknown].add(e, opts.Threshold)
 		}
-	}
-	keys := make([]key, 0, len(cells))
-	for k := range cells {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(strings.Compare(r.jcs[a.k].Judge, r.jcs[b.k].Judge), strings.Compare(r.jcs[a.k].Condition, r.jcs[b.k].Condition),
-			compareCellKeys(a.cell, b.cell))
-	})
-	out := make([]MetricCell, 0, len(cells))
-	for _, k := range keys {
-		c := cells[k]
-		// As metrics_cells.sql: per number of valid runs n, the pairs
-		// agreeing over n(n−1) in units of 1e-12, rounded, summed as
-		// integers.
-		for n, pairs := range c.byN {
-			c.fleiss += int64(math.Round(1e12 * float64(pairs) / float64(n*(n-1))))
+		for _, c := range order {
+			if cells[c].Episodes == 0 {
+				continue
+			}
+			m, ck := cells[c].cell(), keys[c]
+			m.Judge, m.Condition = r.jcs[k].Judge, r.jcs[k].Condition
+			m.TaskID, m.HasTask, m.Source, m.HasGT, m.GTPass, m.Agent, m.Category = ck.task, ck.hasTask, ck.source, ck.gt.valid, ck.gt.v, ck.agent, ck.category
+			out = append(out, m)
 		}
-		c.FleissP = float64(c.fleiss) / 1e12
-		out = append(out, c.MetricCell)
 	}
 	return out
+}
+
+// cellSums adds up the episodes of one cell of one judge × condition.
+type cellSums struct {
+	MetricCell
+	pairs []int64 // per number of valid runs n >= 2: Σ agreeing pairs of runs
+}
+
+func (c *cellSums) add(e *episodeRuns, threshold *float64) {
+	s, f, u, unscored := e.counts(threshold)
+	valid := s + f + u
+	c.Episodes++
+	switch {
+	case s > f && s > u:
+		c.MajSuccess++
+	case f > s && f > u:
+		c.MajFailure++
+	default:
+		c.MajUncertain++
+	}
+	if unscored > 0 {
+		c.Unscored++
+	}
+	c.Runs += e.runs
+	c.ParseErrors += e.parse
+	if valid >= 2 {
+		c.Eligible++
+		if max(s, f, u) == valid {
+			c.Agree++
+		}
+		if valid >= len(c.pairs) {
+			c.pairs = append(c.pairs, make([]int64, valid+1-len(c.pairs))...)
+		}
+		c.pairs[valid] += int64(s*(s-1) + f*(f-1) + u*(u-1))
+		c.FleissSuccess += s
+		c.FleissFailure += f
+		c.FleissUncertain += u
+	}
+}
+
+// cell finishes the sums: as metrics_cells.sql, per number of valid runs
+// n the pairs agreeing over n(n−1) in units of 1e-12, rounded, summed as
+// integers.
+func (c *cellSums) cell() MetricCell {
+	var units int64
+	for n, pairs := range c.pairs {
+		if n >= 2 {
+			units += int64(math.Round(1e12 * float64(pairs) / float64(n*(n-1))))
+		}
+	}
+	m := c.MetricCell
+	m.FleissP = float64(units) / 1e12
+	return m
 }
 
 // cellKey is the key of a metrics cell: what episode_cells yields for an

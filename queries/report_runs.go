@@ -38,7 +38,20 @@ type optBool struct{ valid, v bool }
 type episodeRuns struct {
 	seen                               bool
 	runs, parse, success, failure, unc int
-	scores                             []float64 // of score-only runs
+	// scores of score-only runs: the first three inline (one row's
+	// worth), the rest in more.
+	scores [3]float64
+	nScore int
+	more   []float64
+}
+
+func (e *episodeRuns) addScore(x float64) {
+	if e.nScore < len(e.scores) {
+		e.scores[e.nScore] = x
+	} else {
+		e.more = append(e.more, x)
+	}
+	e.nScore++
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
@@ -125,7 +138,7 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 			e.unc += int(unc.Value(row))
 			for _, sc := range []*array.Float64{s1, s2, s3} {
 				if !sc.IsNull(row) {
-					e.scores = append(e.scores, sc.Value(row))
+					e.addScore(sc.Value(row))
 				}
 			}
 		}
@@ -158,7 +171,13 @@ func boolOf(a *array.Boolean, i int) optBool {
 // equal to itself.
 func (e *episodeRuns) counts(threshold *float64) (success, failure, unc, unscored int) {
 	success, failure, unc = e.success, e.failure, e.unc
-	for _, sc := range e.scores {
+	for j := range e.nScore {
+		sc := 0.0
+		if j < len(e.scores) {
+			sc = e.scores[j]
+		} else {
+			sc = e.more[j-len(e.scores)]
+		}
 		switch {
 		case threshold == nil:
 			unscored++

@@ -45,10 +45,10 @@ func (s *Session) ReportScores(ctx context.Context, jcs []JudgeCondition, source
 				eps[kk] = slices.Grow(eps[kk], r+1-len(eps[kk]))[:r+1]
 			}
 			e := &eps[kk][r]
-			if e.runs == nil {
+			if e.n == 0 {
 				e.id, e.task, e.gt = strings.Clone(id.Value(i)), strings.Clone(task.Value(i)), gt.Value(i)
 			}
-			e.runs = append(e.runs, scoredRun{run: run.Value(i), score: score.Value(i), null: score.IsNull(i)})
+			e.add(scoredRun{run: run.Value(i), score: score.Value(i), null: score.IsNull(i)})
 		}
 		return nil
 	})
@@ -58,6 +58,9 @@ func (s *Session) ReportScores(ctx context.Context, jcs []JudgeCondition, source
 	for k := range jcs {
 		for _, e := range eps[k] {
 			if m, ok := e.mean(); ok {
+				if out[k] == nil {
+					out[k] = make([]MetricScore, 0, len(eps[k]))
+				}
 				out[k] = append(out[k], m)
 			}
 		}
@@ -65,11 +68,23 @@ func (s *Session) ReportScores(ctx context.Context, jcs []JudgeCondition, source
 	return out, nil
 }
 
-// scoreEpisode gathers one episode's runs of one judge × condition.
+// scoreEpisode gathers one episode's runs of one judge × condition: the
+// first three inline, the rest in more.
 type scoreEpisode struct {
 	id, task string
 	gt       bool
-	runs     []scoredRun
+	n        int
+	runs     [3]scoredRun
+	more     []scoredRun
+}
+
+func (e *scoreEpisode) add(r scoredRun) {
+	if e.n < len(e.runs) {
+		e.runs[e.n] = r
+	} else {
+		e.more = append(e.more, r)
+	}
+	e.n++
 }
 
 type scoredRun struct {
@@ -82,9 +97,10 @@ type scoredRun struct {
 // order and divided by their count; false when none is scored (the
 // statement's HAVING count(score) > 0) or the episode had no run.
 func (e *scoreEpisode) mean() (MetricScore, bool) {
-	slices.SortStableFunc(e.runs, func(a, b scoredRun) int { return cmp.Compare(a.run, b.run) })
+	runs := append(e.runs[:min(e.n, len(e.runs)):min(e.n, len(e.runs))], e.more...)
+	slices.SortStableFunc(runs, func(a, b scoredRun) int { return cmp.Compare(a.run, b.run) })
 	sum, n := 0.0, 0
-	for _, r := range e.runs {
+	for _, r := range runs {
 		if !r.null {
 			sum += r.score
 			n++
@@ -93,7 +109,7 @@ func (e *scoreEpisode) mean() (MetricScore, bool) {
 	if n == 0 {
 		return MetricScore{}, false
 	}
-	return MetricScore{EpisodeID: e.id, TaskID: e.task, GTPass: e.gt, Score: sum / float64(n), Scored: n, Runs: len(e.runs)}, true
+	return MetricScore{EpisodeID: e.id, TaskID: e.task, GTPass: e.gt, Score: sum / float64(n), Scored: n, Runs: e.n}, true
 }
 
 // arrowRows runs query on the session's connection and hands each Arrow
