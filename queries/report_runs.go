@@ -2,13 +2,16 @@ package queries
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // ReportRuns holds the run counts of every (judge, condition, episode) of
@@ -17,8 +20,10 @@ import (
 // them in Go (Cells, Pairs: the rows of MetricsCells and MetricsPairs)
 // instead of one statement each.
 type ReportRuns struct {
-	jcs []JudgeCondition
-	eps []reportEpisode
+	jcs   []JudgeCondition
+	eps   []reportEpisode
+	index map[string]int // episode id → number in eps
+	byID  []int          // the numbers of eps in the order of their ids
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row.
 	runs    [][]episodeRuns
@@ -27,8 +32,8 @@ type ReportRuns struct {
 
 // reportEpisode is one row of report_episodes.
 type reportEpisode struct {
-	id, task, source, agent, category string
-	hasTask, hasSource, hasCategory   bool
+	id, task, source, agent, category string // agent and category "" when NULL
+	hasTask, hasSource                bool
 	gt, human                         optBool
 }
 
@@ -61,74 +66,66 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 
 // ReadReportRuns reads the run counts of every judge × condition and the
 // episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
-// Arrow batches).
+// Arrow batches) and joins them here.
 func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
-	r := &ReportRuns{}
-	if err := s.Exec(ctx, sqlFile("report_episodes")); err != nil {
-		return nil, fmt.Errorf("report episodes: %w", err)
-	}
-	ids := map[string]bool{}
-	err := s.arrowRows(ctx, "SELECT i, episode_id, task_id, source, agent, gt_pass, human_pass, category FROM report_episodes", nil,
-		func(rec arrow.RecordBatch) error {
-			col := func(j int) *array.String { return rec.Column(j).(*array.String) }
-			id, task, source, agent, category := col(1), col(2), col(3), col(4), col(7)
-			gt, human := rec.Column(5).(*array.Boolean), rec.Column(6).(*array.Boolean)
-			for row := range int(rec.NumRows()) {
-				i := int(intAt(rec.Column(0), row))
-				if i >= len(r.eps) {
-					r.eps = append(r.eps, make([]reportEpisode, i+1-len(r.eps))...)
-				}
-				e := &r.eps[i]
-				e.id = strings.Clone(id.Value(row))
-				if ids[e.id] {
-					return ErrReportRunsShape
-				}
-				ids[e.id] = true
-				e.task, e.hasTask = strOf(task, row)
-				e.source, e.hasSource = strOf(source, row)
-				e.agent, _ = strOf(agent, row)
-				e.category, e.hasCategory = strOf(category, row)
-				e.gt, e.human = boolOf(gt, row), boolOf(human, row)
+	r := &ReportRuns{index: map[string]int{}}
+	err := s.arrowRows(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
+		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
+		id, task, source, agent, category := col(0), col(1), col(2), col(3), col(6)
+		gt, human := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean)
+		for row := range int(rec.NumRows()) {
+			var e reportEpisode
+			e.id = strings.Clone(id.Value(row))
+			if _, dup := r.index[e.id]; dup {
+				return ErrReportRunsShape
 			}
-			return nil
-		})
+			e.task, e.hasTask = strOf(task, row)
+			e.source, e.hasSource = strOf(source, row)
+			e.agent, _ = strOf(agent, row)
+			e.category, _ = strOf(category, row)
+			e.gt, e.human = boolOf(gt, row), boolOf(human, row)
+			r.index[e.id] = len(r.eps)
+			r.eps = append(r.eps, e)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("report episodes: %w", err)
 	}
-	index := map[JudgeCondition]int{}
+	r.byID = make([]int, len(r.eps))
+	for i := range r.byID {
+		r.byID[i] = i
+	}
+	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
 	var last JudgeCondition
 	k := -1
 	err = s.arrowRows(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
-		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
-		ic, idc := rec.Column(2), rec.Column(3).(*array.String)
+		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
 		n := func(j int) *array.Int32 { return rec.Column(j).(*array.Int32) }
-		runs, parse, success, failure, unc := n(4), n(5), n(6), n(7), n(8)
-		s1, s2, s3 := rec.Column(9).(*array.Float64), rec.Column(10).(*array.Float64), rec.Column(11).(*array.Float64)
+		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
+		s1, s2, s3 := rec.Column(8).(*array.Float64), rec.Column(9).(*array.Float64), rec.Column(10).(*array.Float64)
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
 			if j, c := judge.Value(row), condition.Value(row); k < 0 || j != last.Judge || c != last.Condition {
 				last = JudgeCondition{Judge: strings.Clone(j), Condition: strings.Clone(c)}
-				var ok bool
-				if k, ok = index[last]; !ok {
+				if k = slices.Index(r.jcs, last); k < 0 {
 					k = len(r.jcs)
-					index[last] = k
 					r.jcs = append(r.jcs, last)
 					r.runs = append(r.runs, make([]episodeRuns, len(r.eps)))
 					r.unknown = append(r.unknown, nil)
 				}
 			}
 			var e *episodeRuns
-			if ic.IsNull(row) {
+			if i, ok := r.index[id.Value(row)]; ok {
+				e = &r.runs[k][i]
+			} else {
 				if r.unknown[k] == nil {
 					r.unknown[k] = map[string]*episodeRuns{}
 				}
-				id := idc.Value(row)
-				if e = r.unknown[k][id]; e == nil {
+				if e = r.unknown[k][id.Value(row)]; e == nil {
 					e = &episodeRuns{}
-					r.unknown[k][strings.Clone(id)] = e
+					r.unknown[k][strings.Clone(id.Value(row))] = e
 				}
-			} else {
-				e = &r.runs[k][intAt(ic, row)]
 			}
 			e.seen = true
 			e.runs += int(runs.Value(row))
@@ -148,6 +145,28 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 		return nil, fmt.Errorf("report runs: %w", err)
 	}
 	return r, nil
+}
+
+// arrowRows runs query on the session's connection and hands each Arrow
+// record batch of its result to fn (which may not keep it).
+func (s *Session) arrowRows(ctx context.Context, query string, args []any, fn func(arrow.RecordBatch) error) error {
+	return s.conn.Raw(func(dc any) error {
+		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		if err != nil {
+			return err
+		}
+		rr, err := ar.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rr.Release()
+		for rr.Next() {
+			if err := fn(rr.RecordBatch()); err != nil {
+				return err
+			}
+		}
+		return rr.Err()
+	})
 }
 
 func strOf(a *array.String, i int) (string, bool) {

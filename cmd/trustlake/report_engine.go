@@ -122,18 +122,19 @@ func (e *reportEngine) readScores(jcs []queries.JudgeCondition) {
 }
 
 // MetricsScores answers the judge × conditions named by readScores from
-// one statement for all of them (queries.Session.ReportScores, the same
-// rows as the session's MetricsScores), others from the session.
+// one statement for all of them and the episodes read by ReadRuns
+// (queries.Session.ReportScores, the same rows as the session's
+// MetricsScores), others from the session.
 func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !slices.Contains(e.scoreJCs, jc) {
+	if e.runs == nil || !slices.Contains(e.scoreJCs, jc) {
 		return e.sess.MetricsScores(ctx, jc, source)
 	}
 	if got, ok := e.scores[scoreKey{jc, source}]; ok {
 		return got, nil
 	}
-	all, err := e.sess.ReportScores(ctx, e.scoreJCs, source)
+	all, err := e.sess.ReportScores(ctx, e.runs, e.scoreJCs, source)
 	if err != nil {
 		return nil, err
 	}
