@@ -99,6 +99,7 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
 	var last JudgeCondition
 	k := -1
+	look := r.lookup()
 	err = s.arrowRows(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
 		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
 		n := func(j int) *array.Int32 { return rec.Column(j).(*array.Int32) }
@@ -116,7 +117,7 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 				}
 			}
 			var e *episodeRuns
-			if i, ok := r.index[id.Value(row)]; ok {
+			if i, ok := look.find(id.Value(row)); ok {
 				e = &r.runs[k][i]
 			} else {
 				if r.unknown[k] == nil {
@@ -167,6 +168,36 @@ func (s *Session) arrowRows(ctx context.Context, query string, args []any, fn fu
 		}
 		return rr.Err()
 	})
+}
+
+// episodeLookup finds episodes by id in rows that tend to come in the
+// same order again and again (each file of a table lists the episodes in
+// the order they were ingested): it tries the episode that followed the
+// previous one last time, then the map.
+type episodeLookup struct {
+	r      *ReportRuns
+	prev   int
+	follow []int // follow[i]+1: the episode met after i last time (0: none yet)
+}
+
+func (r *ReportRuns) lookup() *episodeLookup {
+	return &episodeLookup{r: r, prev: -1, follow: make([]int, len(r.eps)+1)}
+}
+
+func (l *episodeLookup) find(id string) (int, bool) {
+	if l.prev >= 0 && l.r.eps[l.prev].id == id {
+		return l.prev, true
+	}
+	if g := l.follow[l.prev+1] - 1; g >= 0 && l.r.eps[g].id == id {
+		l.prev = g
+		return g, true
+	}
+	i, ok := l.r.index[id]
+	if ok {
+		l.follow[l.prev+1] = i + 1
+		l.prev = i
+	}
+	return i, ok
 }
 
 func strOf(a *array.String, i int) (string, bool) {
