@@ -33,7 +33,22 @@ func (r *ReportRuns) Cells(opts MetricCellOptions) []MetricCell {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return compareCellKeys(keys[a], keys[b]) })
-	var out []MetricCell
+	// The cells of every judge × condition that have an episode, counted
+	// first so that out is allocated once (its rows are large).
+	n, used := 0, make([]bool, len(keys))
+	for k := range r.jcs {
+		clear(used)
+		for i := range r.runs[k] {
+			if r.runs[k][i].seen && !used[cellOf[i]] {
+				used[cellOf[i]] = true
+				n++
+			}
+		}
+		if len(r.unknown[k]) > 0 {
+			n++
+		}
+	}
+	out := make([]MetricCell, 0, n)
 	jcs := make([]int, len(r.jcs))
 	for k := range jcs {
 		jcs[k] = k
