@@ -266,3 +266,17 @@ func (r *ReportRuns) JudgeConditions(threshold *float64) []JudgeConditionCount {
 	})
 	return out
 }
+
+// NeedsReview returns what ReportNeedsReview returns
+// (sql/report_needs_review.sql): the GT failures whose category needs
+// review, by raw category ("(none)" when NULL), most episodes first.
+func (r *ReportRuns) NeedsReview() []ReviewCount {
+	var out []ReviewCount
+	for raw, n := range r.review {
+		out = append(out, ReviewCount{Raw: raw, Episodes: n})
+	}
+	slices.SortFunc(out, func(a, b ReviewCount) int {
+		return cmp.Or(cmp.Compare(b.Episodes, a.Episodes), strings.Compare(a.Raw, b.Raw))
+	})
+	return out
+}

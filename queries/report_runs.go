@@ -20,10 +20,11 @@ import (
 // them in Go (Cells, Pairs: the rows of MetricsCells and MetricsPairs)
 // instead of one statement each.
 type ReportRuns struct {
-	jcs   []JudgeCondition
-	eps   []reportEpisode
-	index map[string]int // episode id → number in eps
-	byID  []int          // the numbers of eps in the order of their ids
+	jcs    []JudgeCondition
+	eps    []reportEpisode
+	index  map[string]int // episode id → number in eps
+	byID   []int          // the numbers of eps in the order of their ids
+	review map[string]int // GT failures needing review per raw category
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row.
 	runs    [][]episodeRuns
@@ -67,23 +68,32 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // ReadReportRuns reads the run counts of every judge × condition and the
 // episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
 // Arrow batches) and joins them here.
-func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
-	r := &ReportRuns{index: map[string]int{}}
+func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
+	r := &ReportRuns{index: make(map[string]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
+	var few interner // tasks, sources, agents, categories: few distinct values
 	err := s.arrowRows(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
 		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
-		id, task, source, agent, category := col(0), col(1), col(2), col(3), col(6)
-		gt, human := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean)
+		id, task, source, agent, category, raw := col(0), col(1), col(2), col(3), col(6), col(8)
+		gt, human, review := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean), rec.Column(7).(*array.Boolean)
+		ids := idsOf(id) // one copy of the batch's ids
 		for row := range int(rec.NumRows()) {
 			var e reportEpisode
-			e.id = strings.Clone(id.Value(row))
+			e.id = ids(row)
 			if _, dup := r.index[e.id]; dup {
 				return ErrReportRunsShape
 			}
-			e.task, e.hasTask = strOf(task, row)
-			e.source, e.hasSource = strOf(source, row)
-			e.agent, _ = strOf(agent, row)
-			e.category, _ = strOf(category, row)
+			e.task, e.hasTask = few.of(task, row)
+			e.source, e.hasSource = few.of(source, row)
+			e.agent, _ = few.of(agent, row)
+			e.category, _ = few.of(category, row)
 			e.gt, e.human = boolOf(gt, row), boolOf(human, row)
+			if review.IsValid(row) && review.Value(row) {
+				name, ok := few.of(raw, row)
+				if !ok {
+					name = "(none)"
+				}
+				r.review[name]++
+			}
 			r.index[e.id] = len(r.eps)
 			r.eps = append(r.eps, e)
 		}
@@ -102,9 +112,14 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 	look := r.lookup()
 	err = s.arrowRows(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
 		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
-		n := func(j int) *array.Int32 { return rec.Column(j).(*array.Int32) }
+		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
 		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
-		s1, s2, s3 := rec.Column(8).(*array.Float64), rec.Column(9).(*array.Float64), rec.Column(10).(*array.Float64)
+		var scores []*array.Float64 // the score columns with a value in this batch
+		for j := 8; j <= 10; j++ {
+			if sc := rec.Column(j).(*array.Float64); sc.NullN() < sc.Len() {
+				scores = append(scores, sc)
+			}
+		}
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
 			if j, c := judge.Value(row), condition.Value(row); k < 0 || j != last.Judge || c != last.Condition {
@@ -129,12 +144,12 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 				}
 			}
 			e.seen = true
-			e.runs += int(runs.Value(row))
-			e.parse += int(parse.Value(row))
-			e.success += int(success.Value(row))
-			e.failure += int(failure.Value(row))
-			e.unc += int(unc.Value(row))
-			for _, sc := range []*array.Float64{s1, s2, s3} {
+			e.runs += int(runs[row])
+			e.parse += int(parse[row])
+			e.success += int(success[row])
+			e.failure += int(failure[row])
+			e.unc += int(unc[row])
+			for _, sc := range scores {
 				if !sc.IsNull(row) {
 					e.addScore(sc.Value(row))
 				}
@@ -200,11 +215,31 @@ func (l *episodeLookup) find(id string) (int, bool) {
 	return i, ok
 }
 
-func strOf(a *array.String, i int) (string, bool) {
+// interner keeps one copy of each distinct string it is given.
+type interner map[string]string
+
+// of returns row i of a, false when NULL.
+func (in *interner) of(a *array.String, i int) (string, bool) {
 	if a.IsNull(i) {
 		return "", false
 	}
-	return strings.Clone(a.Value(i)), true
+	v := a.Value(i)
+	s, ok := (*in)[v]
+	if !ok {
+		if *in == nil {
+			*in = interner{}
+		}
+		s = strings.Clone(v)
+		(*in)[s] = s
+	}
+	return s, true
+}
+
+// idsOf copies the values of a (no NULLs) in one allocation and returns
+// its rows as strings over that copy.
+func idsOf(a *array.String) func(int) string {
+	data, offs := string(a.ValueBytes()), a.ValueOffsets()
+	return func(i int) string { return data[offs[i]-offs[0] : offs[i+1]-offs[0]] }
 }
 
 func boolOf(a *array.Boolean, i int) optBool {

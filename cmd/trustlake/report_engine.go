@@ -68,7 +68,7 @@ func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	if e.human, e.nHuman, err = e.sess.HumanAgreement(ctx); err != nil {
 		return err
 	}
-	e.runs, err = e.sess.ReadReportRuns(ctx)
+	e.runs, err = e.sess.ReadReportRuns(ctx, e.counts.Episodes)
 	switch {
 	case err == nil:
 		e.jcs = e.runs.JudgeConditions(nil)
@@ -200,6 +200,9 @@ func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error)
 }
 
 func (e *reportEngine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
+	if e.runs != nil {
+		return e.runs.NeedsReview(), nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.ReportNeedsReview(ctx)

@@ -63,7 +63,7 @@ func TestReportScoresAsMetricsScores(t *testing.T) {
 			for _, jc := range all {
 				jcs = append(jcs, jc.JudgeCondition)
 			}
-			r, err := s.ReadReportRuns(t.Context())
+			r, err := s.ReadReportRuns(t.Context(), 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,7 @@
 -- episode_cells in metrics_cells.sql and those of metric_episodes
 -- (metrics_episodes.sql).
 SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source, e.agent,
-    c.gt_pass, h.pass AS human_pass, c.category
+    c.gt_pass, h.pass AS human_pass, c.category, c.needs_review, c.category_raw
 FROM episodes e
 FULL OUTER JOIN categories c ON c.episode_id = e.episode_id
 LEFT JOIN human_reference h ON h.episode_id = coalesce(e.episode_id, c.episode_id)
