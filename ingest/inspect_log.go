@@ -1,14 +1,9 @@
 package ingest
 
 import (
-	"archive/zip"
 	"bufio"
-	"bytes"
-	"compress/flate"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"reflect"
@@ -185,65 +180,6 @@ func isHead(name string) bool { return name == "header.json" || name == "_journa
 func (z *evalZip) Close() error {
 	z.dec.Close()
 	return z.f.Close()
-}
-
-// item reads one entry whole, checking its size and CRC-32 as
-// archive/zip does.
-func (z *evalZip) item(it *zipItem) ([]byte, error) {
-	if it.off < 0 || it.csize < 0 || it.usize < 0 || it.off+it.csize > z.size {
-		return nil, z.entryErr(it.name, zip.ErrFormat)
-	}
-	if cap(z.buf) < int(it.csize) {
-		z.buf = make([]byte, it.csize)
-	}
-	comp := z.buf[:it.csize]
-	if _, err := z.f.ReadAt(comp, it.off); err != nil {
-		return nil, z.entryErr(it.name, err)
-	}
-	var r io.Reader
-	switch it.method {
-	case zip.Store:
-		r = bytes.NewReader(comp)
-	case zip.Deflate:
-		if z.fl == nil {
-			z.fl = flate.NewReader(bytes.NewReader(comp))
-		} else if err := z.fl.(flate.Resetter).Reset(bytes.NewReader(comp), nil); err != nil {
-			return nil, z.entryErr(it.name, err)
-		}
-		r = z.fl
-	case zipMethodZstd:
-		if err := z.dec.Reset(bytes.NewReader(comp)); err != nil {
-			return nil, z.entryErr(it.name, err)
-		}
-		r = z.dec
-	default:
-		return nil, z.entryErr(it.name, zip.ErrAlgorithm)
-	}
-	// Read one byte past the size the directory gives, to catch a longer
-	// entry without reading a hostile one whole.
-	b := bytes.NewBuffer(make([]byte, 0, min(it.usize+bytes.MinRead, 64<<20)))
-	if _, err := io.Copy(b, io.LimitReader(r, it.usize+1)); err != nil {
-		return nil, z.entryErr(it.name, err)
-	}
-	out := b.Bytes()
-	if int64(len(out)) != it.usize {
-		return nil, z.entryErr(it.name, fmt.Errorf("%d bytes, the ZIP directory says %d", len(out), it.usize))
-	}
-	if crc32.ChecksumIEEE(out) != it.crc {
-		return nil, z.entryErr(it.name, zip.ErrChecksum)
-	}
-	return out, nil
-}
-
-func (z *evalZip) entryErr(entry string, err error) error {
-	var re *schema.RecordError
-	if errors.As(err, &re) {
-		return re
-	}
-	if errors.Is(err, zip.ErrAlgorithm) {
-		return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrValue, "unsupported ZIP compression method")}
-	}
-	return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrSyntax, "read entry: %v", err)}
 }
 
 // header reads header.json, or, in a log whose run has not finished,
