@@ -36,8 +36,8 @@ type colData struct {
 type colLayout struct {
 	rt     *rowType
 	schema *parquet.Schema
-	fields []int // rowType.fields index of each Parquet column
-	hashed []int // column of each hashed field, in rowType.hashed order; -1-i for partition column i
+	fields []int     // rowType.fields index of each Parquet column
+	hashed []int     // column of each hashed field, in rowType.hashed order; -1-i for partition column i
 	tmpls  []pqValue // the template value of each column (values)
 }
 
