@@ -15,7 +15,8 @@
 # Reports the median wall and CPU seconds (user + system) of each, the
 # ratio metrics / scan (goal: within 2x) and peak RSS (GNU time).
 # BASELINE=path/to/an/older/trustlake adds that build's metrics on the same
-# lake to every round and prints its figures too.
+# lake to every round and prints its figures too; its output must be
+# identical (the bootstrap is exact: same draws, same sums).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -46,6 +47,11 @@ SCAN="SELECT judge, condition, sum(n), sum(s) FROM (SELECT judge, condition, epi
 "$T" --lake "$W/old" "${M[@]}" > "$W/without.json"
 cmp -s "$W/with.json" "$W/without.json" && echo "metrics --json: identical with and without run_counts ($(wc -c < "$W/with.json") bytes)" \
   || { echo "metrics --json differs with and without run_counts" >&2; exit 1; }
+if [ -n "${BASELINE:-}" ]; then
+  "$BASELINE" "${M[@]}" > "$W/baseline.json"
+  cmp -s "$W/with.json" "$W/baseline.json" && echo "metrics --json: identical to the baseline's" \
+    || { echo "metrics --json differs from the baseline's ($BASELINE)" >&2; exit 1; }
+fi
 
 declare -A wall cpu kb
 run() { # run LABEL CMD...: one measured run, appended to wall[LABEL] and cpu[LABEL]

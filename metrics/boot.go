@@ -3,8 +3,9 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
-	"sync/atomic"
+	"sync"
 
 	"github.com/trustlake/trustlake/stats"
 )
@@ -82,7 +83,11 @@ type bootJob struct {
 	tasks   []int       // task indices with data, ascending
 	use     []int       // columns that are not all zero
 	cols    [][]float64 // cols[c][k]: column use[c] of task tasks[k]
-	fp, tn  []float64   // fprOnly: the FP and TN columns (nil when all zero)
+	metrics []int       // the metrics to bootstrap (indices into rowMetrics): those defined on the full sample
+	// Set by packLanes: where the integer columns are summed; the other
+	// columns (floats: indices into use) are summed by dot in task order.
+	lanes  []lane
+	floats []int
 }
 
 func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
@@ -105,53 +110,37 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 		if nonzero && (!fprOnly || c == colFP || c == colTN) {
 			j.use = append(j.use, c)
 			j.cols = append(j.cols, col)
-			switch {
-			case fprOnly && c == colFP:
-				j.fp = col
-			case fprOnly && c == colTN:
-				j.tn = col
-			}
+		}
+	}
+	for m, target := range rowMetrics(r) {
+		if !math.IsNaN(target.Value) && (!fprOnly || target == &r.FPR) {
+			j.metrics = append(j.metrics, m)
 		}
 	}
 	return j
 }
 
-// eval sums the job's columns with cluster multiplicities w, in task
-// order; wk is scratch space of len(j.tasks).
-func (j *bootJob) eval(w, wk []float64, out *[bootMetrics]float64) {
-	if j.fprOnly {
-		out[0] = j.fpr(w)
-		return
-	}
-	wk = wk[:len(j.tasks)]
-	for k, task := range j.tasks {
-		wk[k] = w[task]
-	}
+// eval computes the job's metrics from one resample's sums: acc holds the
+// packed integer columns (packing.sum), wf the clusters' multiplicities as
+// floats; wk is scratch space of len(wf).
+func (j *bootJob) eval(acc []uint64, wf, wk []float64, out *[bootMetrics]float64) {
 	var s [nCols]float64
-	for c, col := range j.cols {
-		s[j.use[c]] = dot(wk, col)
+	for _, l := range j.lanes {
+		s[j.use[l.c]] = float64(acc[l.word] >> l.shift & l.mask)
+	}
+	if len(j.floats) > 0 {
+		w := wf
+		if len(j.tasks) < len(wf) {
+			w = wk[:len(j.tasks)]
+			for k, task := range j.tasks {
+				w[k] = wf[task]
+			}
+		}
+		for _, c := range j.floats {
+			s[j.use[c]] = dot(w, j.cols[c])
+		}
 	}
 	fromSums(&s, out)
-}
-
-// fpr is the FPR of a fprOnly job under cluster multiplicities w, in one
-// pass over its tasks: FP and TN are integer counts, so the sums are exact
-// in any order and equal those of eval.
-func (j *bootJob) fpr(w []float64) float64 {
-	var fp, tn float64
-	for k, task := range j.tasks {
-		wt := w[task]
-		if j.fp != nil {
-			fp += wt * j.fp[k]
-		}
-		if j.tn != nil {
-			tn += wt * j.tn[k]
-		}
-	}
-	if fp+tn == 0 {
-		return math.NaN()
-	}
-	return fp / (fp + tn)
 }
 
 // dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
@@ -173,61 +162,102 @@ func dot(a, b []float64) float64 {
 }
 
 // bootstrapRows sets the bootstrap intervals of every metric of every job's
-// row in one pass: a single stats.ClusterBootstrap draws the resamples
-// (tasks with replacement; the same draws stats.BootstrapRatios makes for
-// these ids and options) and every job is evaluated on each, so the cost is
-// resamples × Σ tasks per row, whatever the number of metrics. Resamples
-// where a metric is undefined are skipped; the bounds are the type-7
-// percentiles stats uses. A metric undefined on the full sample keeps a
-// null interval.
+// row in one pass over the resamples of stats.ClusterCounts (tasks with
+// replacement; the draws stats.ClusterBootstrap and stats.BootstrapRatios
+// make for these ids and options). Per resample, the integer columns of all
+// rows are summed at once, packed several to a machine word (packing), and
+// the float column (Fleiss' P̄) by dot in task order, as a per-row
+// evaluation would: every sum, and so every interval, is bit for bit what
+// summing each row on its own gives. Resamples where a metric is undefined
+// are skipped; the bounds are the type-7 percentiles stats uses. A metric
+// undefined on the full sample keeps a null interval.
 func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) error {
+	jobs = slices.DeleteFunc(slices.Clone(jobs), func(j *bootJob) bool { return len(j.metrics) == 0 })
 	if len(jobs) == 0 || len(ids) < 2 {
 		return nil
 	}
-	resamples := opts.Resamples
-	if resamples == 0 {
-		resamples = stats.DefaultResamples
+	if opts.Resamples == 0 {
+		opts.Resamples = stats.DefaultResamples
 	}
-	width := len(jobs) * bootMetrics
-	vals := make([]float64, resamples*width)
-	var started, next atomic.Int64
-	_, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
-		if started.Add(1) == 1 {
-			return 0 // the first call is the estimate on the original sample: known already
+	if opts.Alpha == 0 {
+		opts.Alpha = stats.DefaultAlpha
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	p := packLanes(jobs, len(ids))
+	// vals[r*width+offs[k]+i]: metric jobs[k].metrics[i] in resample r.
+	offs := make([]int, len(jobs))
+	width := 0
+	for k, j := range jobs {
+		offs[k] = width
+		width += len(j.metrics)
+	}
+	R := opts.Resamples
+	vals := make([]float64, R*width)
+	scratch := make([]*bootScratch, opts.Workers)
+	err := stats.ClusterCounts(ids, opts, func(worker, r int, counts []int) {
+		s := scratch[worker]
+		if s == nil {
+			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), wk: make([]float64, len(ids))}
+			scratch[worker] = s
 		}
-		w, wk := make([]float64, len(ids)), make([]float64, len(ids))
-		for _, i := range idx {
-			w[i]++
-		}
-		slot := next.Add(1) - 1
-		row := vals[int(slot)*width : int(slot+1)*width]
+		p.sum(counts, s.acc, s.wf)
+		row := vals[r*width : (r+1)*width]
 		var out [bootMetrics]float64
 		for k, j := range jobs {
-			j.eval(w, wk, &out)
-			copy(row[k*bootMetrics:], out[:])
+			j.eval(s.acc, s.wf, s.wk, &out)
+			for i, m := range j.metrics {
+				row[offs[k]+i] = out[m]
+			}
 		}
-		return 0
-	}, opts)
+	})
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	alpha := opts.Alpha
-	if alpha == 0 {
-		alpha = stats.DefaultAlpha
-	}
-	col := make([]float64, resamples)
-	for k, j := range jobs {
-		for m, target := range rowMetrics(j.row) {
-			if math.IsNaN(target.Value) || j.fprOnly && target != &j.row.FPR {
-				continue
-			}
-			for r := range resamples {
-				col[r] = vals[r*width+k*bootMetrics+m]
-			}
-			target.Boot = percentiles(col, alpha)
+	var targets []*Metric
+	for _, j := range jobs {
+		all := rowMetrics(j.row)
+		for _, m := range j.metrics {
+			targets = append(targets, all[m])
 		}
 	}
+	setPercentiles(targets, vals, R, opts.Alpha, opts.Workers)
 	return nil
+}
+
+// bootScratch is a worker's scratch space for one resample.
+type bootScratch struct {
+	acc    []uint64  // packed column sums
+	wf, wk []float64 // multiplicities as floats; gathered per job
+}
+
+// setPercentiles sets targets[i].Boot to the percentile interval of column
+// i of vals (R rows of len(targets) values), on workers goroutines. Each
+// goroutine copies a block of columns out at a time, reading the rows
+// front to back.
+func setPercentiles(targets []*Metric, vals []float64, R int, alpha float64, workers int) {
+	const block = 32
+	width := len(targets)
+	blocks := (width + block - 1) / block
+	var wg sync.WaitGroup
+	for w := range min(workers, blocks) {
+		wg.Go(func() {
+			buf := make([]float64, block*R)
+			for b := w; b < blocks; b += workers {
+				lo, hi := b*block, min(width, (b+1)*block)
+				for r := range R {
+					for i, v := range vals[r*width+lo : r*width+hi] {
+						buf[i*R+r] = v
+					}
+				}
+				for i := lo; i < hi; i++ {
+					targets[i].Boot = percentiles(buf[(i-lo)*R:(i-lo+1)*R], alpha)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -135,4 +136,102 @@ func TestPercentilesMatchSorting(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBootstrapRowsExact: the packed bootstrap of many rows at once gives,
+// bit for bit, the intervals of evaluating each row on its own, every
+// column summed by dot in task order over the draws of
+// stats.ClusterBootstrap. The rows have wide and narrow counts (lanes over
+// several words), missing tasks, a float column (Fleiss' P̄), a column too
+// wide to pack, and an FPR-only row.
+func TestBootstrapRowsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	const n = 37
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("t%02d", i)
+	}
+	rows := make([]Row, 6)
+	var jobs []*bootJob
+	for k := range rows {
+		scale := []int{3, 50, 1000, 1 << 20, 7, 40}[k]
+		a := &rowAcc{byTask: map[int]*tally{}}
+		for task := range n {
+			if k > 0 && rng.IntN(5) == 0 {
+				continue // this row has no episode of the task
+			}
+			tt := &tally{tp: rng.IntN(scale), fp: rng.IntN(scale), tn: rng.IntN(scale), fn: rng.IntN(scale), unc: rng.IntN(scale)}
+			tt.eps = tt.tp + tt.fp + tt.tn + tt.fn + tt.unc
+			tt.runs, tt.parse = 3*tt.eps, rng.IntN(scale)
+			tt.eligible = tt.eps - rng.IntN(tt.eps+1)
+			tt.agree = rng.IntN(tt.eligible + 1)
+			tt.fleissP = float64(tt.agree) + rng.Float64()*float64(tt.eligible-tt.agree)
+			tt.fvSucc, tt.fvFail, tt.fvUnc = rng.IntN(scale), rng.IntN(scale), rng.IntN(scale)
+			if k == 4 && task == 3 {
+				tt.runs = 1 << 50 // sums could pass 2^53: not packed
+			}
+			a.byTask[task] = tt
+		}
+		r := &rows[k]
+		for _, m := range rowMetrics(r) {
+			*m = undefined(false)
+			m.Value = 0.5 // defined, so bootstrapped
+		}
+		jobs = append(jobs, newBootJob(r, a, k == 5))
+	}
+	if jobs[4].lanes != nil || jobs[4].floats != nil {
+		t.Fatal("lanes before packing")
+	}
+	opts := stats.BootstrapOptions{Resamples: 400, Seed: 5, Workers: 3}
+	if err := bootstrapRows(jobs, ids, opts); err != nil {
+		t.Fatal(err)
+	}
+	if p := packLanes(jobs, n); p.words < 3 || len(jobs[4].floats) != 2 {
+		t.Fatalf("packing: %d words, row 4 sums %d columns as floats; want several words and runs beside Fleiss' P̄", p.words, len(jobs[4].floats))
+	}
+	for k, j := range jobs {
+		var vals [bootMetrics][]float64
+		first := true
+		opts.Workers = 1
+		if _, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
+			if first {
+				first = false
+				return 0
+			}
+			w := make([]float64, n)
+			for _, i := range idx {
+				w[i]++
+			}
+			wk := make([]float64, len(j.tasks))
+			for i, task := range j.tasks {
+				wk[i] = w[task]
+			}
+			var s [nCols]float64
+			for c, col := range j.cols {
+				s[j.use[c]] = dot(wk, col)
+			}
+			var out [bootMetrics]float64
+			fromSums(&s, &out)
+			for m := range out {
+				vals[m] = append(vals[m], out[m])
+			}
+			return 0
+		}, opts); err != nil {
+			t.Fatal(err)
+		}
+		for m, target := range rowMetrics(j.row) {
+			want := [2]float64{math.NaN(), math.NaN()}
+			if slices.Contains(j.metrics, m) {
+				want = percentiles(vals[m], 0.05)
+			}
+			if !sameBits(target.Boot[0], want[0]) || !sameBits(target.Boot[1], want[1]) {
+				t.Errorf("row %d metric %d: boot %v, each row on its own %v", k, m, target.Boot, want)
+			}
+		}
+	}
+}
+
+// sameBits reports whether a and b are the same float64, NaN equal to NaN.
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 }
