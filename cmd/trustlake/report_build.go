@@ -51,8 +51,8 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 	wg.Go(func() { healthErr = healthSection(ctx, eng, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
 	// Every judge section groups the verdicts per (judge, condition,
-	// episode): count that once for all of them.
-	err = eng.MaterializeRuns(ctx, opts.threshold)
+	// episode): read those counts once for all of them.
+	err = eng.ReadRuns(ctx, opts.threshold)
 	if err == nil {
 		err = judgeSections(ctx, opts, eng, doc)
 	}
@@ -133,6 +133,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
+	s.readScores(rms)
 	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
 	for i, judge := range swayJudges {
 		wg.Go(func() {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 
@@ -23,6 +24,19 @@ type reportEngine struct {
 	mu     sync.Mutex // held while a statement runs on sess
 	counts *queries.LakeCounts
 	jcs    []queries.JudgeConditionCount // without a threshold
+	// runs: the run counts and episodes read once (ReadRuns); the judge ×
+	// conditions, metrics cells and pairs are computed from them in Go.
+	// Nil when not read (then every answer comes from the session).
+	runs *queries.ReportRuns
+	// scoreJCs are the reward models whose scores the first MetricsScores
+	// call of one of them reads in one statement (ReportScores) into scores.
+	scoreJCs []queries.JudgeCondition
+	scores   map[scoreKey][]queries.MetricScore
+}
+
+type scoreKey struct {
+	jc     queries.JudgeCondition
+	source string
 }
 
 var _ metrics.ScoreEngine = (*reportEngine)(nil)
@@ -53,6 +67,9 @@ func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCount
 func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.runs != nil {
+		return e.runs.JudgeConditions(threshold), nil
+	}
 	if e.jcs == nil {
 		got, err := e.sess.MetricsJudgeConditions(ctx, nil)
 		if err != nil {
@@ -69,22 +86,64 @@ func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *fl
 	return out, nil
 }
 
+// MetricsCells computes the cells from the runs read once when there are
+// (outside the lock: they do not change), else asks the session.
 func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
+	if r := e.readRuns(); r != nil {
+		return r.Cells(opts), nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.MetricsCells(ctx, opts)
 }
 
+// MetricsPairs is like MetricsCells.
 func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
+	if r := e.readRuns(); r != nil {
+		return r.Pairs(a, b, source, threshold, gt), nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
 }
 
+func (e *reportEngine) readRuns() *queries.ReportRuns {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.runs
+}
+
+// readScores names the judge × conditions whose scores MetricsScores reads
+// together, on the first call for one of them.
+func (e *reportEngine) readScores(jcs []queries.JudgeCondition) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.scoreJCs = slices.Clone(jcs)
+}
+
+// MetricsScores answers the judge × conditions named by readScores from
+// one statement for all of them (queries.Session.ReportScores, the same
+// rows as the session's MetricsScores), others from the session.
 func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.MetricsScores(ctx, jc, source)
+	if !slices.Contains(e.scoreJCs, jc) {
+		return e.sess.MetricsScores(ctx, jc, source)
+	}
+	if got, ok := e.scores[scoreKey{jc, source}]; ok {
+		return got, nil
+	}
+	all, err := e.sess.ReportScores(ctx, e.scoreJCs, source)
+	if err != nil {
+		return nil, err
+	}
+	if e.scores == nil {
+		e.scores = map[scoreKey][]queries.MetricScore{}
+	}
+	for i, got := range all {
+		e.scores[scoreKey{e.scoreJCs[i], source}] = got
+	}
+	return e.scores[scoreKey{jc, source}], nil
 }
 
 func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
@@ -93,12 +152,23 @@ func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount
 	return e.sess.HumanAgreement(ctx)
 }
 
-// MaterializeRuns counts the runs per (judge, condition, episode) once for
-// every later statement (queries.Session.MaterializeRuns).
-func (e *reportEngine) MaterializeRuns(ctx context.Context, threshold *float64) error {
+// ReadRuns reads the run counts of every (judge, condition, episode) and
+// the episodes once (queries.Session.ReadReportRuns) for the judge ×
+// conditions, cells and pairs. On a lake whose shape ReportRuns does not
+// cover it counts the runs per episode once for the session's statements
+// instead (queries.Session.MaterializeRuns at threshold).
+func (e *reportEngine) ReadRuns(ctx context.Context, threshold *float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.MaterializeRuns(ctx, threshold)
+	r, err := e.sess.ReadReportRuns(ctx)
+	if errors.Is(err, queries.ErrReportRunsShape) {
+		return e.sess.MaterializeRuns(ctx, threshold)
+	}
+	if err != nil {
+		return err
+	}
+	e.runs = r
+	return nil
 }
 
 func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error) {

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/queries"
+)
+
+// The report computes the judge × conditions, metrics cells and claim-sway
+// pairs in Go from the run counts read once (queries.ReportRuns): every
+// threshold, reference, key choice and source must give exactly what the
+// session's statements give, on lakes whose run counts hold one row per
+// episode or not, with verdicts of episodes the lake does not know, human
+// judgments (a tie, an episode known only to them) and score-only runs.
+func TestReportRunsAsSession(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		t.Run(fmt.Sprint("split=", split), func(t *testing.T) {
+			lakeDir := genLake(t, split)
+			l, err := lake.OpenExisting(lakeDir, lake.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			eps := naturalEpisodes(t, l, 3)
+			dir := t.TempDir()
+			var lines []byte
+			add := func(ep, judge, cond string, run int, verdict, score string) {
+				lines = fmt.Appendf(lines, `{"episode_id":%q,"judge":%q,"condition":%q,"run":%d,"verdict":%s,"score":%s}`+"\n",
+					ep, judge, cond, run, verdict, score)
+			}
+			for _, cond := range []string{"E2+claim", "E2-lastk"} {
+				add("ghost-1", "odd:x", cond, 1, `"success"`, "null")
+				add("ghost-1", "odd:x", cond, 2, `"failure"`, "null")
+				add("human-only", "odd:x", cond, 1, `"failure"`, "null")
+				add(eps[0], "odd:x", cond, 1, `"success"`, "null")
+				add(eps[0], "odd:x", cond, 2, `"success"`, "null")
+				add(eps[1], "odd:x", cond, 1, "null", "0.5")
+				add(eps[1], "odd:x", cond, 2, `"parse_error"`, "null")
+				add(eps[2], "odd:x", cond, 1, `"uncertain"`, "null")
+				add(eps[2], "odd:x", cond, 2, "null", "0.2")
+				add(eps[2], "odd:x", cond, 3, "null", "0.9")
+			}
+			p := filepath.Join(dir, "odd.jsonl")
+			labels := filepath.Join(dir, "human.csv")
+			csv := fmt.Sprintf("episode_id,pass,annotator\n%s,true,ann-a\n%s,false,ann-b\n%s,true,ann-a\n%s,true,ann-b\n%s,false,ann-a\nhuman-only,true,ann-a\n",
+				eps[0], eps[0], eps[1], eps[1], eps[2])
+			if err := os.WriteFile(p, lines, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(labels, []byte(csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"ingest", "verdicts", p}, {"ingest", "human-labels", labels}} {
+				if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir}, args...)...); code != 0 {
+					t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+				}
+			}
+			s, err := queries.Open(t.Context(), l, queries.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			r, err := s.ReadReportRuns(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			same := func(what string, got any, want any, err error) {
+				t.Helper()
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+					t.Errorf("%s:\n go  %s\nsql  %s", what, g, w)
+				}
+			}
+			var judges []string
+			pairs := 0
+			for _, thr := range []*float64{nil, ptr(0), ptr(0.5), ptr(1)} {
+				want, err := s.MetricsJudgeConditions(t.Context(), thr)
+				same("judge conditions "+fmtThreshold(thr), r.JudgeConditions(thr), want, err)
+				if thr == nil {
+					for _, jc := range want {
+						if jc.Condition == "E2+claim" {
+							judges = append(judges, jc.Judge)
+						}
+					}
+				}
+				for _, gt := range []string{queries.GTVerifier, queries.GTHuman, queries.GTAny} {
+					for _, by := range [][2]bool{{false, false}, {false, true}, {true, true}} {
+						o := queries.MetricCellOptions{ByAgent: by[0], ByCategory: by[1], Threshold: thr, GT: gt}
+						want, err := s.MetricsCells(t.Context(), o)
+						same(fmt.Sprintf("cells %+v", o), r.Cells(o), want, err)
+					}
+					for _, judge := range judges {
+						a := queries.JudgeCondition{Judge: judge, Condition: "E2+claim"}
+						b := queries.JudgeCondition{Judge: judge, Condition: "E2-lastk"}
+						for _, source := range []string{"natural", "perturbed"} {
+							want, err := s.MetricsPairs(t.Context(), a, b, source, thr, gt)
+							pairs += len(want)
+							same(fmt.Sprintf("pairs %s %s %s %s", judge, source, fmtThreshold(thr), gt), r.Pairs(a, b, source, thr, gt), want, err)
+						}
+					}
+				}
+			}
+			if len(judges) < 2 || pairs == 0 {
+				t.Fatalf("judges with claim sway %v, %d pair rows: the test compares too little", judges, pairs)
+			}
+		})
+	}
+}
