@@ -53,6 +53,15 @@ func synErr(off int, format string, args ...any) error {
 // scanObject parses b, which must hold exactly one JSON object (surrounding
 // whitespace allowed), appending its fields to dst.
 func scanObject(dst []field, b []byte) ([]field, error) {
+	return scanObjectKeys(dst, b, nil)
+}
+
+// scanObjectKeys is scanObject told the keys the object's fields most
+// likely have, in order, each quoted as in the input ("\"run\""): where the
+// input holds exactly that key, it is taken without scanning it as a
+// string (a quoted key without escapes is its own scan). Any other key,
+// or any order, scans as usual, to the same fields.
+func scanObjectKeys(dst []field, b []byte, keys []string) ([]field, error) {
 	i := skipWS(b, 0)
 	if i >= len(b) {
 		return dst, synErr(i, "empty input")
@@ -60,7 +69,7 @@ func scanObject(dst []field, b []byte) ([]field, error) {
 	if b[i] != '{' {
 		return dst, synErr(i, "want a JSON object, found %q", b[i])
 	}
-	dst, end, err := scanFields(dst, b, i)
+	dst, end, err := scanFields(dst, b, i, keys)
 	if err != nil {
 		return dst, err
 	}
@@ -71,8 +80,10 @@ func scanObject(dst []field, b []byte) ([]field, error) {
 }
 
 // scanFields parses the object starting at b[i] == '{' and returns the
-// offset after its closing brace.
-func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
+// offset after its closing brace; keys are the likely keys
+// (scanObjectKeys).
+func scanFields(dst []field, b []byte, i int, keys []string) ([]field, int, error) {
+	n := 0 // fields read
 	i++
 	i = skipWS(b, i)
 	if i < len(b) && b[i] == '}' {
@@ -87,10 +98,15 @@ func scanFields(dst []field, b []byte, i int) ([]field, int, error) {
 			return dst, i, synErr(i, "want a quoted key, found %q", b[i])
 		}
 		koff := i
-		kend, escaped, err := scanString(b, i)
-		if err != nil {
+		var kend int
+		var escaped bool
+		var err error
+		if n < len(keys) && len(b)-i >= len(keys[n]) && string(b[i:i+len(keys[n])]) == keys[n] {
+			kend = i + len(keys[n])
+		} else if kend, escaped, err = scanString(b, i); err != nil {
 			return dst, i, err
 		}
+		n++
 		key := b[i+1 : kend-1]
 		if escaped { // "r\u0075n" is the key run, as for encoding/json
 			k, err := unquote(key)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -46,6 +47,10 @@ func FuzzScanObjectMatchesEncodingJSON(f *testing.F) {
 		`{"a":NaN}`, `{"a":[NaN]}`, `{"a":true,"b":false,"c":null}`, `{}`, ` { "a" : [ ] } `, `{"a":1}x`,
 		`{"a":1,}`, `[1]`, `{"a"}`, `{"a":"b\"c\\d\/e\n"}`, `{"a":1e400}`, `{"a":123456789012345678901234567890}`,
 		`{"episode_id": "ep_0001", "judge": "vlm:model-x", "condition": "E2-lastk", "run": 1, "verdict": "success", "score": null, "confidence": 0.9}`,
+		`{"episode_id":"e","judge":"j","condition":"c","run":1,"verdict":"success","score":null,"confidence":0.9,"model":"m","called_at":"2026-10-11T09:00:00Z"}`,
+		`{"judge":"j","episode_id":"e","run":2,"condition":"c","verdict":null,"score":0.5,"extra":[1]}`,
+		`{"episode_id":"e","judge\u0022":"j","run\"":1,"condition":"c"}`, `{"episode_id":"e","judge`, `{"episode_id"`, `{"episode_id":}`,
+		`{"episode_id":"e","episode_id":"f"}`, `{"episode_idx":"e","judge":"j"}`,
 	} {
 		f.Add([]byte(c))
 	}
@@ -54,6 +59,11 @@ func FuzzScanObjectMatchesEncodingJSON(f *testing.F) {
 			return
 		}
 		fields, err := scanObject(nil, b)
+		// The verdict decoder's key hints change nothing but speed.
+		hinted, herr := scanObjectKeys(nil, b, verdictKeys)
+		if fmt.Sprint(herr) != fmt.Sprint(err) || !reflect.DeepEqual(hinted, fields) {
+			t.Fatalf("%q: with key hints %v %+v, without %v %+v", b, herr, hinted, err, fields)
+		}
 		nonFinite := false
 		for _, fl := range fields {
 			nonFinite = nonFinite || fl.kind == kNonFinite

@@ -25,9 +25,10 @@ type verdictDecoder struct {
 	floats []float64
 	times  []time.Time
 	arena  []byte // bytes of decoded episode ids
-	// The last value of each interned field (judge, condition, verdict,
-	// model): runs of equal values skip the map.
-	last [4]*interned
+	// The last few distinct values of each interned field (judge,
+	// condition, verdict, model), the latest first: runs of equal values,
+	// and fields alternating between a few values, skip the map.
+	last [4][4]*interned
 }
 
 // interned is one distinct value of a low-cardinality string field: its
@@ -115,8 +116,15 @@ func (d *verdictDecoder) text(raw []byte) (string, error) {
 // interned returns the interned value of string field f, remembering it in
 // slot.
 func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
-	if in := d.last[slot]; in != nil && string(f.val) == in.raw {
-		return in, nil
+	last := &d.last[slot]
+	for k, in := range last {
+		if in != nil && string(f.val) == in.raw {
+			if k > 0 {
+				copy(last[1:k+1], last[:k])
+				last[0] = in
+			}
+			return in, nil
+		}
 	}
 	in, ok := d.intern[string(f.val)]
 	if !ok {
@@ -129,7 +137,8 @@ func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 			d.intern[in.raw] = in
 		}
 	}
-	d.last[slot] = in
+	copy(last[1:], last[:len(last)-1])
+	last[0] = in
 	return in, nil
 }
 
@@ -191,6 +200,10 @@ const (
 	vCalledAt
 )
 
+// verdictKeys are the keys of a verdict line in the order of the seed's
+// example (scanObjectKeys).
+var verdictKeys = []string{`"episode_id"`, `"judge"`, `"condition"`, `"run"`, `"verdict"`, `"score"`, `"confidence"`, `"model"`, `"called_at"`}
+
 // decode fills v from one verdict line (seed §4.4):
 //
 //	{"episode_id": "ep_0001", "judge": "vlm:model-x", "condition": "E2-lastk",
@@ -200,7 +213,7 @@ const (
 // verdict may be null for a score-only judge (a reward model) when score
 // is present. Unknown fields are kept in extra.
 func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
-	fields, err := scanObject(d.fields[:0], line)
+	fields, err := scanObjectKeys(d.fields[:0], line, verdictKeys)
 	d.fields = fields
 	if err != nil {
 		return &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}

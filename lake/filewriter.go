@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
 )
 
 // zstdFastest compresses every data file. One codec for all of them: its
@@ -29,6 +28,7 @@ type fileWriter struct {
 	table  Table
 	values []string
 	rel    string // final path relative to root
+	tmp    string // where it is written until Commit
 	f      *os.File
 	h      hashWriter
 	w      *parquet.Writer
@@ -38,11 +38,10 @@ type fileWriter struct {
 	free   chan *colBatch // batches the encoder is done with, for reuse
 	done   chan error     // the encoding goroutine's result
 	closed bool           // ch is closed: no more rows
-	dicts  []int          // columns with dictionary encoding (see dictMaxBytes)
+	dicts  []dictCap      // the dictionary-encoded columns' caps (dictcap.go)
 	// groupRows, when > 0, cuts row groups at this many rows (below the
 	// lake's RowGroupRows; WriterOptions.RowGroupRows).
 	groupRows int64
-	sinceDict int // rows since the dictionary columns' pages were ended
 
 	keysBytes int64  // size of the finished key index
 	keysSum   []byte // its sha256
@@ -96,7 +95,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
 	tx.stage(tmp, final)
-	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, f: f, keysDone: t.Derived}
+	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, tmp: tmp, f: f, keysDone: t.Derived}
 	if !t.Derived { // a derived table is never deduped: no key index
 		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
 		tx.stage(keysFinal+".tmp", keysFinal)
@@ -107,7 +106,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
 	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema)...)
-	fw.dicts = dictColumns(t.cols.schema)
+	fw.dicts = dictCaps(t.cols.schema)
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
@@ -168,13 +167,14 @@ func (fw *fileWriter) encode() {
 	}
 	// The counts are complete: the companion encodes them while this
 	// file finishes (its last row group, key index and fsync).
+	finished := false
 	if fw.companion != nil {
 		if err == nil {
-			err = fw.counts.writeTo(fw.companion, fw.rel)
+			finished, err = fw.writeCounts()
 		}
 		fw.companion.end()
 	}
-	if err == nil {
+	if err == nil && !finished {
 		err = fw.finish()
 	}
 	fw.done <- err
@@ -232,11 +232,8 @@ func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
 		}
 		clear(g.vals) // pin no strings
 		g.rows += int64(j - i)
-		if fw.sinceDict += j - i; fw.sinceDict >= dictCheckRows {
-			fw.sinceDict = 0
-			if err := fw.capDictionaries(); err != nil {
-				return err
-			}
+		if err := fw.capDictionaries(b, i, j); err != nil {
+			return err
 		}
 		i = j
 		if g.rows >= maxRows || fw.w.Size()-g.flushed > limit {
@@ -244,6 +241,9 @@ func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
 				return fmt.Errorf("write %s: %w", fw.rel, err)
 			}
 			g.rows, g.flushed = 0, fw.w.Size()
+			for k := range fw.dicts {
+				fw.dicts[k].reset()
+			}
 		}
 	}
 	return nil
@@ -253,23 +253,11 @@ func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
 // buffered size (a look sums the columns' buffers: cheap, not free).
 const rowGroupCheck = 512
 
-// dictMaxBytes caps the dictionary of a dictionary-encoded column within a
-// row group: past it, the column's next pages are PLAIN. A column of few
-// values (judge, model, role, a whole file's _src_file) never reaches it;
-// one of many (an Inspect log's _src_file names each sample's entry) would
-// otherwise hold every distinct value, copied twice and hashed, until the
-// row group ends: memory growing with the rows, not bounded by bytes.
-const dictMaxBytes = 16 << 10
-
 // pageBytes is the uncompressed size of a data page (parquet-go's default
 // is 256 KiB). Each column of each open file fills one page before it is
 // compressed, so this times the columns is memory every ingest holds once
 // its files have that many bytes.
 const pageBytes = 64 << 10
-
-// dictCheckRows is how often capDictionaries runs, in rows: a page of
-// dictionary indexes each time (a page header and its statistics).
-const dictCheckRows = 1024
 
 // writerOptions are the Parquet writer options of every data file, schema
 // first.
@@ -285,34 +273,11 @@ func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
 		// Timestamps, line numbers and run numbers mostly step by a little:
 		// zstd left plain timestamps as they were (most of a verdicts file).
 		parquet.DefaultEncodingFor(parquet.Int64, &parquet.DeltaBinaryPacked),
+		// No statistics in each page's header: the column index holds the
+		// same bounds per page (and the row group its own), and computing
+		// them twice was most of the cost of a page besides compression.
+		parquet.DataPageStatistics(false),
 	}
-}
-
-// dictColumns returns the indexes of the dictionary-encoded columns.
-func dictColumns(s *parquet.Schema) []int {
-	var out []int
-	for _, path := range s.Columns() {
-		leaf, ok := s.Lookup(path...)
-		if ok && leaf.Node.Encoding() != nil && leaf.Node.Encoding().Encoding() == format.RLEDictionary {
-			out = append(out, leaf.ColumnIndex)
-		}
-	}
-	return out
-}
-
-// capDictionaries ends the current page of each dictionary column, every
-// dictCheckRows rows: parquet-go looks at DictionaryMaxBytes only when a
-// page ends, and a page of dictionary indexes ends by itself only after
-// ~16,000 rows (64 KiB of indexes). A dictionary may pass the cap by
-// dictCheckRows values before it is noticed.
-func (fw *fileWriter) capDictionaries() error {
-	cols := fw.w.ColumnWriters()
-	for _, i := range fw.dicts {
-		if err := cols[i].Flush(); err != nil {
-			return fmt.Errorf("write %s: %w", fw.rel, err)
-		}
-	}
-	return nil
 }
 
 // write hands a batch to the encoding goroutine; the caller must not touch
@@ -361,8 +326,12 @@ func (fw *fileWriter) close() error {
 		e.Keys, e.KeysBytes, e.KeysSHA256 = keysPath(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
 	}
 	fw.tx.added = append(fw.tx.added, e)
-	if fw.companion != nil {
-		return fw.companion.close()
+	companion := fw.companion
+	// The transaction's abort list keeps fw: let go of its buffers (a
+	// writer that rolls to new files would otherwise hold every one).
+	fw.w, fw.keys, fw.free, fw.counts, fw.companion = nil, nil, nil, nil, nil
+	if companion != nil {
+		return companion.close()
 	}
 	return nil
 }
