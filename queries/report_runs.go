@@ -2,7 +2,6 @@ package queries
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/duckdb/duckdb-go/v2"
 )
 
 // ReportRuns holds the run counts of every (judge, condition, episode) of
@@ -70,8 +68,8 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // Arrow batches) and joins them here.
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[string]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
-	var few interner // tasks, sources, agents, categories: few distinct values
-	err := s.arrowRows(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
+	few := interner{} // tasks, sources, agents, categories: few distinct values
+	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
 		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
 		id, task, source, agent, category, raw := col(0), col(1), col(2), col(3), col(6), col(8)
 		gt, human, review := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean), rec.Column(7).(*array.Boolean)
@@ -82,13 +80,13 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 			if _, dup := r.index[e.id]; dup {
 				return ErrReportRunsShape
 			}
-			e.task, e.hasTask = few.of(task, row)
-			e.source, e.hasSource = few.of(source, row)
-			e.agent, _ = few.of(agent, row)
-			e.category, _ = few.of(category, row)
+			e.task, e.hasTask = interned(few, task, row)
+			e.source, e.hasSource = interned(few, source, row)
+			e.agent, _ = interned(few, agent, row)
+			e.category, _ = interned(few, category, row)
 			e.gt, e.human = boolOf(gt, row), boolOf(human, row)
 			if review.IsValid(row) && review.Value(row) {
-				name, ok := few.of(raw, row)
+				name, ok := interned(few, raw, row)
 				if !ok {
 					name = "(none)"
 				}
@@ -110,7 +108,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	var last JudgeCondition
 	k := -1
 	look := r.lookup()
-	err = s.arrowRows(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
+	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
 		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
 		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
 		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
@@ -163,28 +161,6 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	return r, nil
 }
 
-// arrowRows runs query on the session's connection and hands each Arrow
-// record batch of its result to fn (which may not keep it).
-func (s *Session) arrowRows(ctx context.Context, query string, args []any, fn func(arrow.RecordBatch) error) error {
-	return s.conn.Raw(func(dc any) error {
-		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
-		if err != nil {
-			return err
-		}
-		rr, err := ar.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rr.Release()
-		for rr.Next() {
-			if err := fn(rr.RecordBatch()); err != nil {
-				return err
-			}
-		}
-		return rr.Err()
-	})
-}
-
 // episodeLookup finds episodes by id in rows that tend to come in the
 // same order again and again (each file of a table lists the episodes in
 // the order they were ingested): it tries the episode that followed the
@@ -215,24 +191,12 @@ func (l *episodeLookup) find(id string) (int, bool) {
 	return i, ok
 }
 
-// interner keeps one copy of each distinct string it is given.
-type interner map[string]string
-
-// of returns row i of a, false when NULL.
-func (in *interner) of(a *array.String, i int) (string, bool) {
+// interned returns row i of a through in, false when NULL.
+func interned(in interner, a *array.String, i int) (string, bool) {
 	if a.IsNull(i) {
 		return "", false
 	}
-	v := a.Value(i)
-	s, ok := (*in)[v]
-	if !ok {
-		if *in == nil {
-			*in = interner{}
-		}
-		s = strings.Clone(v)
-		(*in)[s] = s
-	}
-	return s, true
+	return in.get(a, i), true
 }
 
 // idsOf copies the values of a (no NULLs) in one allocation and returns

@@ -41,7 +41,7 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	var last JudgeCondition
 	k := -2 // -1: a judge × condition not asked for
 	look := r.lookup()
-	err := s.arrowRows(ctx, q, nil, func(rec arrow.RecordBatch) error {
+	err := s.queryArrow(ctx, q, nil, func(rec arrow.RecordBatch) error {
 		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
 		run, score := rec.Column(3).(*array.Int64), rec.Column(4).(*array.Float64)
 		for row := range int(rec.NumRows()) {
