@@ -273,17 +273,82 @@ func percentiles(vals []float64, alpha float64) [2]float64 {
 	if len(kept) == 0 {
 		return [2]float64{math.NaN(), math.NaN()}
 	}
-	q := func(p float64) float64 {
+	var out [2]float64
+	for k, p := range [2]float64{alpha / 2, 1 - alpha/2} {
 		h := p * float64(len(kept)-1)
 		i := int(math.Floor(h))
-		lo := selectNth(kept, i)
-		if i >= len(kept)-1 || h == float64(i) {
-			return lo
+		lo, hi := orderPair(kept, i)
+		out[k] = lo
+		if i < len(kept)-1 && h != float64(i) {
+			out[k] = lo + (h-float64(i))*(hi-lo)
 		}
-		hi := slices.Min(kept[i+1:]) // after selectNth, the (i+1)-th smallest
-		return lo + (h-float64(i))*(hi-lo)
 	}
-	return [2]float64{q(alpha / 2), q(1 - alpha/2)}
+	return out
+}
+
+// nearEnd is the most order statistics orderPair keeps in its buffer.
+const nearEnd = 128
+
+// orderPair returns the i-th and (i+1)-th smallest of xs (0-based; the
+// second is the first again when i is the last), which it may reorder. The
+// quantiles of a bootstrap interval sit near either end, so when either
+// end is within nearEnd values a single pass keeps that end sorted in a
+// small buffer; otherwise it selects (selectNth).
+func orderPair(xs []float64, i int) (float64, float64) {
+	n := len(xs)
+	if i >= n-1 {
+		v := selectNth(xs, n-1)
+		return v, v
+	}
+	var buf [nearEnd]float64
+	switch {
+	case i+2 <= nearEnd && i+2 <= n-i:
+		low := smallest(xs, i+2, buf[:0])
+		return low[i], low[i+1]
+	case n-i <= nearEnd:
+		high := largest(xs, n-i, buf[:0])
+		return high[n-i-1], high[n-i-2]
+	}
+	lo := selectNth(xs, i)
+	return lo, slices.Min(xs[i+1:]) // after selectNth, the (i+1)-th smallest
+}
+
+// smallest returns the k smallest values of xs in ascending order, in buf.
+func smallest(xs []float64, k int, buf []float64) []float64 {
+	for _, v := range xs {
+		if len(buf) == k {
+			if v >= buf[k-1] {
+				continue
+			}
+			buf = buf[:k-1]
+		}
+		j := len(buf)
+		buf = append(buf, v)
+		for ; j > 0 && buf[j-1] > v; j-- {
+			buf[j] = buf[j-1]
+		}
+		buf[j] = v
+	}
+	return buf
+}
+
+// largest returns the k largest values of xs in descending order, in buf.
+func largest(xs []float64, k int, buf []float64) []float64 {
+	for _, v := range xs {
+		if len(buf) == k {
+			if v <= buf[k-1] {
+				continue
+			}
+			buf = buf[:k-1]
+		}
+		j := len(buf)
+		buf = append(buf, v)
+		for ; j > 0 && buf[j-1] < v; j-- {
+			buf[j] = buf[j-1]
+		}
+		buf[j] = v
+	}
+	return buf
 }
 
 // selectNth reorders xs so that xs[n] is the n-th smallest (0-based), with

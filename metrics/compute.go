@@ -62,11 +62,14 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	slices.SortFunc(cells, compareCells)
 	// Tasks of the kept cells are the bootstrap clusters.
 	var ids []string
+	seen := map[string]bool{}
 	for _, c := range cells {
-		ids = append(ids, c.TaskID)
+		if !seen[c.TaskID] {
+			seen[c.TaskID] = true
+			ids = append(ids, c.TaskID)
+		}
 	}
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
 	taskIdx := make(map[string]int, len(ids))
 	for i, id := range ids {
 		taskIdx[id] = i
@@ -215,7 +218,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 	if len(noGT) > 0 {
 		rep.Warnings = append(rep.Warnings, "excluded judged episodes without ground truth: "+strings.Join(noGT, "; "))
 	}
-	var out []queries.MetricCell
+	out := make([]queries.MetricCell, 0, len(cells))
 	sources := map[string]int{}
 	for _, c := range cells {
 		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}

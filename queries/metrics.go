@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // MetricCell is one row of MetricsCells: the per-task sufficient statistics
@@ -76,35 +79,66 @@ func nullable(p *float64) any {
 }
 
 // MetricsCells returns the per-task cells of the judge metrics, ordered by
-// their key: sql/metrics_cells.sql, one statement in plain SQL (DuckDB and
-// Spark) that reads the verdicts once (or metric_runs: MaterializeRuns).
+// their key (FoldCellGroups): sql/metrics_cells.sql, one statement in plain
+// SQL (DuckDB and Spark) that reads the run counts once (or metric_runs:
+// MaterializeRuns), read here as Arrow columns.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	rows, err := s.Query(ctx, s.runsStatement("metrics_cells", opts.Threshold, false), opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT))
+	var f cellFolder
+	in := interner{}
+	err := s.queryArrow(ctx, s.runsStatement("metrics_cells", opts.Threshold, false),
+		[]any{opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT)},
+		func(rec arrow.RecordBatch) error { return foldCellBatch(&f, rec, in) })
 	if err != nil {
 		return nil, fmt.Errorf("query metric cells: %w", err)
 	}
-	defer rows.Close()
-	var out []MetricCell
-	for rows.Next() {
-		var (
-			c            MetricCell
-			task, source sql.NullString
-			gt           sql.NullBool
-		)
-		if err := rows.Scan(&c.Judge, &c.Condition, &task, &source, &gt, &c.Agent, &c.Category,
-			&c.Episodes, &c.MajSuccess, &c.MajFailure, &c.MajUncertain, &c.Unscored,
-			&c.Runs, &c.ParseErrors, &c.Eligible, &c.Agree, &c.FleissP,
-			&c.FleissSuccess, &c.FleissFailure, &c.FleissUncertain); err != nil {
-			return nil, fmt.Errorf("scan metric cell: %w", err)
+	return f.result(), nil
+}
+
+// foldCellBatch folds the rows of a record batch of sql/metrics_cells.sql
+// into f. A row's key strings are copied out of the batch (interned) only
+// for a cell not seen before.
+func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
+	var (
+		strs  [6]*array.String // judge, condition, task_id, source, agent, category
+		ints  [13]*array.Int64 // cell, then n_valid … n_uncertain
+		gt    *array.Boolean
+		err   error
+		strAt = [6]int{0, 1, 3, 4, 6, 7}
+	)
+	for k, i := range strAt {
+		if strs[k], err = arrowColumn[*array.String](rec, i); err != nil {
+			return err
 		}
-		c.TaskID, c.HasTask, c.Source = task.String, task.Valid, source.String
-		c.HasGT, c.GTPass = gt.Valid, gt.Bool
-		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query metric cells: %w", err)
+	if gt, err = arrowColumn[*array.Boolean](rec, 5); err != nil {
+		return err
 	}
-	return out, nil
+	for k, i := range [13]int{2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19} {
+		if ints[k], err = arrowColumn[*array.Int64](rec, i); err != nil {
+			return err
+		}
+	}
+	for r := range int(rec.NumRows()) {
+		v := func(k int) int { return int(ints[k].Value(r)) }
+		g := CellGroup{NValid: v(1), Episodes: v(2), MajSuccess: v(3), MajFailure: v(4), Unscored: v(5), Runs: v(6),
+			ParseErrors: v(7), Agree: v(8), PairsAgree: v(9), Success: v(10), Failure: v(11), Uncertain: v(12)}
+		c := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
+		if c == nil {
+			g.Judge, g.Condition, g.Cell = in.get(strs[0], r), in.get(strs[1], r), ints[0].Value(r)
+			g.HasTask, g.HasSource, g.HasGT = strs[2].IsValid(r), strs[3].IsValid(r), gt.IsValid(r)
+			g.Agent, g.Category = in.get(strs[4], r), in.get(strs[5], r)
+			if g.HasTask {
+				g.TaskID = in.get(strs[2], r)
+			}
+			if g.HasSource {
+				g.Source = in.get(strs[3], r)
+			}
+			g.GTPass = g.HasGT && gt.Value(r)
+			c = f.newCell(&g)
+		}
+		c.add(&g)
+	}
+	return nil
 }
 
 // MetricEpisode is one row of metric_episodes.

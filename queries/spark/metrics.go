@@ -55,7 +55,8 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, er
 
 // MetricsCells returns the per-task cells of the judge metrics, as
 // queries.Session.MetricsCells does, running the very same statement
-// (queries/sql/metrics_cells.sql is plain SQL that both engines accept).
+// (queries/sql/metrics_cells.sql is plain SQL that both engines accept) and
+// folding its rows the same way (queries.FoldCellGroups).
 func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	const name = "metrics_cells"
 	gt := opts.GT
@@ -66,20 +67,22 @@ func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptio
 	if err != nil {
 		return nil, err
 	}
-	out := make([]queries.MetricCell, 0, len(rows))
+	groups := make([]queries.CellGroup, 0, len(rows))
 	err = s.scan(name, rows, -1, func(r row) {
-		c := queries.MetricCell{Judge: r.str(0), Condition: r.str(1)}
-		c.TaskID, c.HasTask = r.nullStr(2)
-		c.Source, _ = r.nullStr(3)
-		c.GTPass, c.HasGT = r.nullBool(4)
-		c.Agent, c.Category = r.str(5), r.str(6)
-		c.Episodes, c.MajSuccess, c.MajFailure, c.MajUncertain = r.int(7), r.int(8), r.int(9), r.int(10)
-		c.Unscored, c.Runs, c.ParseErrors = r.int(11), r.int(12), r.int(13)
-		c.Eligible, c.Agree, c.FleissP = r.int(14), r.int(15), r.float(16)
-		c.FleissSuccess, c.FleissFailure, c.FleissUncertain = r.int(17), r.int(18), r.int(19)
-		out = append(out, c)
+		g := queries.CellGroup{Judge: r.str(0), Condition: r.str(1), Cell: int64(r.int(2))}
+		g.TaskID, g.HasTask = r.nullStr(3)
+		g.Source, g.HasSource = r.nullStr(4)
+		g.GTPass, g.HasGT = r.nullBool(5)
+		g.Agent, g.Category = r.str(6), r.str(7)
+		g.NValid, g.Episodes, g.MajSuccess, g.MajFailure = r.int(8), r.int(9), r.int(10), r.int(11)
+		g.Unscored, g.Runs, g.ParseErrors, g.Agree = r.int(12), r.int(13), r.int(14), r.int(15)
+		g.PairsAgree, g.Success, g.Failure, g.Uncertain = r.int(16), r.int(17), r.int(18), r.int(19)
+		groups = append(groups, g)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return queries.FoldCellGroups(groups), nil
 }
 
 // MetricsPairs returns the paired majority verdicts of a and b

@@ -8,15 +8,17 @@
 -- parse_error runs are not valid; the majority is the verdict with strictly
 -- more valid runs than each other one, else uncertain), joined with the
 -- episode's task, agent, source, ground truth and effective category, and
--- summed per (judge, condition, task, source, ground truth, [agent],
--- [category]). The ground truth is the reference $4: 'verifier' (the
--- verifier's verdict, view categories), 'human' (the majority of the human
--- judgments, view human_reference; NULL on a tie) or 'any' (the verifier's,
--- else the human majority). $1 keeps the agent in the key, $2 the category; when false
--- the column is '' so the cells stay few. Consistency columns count
--- episodes with at least two valid runs: n_agree those whose valid runs all
--- agree, fleiss_p the sum of their observed pairwise agreement
--- Σ_j n_j(n_j−1) / (n(n−1)) (to 1e-12), fleiss_* their runs per verdict.
+-- summed per cell (judge, condition, task, source, ground truth, [agent],
+-- [category]; `cell` numbers the last five) and number of valid runs
+-- n_valid: queries.FoldCellGroups adds up a cell's rows. The ground truth
+-- is the reference $4: 'verifier' (the verifier's verdict, view
+-- categories), 'human' (the majority of the human judgments, view
+-- human_reference; NULL on a tie) or 'any' (the verifier's, else the human
+-- majority). $1 keeps the agent in the key, $2 the category; when false
+-- the column is '' so the cells stay few. n_agree counts the episodes whose
+-- valid runs all agree, pairs_agree sums their agreeing ordered pairs of
+-- runs Σ_j n_j(n_j−1) (exact integers, whatever order the engine adds rows
+-- in). Rows come in no particular order.
 -- Plain SQL that DuckDB and Spark both accept (no macros, no `//`). The
 -- per_episode part is also what a DuckDB session materialises once into the
 -- table metric_runs for threshold $3 (Session.MaterializeRuns, the
@@ -74,48 +76,26 @@ judged AS (
     LEFT JOIN numbered n ON n.episode_id = p.episode_id
 ),
 -- Summed per cell and number of valid runs n, so that the agreement of
--- n(n−1) pairs is one exact integer sum per n.
+-- n(n−1) pairs is one exact integer sum per n: the caller folds the rows
+-- of a cell into its sufficient statistics (queries.FoldCellGroups).
 by_valid AS (
     SELECT judge, condition, cell, n_valid,
-        count(*)                                                          AS n_episodes,
-        count_if(n_success > n_failure AND n_success > n_uncertain)       AS maj_success,
-        count_if(n_failure > n_success AND n_failure > n_uncertain)       AS maj_failure,
-        count_if(n_unscored > 0)                                          AS n_unscored,
-        sum(n_runs)                                                       AS n_runs,
-        sum(n_parse)                                                      AS n_parse,
-        count_if(greatest(n_success, n_failure, n_uncertain) = n_valid)   AS n_agree,
-        sum(n_success * (n_success - 1) + n_failure * (n_failure - 1) + n_uncertain * (n_uncertain - 1)) AS pairs_agree,
-        sum(n_success)                                                    AS n_success,
-        sum(n_failure)                                                    AS n_failure,
-        sum(n_uncertain)                                                  AS n_uncertain
+        CAST(count(*) AS BIGINT)                                          AS n_episodes,
+        CAST(count_if(n_success > n_failure AND n_success > n_uncertain) AS BIGINT)  AS maj_success,
+        CAST(count_if(n_failure > n_success AND n_failure > n_uncertain) AS BIGINT)  AS maj_failure,
+        CAST(count_if(n_unscored > 0) AS BIGINT)  AS n_unscored,
+        CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
+        CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
+        CAST(count_if(greatest(n_success, n_failure, n_uncertain) = n_valid) AS BIGINT)  AS n_agree,
+        CAST(sum(n_success * (n_success - 1) + n_failure * (n_failure - 1) + n_uncertain * (n_uncertain - 1)) AS BIGINT) AS pairs_agree,
+        CAST(sum(n_success) AS BIGINT)                                    AS n_success,
+        CAST(sum(n_failure) AS BIGINT)                                    AS n_failure,
+        CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain
     FROM judged
     GROUP BY judge, condition, cell, n_valid
-),
-per_cell AS (
-SELECT judge, condition, cell,
-    CAST(sum(n_episodes) AS BIGINT)                                       AS n_episodes,
-    CAST(sum(maj_success) AS BIGINT)                                      AS maj_success,
-    CAST(sum(maj_failure) AS BIGINT)                                      AS maj_failure,
-    CAST(sum(n_episodes - maj_success - maj_failure) AS BIGINT)           AS maj_uncertain,
-    CAST(sum(n_unscored) AS BIGINT)                                       AS n_unscored,
-    CAST(sum(n_runs) AS BIGINT)                                           AS n_runs,
-    CAST(sum(n_parse) AS BIGINT)                                          AS n_parse,
-    CAST(sum(CASE WHEN n_valid >= 2 THEN n_episodes ELSE 0 END) AS BIGINT) AS n_eligible,
-    CAST(sum(CASE WHEN n_valid >= 2 THEN n_agree ELSE 0 END) AS BIGINT)    AS n_agree,
-    -- Σ over episodes of pairs agreeing / n(n−1), in units of 1e-12 rounded
-    -- per n, summed as integers: the result does not depend on the order
-    -- the engine's threads add rows in.
-    CAST(sum(CASE WHEN n_valid >= 2
-        THEN CAST(round(1e12 * pairs_agree / (n_valid * (n_valid - 1))) AS BIGINT) ELSE 0 END) AS DOUBLE) / 1e12 AS fleiss_p,
-    CAST(sum(CASE WHEN n_valid >= 2 THEN n_success ELSE 0 END) AS BIGINT)   AS fleiss_success,
-    CAST(sum(CASE WHEN n_valid >= 2 THEN n_failure ELSE 0 END) AS BIGINT)   AS fleiss_failure,
-    CAST(sum(CASE WHEN n_valid >= 2 THEN n_uncertain ELSE 0 END) AS BIGINT) AS fleiss_uncertain
-FROM by_valid
-GROUP BY judge, condition, cell
 )
-SELECT p.judge, p.condition, c.task_id, c.source, c.gt_pass, coalesce(c.agent, '') AS agent, coalesce(c.category, '') AS category,
-    p.n_episodes, p.maj_success, p.maj_failure, p.maj_uncertain, p.n_unscored, p.n_runs, p.n_parse,
-    p.n_eligible, p.n_agree, p.fleiss_p, p.fleiss_success, p.fleiss_failure, p.fleiss_uncertain
-FROM per_cell p
+SELECT p.judge, p.condition, p.cell, c.task_id, c.source, c.gt_pass, coalesce(c.agent, '') AS agent, coalesce(c.category, '') AS category,
+    p.n_valid, p.n_episodes, p.maj_success, p.maj_failure, p.n_unscored, p.n_runs, p.n_parse,
+    p.n_agree, p.pairs_agree, p.n_success, p.n_failure, p.n_uncertain
+FROM by_valid p
 LEFT JOIN cells c ON c.cell = p.cell
-ORDER BY p.judge, p.condition, c.task_id NULLS LAST, source NULLS LAST, gt_pass NULLS LAST, agent, category

@@ -1,0 +1,61 @@
+package queries
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// queryArrow runs a query with $n parameters through DuckDB's Arrow
+// interface and calls fn on each record batch in turn: columns come as
+// typed arrays, without converting every value to a driver.Value. The
+// batch's memory is released after fn returns (strings must be copied;
+// see interner).
+func (s *Session) queryArrow(ctx context.Context, query string, args []any, fn func(rec arrow.RecordBatch) error) error {
+	return s.conn.Raw(func(dc any) error {
+		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		if err != nil {
+			return err
+		}
+		rr, err := ar.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rr.Release()
+		for rr.Next() {
+			if err := fn(rr.RecordBatch()); err != nil {
+				return err
+			}
+		}
+		return rr.Err()
+	})
+}
+
+// arrowColumn returns column i of rec as an array of type A, or an error
+// naming the column.
+func arrowColumn[A arrow.Array](rec arrow.RecordBatch, i int) (A, error) {
+	a, ok := rec.Column(i).(A)
+	if !ok {
+		var want A
+		return want, fmt.Errorf("column %s is %s, want %T", rec.ColumnName(i), rec.Column(i).DataType(), want)
+	}
+	return a, nil
+}
+
+// interner copies strings out of Arrow buffers once per distinct value.
+type interner map[string]string
+
+func (in interner) get(a *array.String, i int) string {
+	v := a.Value(i)
+	if s, ok := in[v]; ok {
+		return s
+	}
+	s := strings.Clone(v)
+	in[s] = s
+	return s
+}
