@@ -46,7 +46,7 @@ type WriterOptions struct {
 	Replace  bool // overwrite rows whose key exists with different content
 	SizeHint int  // expected number of rows, to size the dedupe map; 0 is fine
 	// BatchRows is how many rows of a partition are buffered before they
-	// go to its file's encoder; 0 means 4096. Up to four batches of a
+	// go to its file's encoder; 0 means 2048. Up to four batches of a
 	// partition are alive at once (buffered, queued, being encoded), so
 	// wide rows want fewer.
 	BatchRows int
@@ -109,7 +109,7 @@ func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], err
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 4096)}, nil
+	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 2048)}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict, a
