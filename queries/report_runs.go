@@ -54,7 +54,7 @@ func (e *episodeRuns) addScore(x float64, slab *[]float64) {
 		}
 		n := len(*slab)
 		*slab = (*slab)[:n+3]
-		e.scores = (*slab)[n:n:n+3]
+		e.scores = (*slab)[n : n : n+3]
 	}
 	e.scores = append(e.scores, x)
 }
