@@ -199,10 +199,10 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	err := stats.ClusterCounts(ids, opts, func(worker, r int, counts []int) {
 		s := scratch[worker]
 		if s == nil {
-			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), wk: make([]float64, len(ids))}
+			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), wk: make([]float64, len(ids)), nz: make([]int, len(ids))}
 			scratch[worker] = s
 		}
-		p.sum(counts, s.acc, s.wf)
+		p.sum(counts, s.acc, s.wf, s.nz)
 		row := vals[r*width : (r+1)*width]
 		var out [bootMetrics]float64
 		for k, j := range jobs {
@@ -230,6 +230,7 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 type bootScratch struct {
 	acc    []uint64  // packed column sums
 	wf, wk []float64 // multiplicities as floats; gathered per job
+	nz     []int     // drawn tasks
 }
 
 // setPercentiles sets targets[i].Boot to the percentile interval of column
