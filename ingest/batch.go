@@ -145,8 +145,11 @@ func add[T any](b *batch, table string, row *T, file string, line int64) error {
 // looks it up once, not once per row).
 func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file string, line int64) error {
 	_, err := wr.Add(row)
-	if err == nil && !b.ownRefs {
-		b.refs.note(table, row)
+	if err == nil {
+		if !b.ownRefs {
+			b.refs.note(table, row)
+		}
+		return nil // before errors.As: its target would be allocated per row
 	}
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {

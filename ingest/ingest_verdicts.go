@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"sort"
@@ -45,20 +44,24 @@ type decodedChunk struct {
 	last int64
 }
 
-const chunkLines = 2048
+// chunkLines is about how many verdict lines a chunk holds (chunkBytes of
+// ~160-byte lines).
+const chunkLines = 4096
 
 // Buffers of chunks are recycled: a million-line file would otherwise
 // allocate (and page-fault) hundreds of megabytes for nothing.
 var (
-	lineBufs = sync.Pool{New: func() any { return &lineBuf{buf: make([]byte, 0, 256*chunkLines)} }}
+	lineBufs = sync.Pool{New: func() any { return &lineBuf{buf: make([]byte, 0, chunkBytes)} }}
 	rowBufs  = sync.Pool{New: func() any { s := make([]schema.Verdict, 0, chunkLines); return &s }}
 )
 
-// lineBuf holds the raw lines of one chunk.
+// lineBuf holds the raw lines of one chunk: buf[starts[i]:ends[i]] is
+// line nums[i].
 type lineBuf struct {
-	buf  []byte
-	ends []int
-	nums []int64
+	buf    []byte
+	starts []int
+	ends   []int
+	nums   []int64
 }
 
 // decodeWorkers decode chunks in parallel; the consumer takes them in order.
@@ -128,60 +131,6 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 	return nil
 }
 
-// readChunks splits the input into chunks of lines until EOF, an error or
-// cancellation; every chunk goes to work (for a decoder) and to order (for
-// the consumer), in input order. It closes both.
-func readChunks(ctx context.Context, r io.Reader, src string, maxLine int, work, order chan<- *rawChunk) {
-	defer close(order)
-	defer close(work)
-	lr := newLineReader(r, maxLine)
-	newChunk := func() *rawChunk {
-		lb := lineBufs.Get().(*lineBuf)
-		lb.buf, lb.ends, lb.nums = lb.buf[:0], lb.ends[:0], lb.nums[:0]
-		return &rawChunk{lines: lb, res: make(chan *decodedChunk, 1)}
-	}
-	c := newChunk()
-	send := func() bool {
-		select {
-		case order <- c:
-		case <-ctx.Done():
-			return false
-		}
-		select {
-		case work <- c:
-		case <-ctx.Done():
-			return false
-		}
-		c = newChunk()
-		return true
-	}
-	for {
-		line, n, err := lr.next()
-		if err == io.EOF {
-			send()
-			return
-		}
-		c.last = n
-		switch {
-		case err != nil && n == 0:
-			c.err = fmt.Errorf("read %s: %w", src, err)
-			send()
-			return
-		case err != nil:
-			c.errs = append(c.errs, &schema.RecordError{File: src, Line: n, Err: err})
-		case isBlank(line):
-		default:
-			lb := c.lines
-			lb.buf = append(lb.buf, line...)
-			lb.ends = append(lb.ends, len(lb.buf))
-			lb.nums = append(lb.nums, n)
-		}
-		if len(c.lines.ends)+len(c.errs) >= chunkLines && !send() {
-			return
-		}
-	}
-}
-
 // decodeChunks decodes the chunks of work until it is closed.
 func decodeChunks(src string, work <-chan *rawChunk) {
 	dec := newVerdictDecoder()
@@ -191,10 +140,9 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 		reject := func(n int64, err error) {
 			c.errs = append(c.errs, recordErrors(src, n, err)...)
 		}
-		start, lb := 0, rc.lines
+		lb := rc.lines
 		for i, end := range lb.ends {
-			line, n := lb.buf[start:end], lb.nums[i]
-			start = end
+			line, n := lb.buf[lb.starts[i]:end], lb.nums[i]
 			if err := checkLine(line); err != nil {
 				reject(n, err)
 				continue

@@ -46,8 +46,11 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 // per partition would be most of the memory); the batch's keys on disk
 // in runs of 8,192 (in memory they cost 32 bytes a row plus a source name
 // per sample: ~1 KB a sample over five tables); row groups of 16,384 rows
-// (an open row group holds its compressed pages and page statistics).
-var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192}
+// (an open row group holds its compressed pages and page statistics);
+// a verdicts file's run counts (~100 bytes an episode) on disk every
+// 4,096 episodes (a sample's verdicts come together); data files of at
+// most 65,536 rows (an open file holds its page index, a few bytes a row).
+var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192, CountsInMemory: 4096, FileRows: 1 << 16}
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
 // a folder (a manifest and a listing): skipped when a folder is read.

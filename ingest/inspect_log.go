@@ -1,21 +1,18 @@
 package ingest
 
 import (
-	"archive/zip"
 	"bufio"
-	"bytes"
-	"compress/flate"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/zeebo/xxh3"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -70,8 +67,7 @@ type sampleEntry struct {
 }
 
 // inspectReader reads one log: its header first, then its samples one at a
-// time, so memory holds one sample (plus, for an .eval, its central
-// directory).
+// time, so memory holds one sample.
 type inspectReader interface {
 	header() (*inspectHeader, error)
 	samples(each func(sampleEntry) error) error
@@ -101,87 +97,81 @@ func openInspect(name string) (inspectReader, error) {
 	return &jsonLog{f: f, name: name}, nil
 }
 
-// evalZip reads an .eval log: a ZIP of JSON entries. archive/zip reads the
-// whole central directory at open (~300 bytes an entry); only what reading
-// the samples needs is kept from it (zipItem, ~90 bytes a sample), so a
-// log of many samples costs little memory beyond the sample being read.
+// evalZip reads an .eval log: a ZIP of JSON entries. Its central
+// directory is walked from the file each time it is needed (zipDir), so
+// nothing is kept per sample: memory holds the sample being read.
 type evalZip struct {
 	f     *os.File
 	name  string
 	size  int64
+	dir   *zipDir
 	heads map[string]*zipItem // header.json and _journal/start.json
-	items []zipItem           // sample entries in file order (an entry name written twice: the last one, as for every ZIP reader)
+	later map[uint64]int      // xxh3 of a sample entry's name written more than once -> its copies not yet passed
 	dec   *zstd.Decoder
 	fl    io.ReadCloser // deflate reader, reset per entry
 	buf   []byte        // compressed bytes of the entry being read
 }
 
-// zipItem is where one sample entry's bytes are and how to check them.
+// zipItem is where one entry's bytes are and how to check them.
 type zipItem struct {
-	name    string
-	off     int64 // start of the compressed data
-	csize   int64
-	usize   int64
-	crc     uint32
-	method  uint16
-	chunked bool // a samples/{id}_epoch_{n}/ entry of the chunked layout
+	name   string
+	off    int64 // start of the compressed data
+	csize  int64
+	usize  int64
+	crc    uint32
+	method uint16
 }
 
 func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
-	zr, err := zip.NewReader(f, size)
+	dir, err := openZipDir(f, size)
 	if err != nil {
 		f.Close()
-		return nil, &schema.RecordError{File: name, Err: schema.Reason(schema.ErrSyntax, "not a readable .eval (ZIP) file: %v (is the log still being written?)", err)}
+		return nil, (&evalZip{name: name}).unreadable(err)
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	// Entries are read one at a time, so one decoder serves them all. No
-	// *zip.File is kept: each points at the whole directory.
-	z := &evalZip{f: f, name: name, size: size, heads: map[string]*zipItem{}, dec: dec}
-	last := make(map[string]*zip.File, len(zr.File))
-	for _, e := range zr.File {
-		last[e.Name] = e
+	// Entries are read one at a time, so one decoder serves them all.
+	z := &evalZip{f: f, name: name, size: size, dir: dir, heads: map[string]*zipItem{}, later: map[uint64]int{}, dec: dec}
+	// A first walk finds the header and the sample names written more
+	// than once (the last copy counts, as for every ZIP reader): a hash
+	// of each sample's name, 8 bytes a sample while it runs.
+	var hashes []uint64
+	err = dir.each(func(e *zipEntry) error {
+		switch {
+		case isHead(e.name):
+			it, err := dir.item(e)
+			if err != nil {
+				return z.entryErr(e.name, err)
+			}
+			z.heads[e.name] = &it
+		case isSample(e.name):
+			hashes = append(hashes, xxh3.HashString(e.name))
+		}
+		return nil
+	})
+	if err != nil {
+		z.Close()
+		var de *zipDirError
+		if errors.As(err, &de) {
+			return nil, z.unreadable(de.err)
+		}
+		return nil, err
 	}
-	// The samples' names share one string, and their items one slice of
-	// the exact length: ~75 bytes a sample, no allocation per entry.
-	var picked []*zip.File
-	n := 0
-	for _, e := range zr.File {
-		if last[e.Name] != e {
-			continue
+	slices.Sort(hashes)
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			z.later[hashes[i]]++
 		}
-		if isHead(e.Name) || chunkedSample.MatchString(e.Name) || monolithSample.MatchString(e.Name) {
-			picked = append(picked, e)
-			n += len(e.Name)
-		}
-	}
-	var sb strings.Builder
-	sb.Grow(n)
-	for _, e := range picked {
-		sb.WriteString(e.Name)
-	}
-	names := sb.String()
-	z.items = make([]zipItem, 0, len(picked))
-	for _, e := range picked {
-		name := names[:len(e.Name)]
-		names = names[len(e.Name):]
-		off, err := e.DataOffset()
-		if err != nil {
-			z.Close()
-			return nil, z.entryErr(e.Name, err)
-		}
-		it := zipItem{name: name, off: off, csize: int64(e.CompressedSize64), usize: int64(e.UncompressedSize64),
-			crc: e.CRC32, method: e.Method, chunked: chunkedSample.MatchString(name)}
-		if isHead(name) {
-			z.heads[name] = &it
-			continue
-		}
-		z.items = append(z.items, it)
 	}
 	return z, nil
+}
+
+// isSample says whether an entry belongs to a sample (either layout).
+func isSample(name string) bool {
+	return strings.HasPrefix(name, "samples/") && (monolithSample.MatchString(name) || chunkedSample.MatchString(name))
 }
 
 // isHead says whether an entry holds the run's header.
@@ -190,65 +180,6 @@ func isHead(name string) bool { return name == "header.json" || name == "_journa
 func (z *evalZip) Close() error {
 	z.dec.Close()
 	return z.f.Close()
-}
-
-// item reads one entry whole, checking its size and CRC-32 as
-// archive/zip does.
-func (z *evalZip) item(it *zipItem) ([]byte, error) {
-	if it.off < 0 || it.csize < 0 || it.usize < 0 || it.off+it.csize > z.size {
-		return nil, z.entryErr(it.name, zip.ErrFormat)
-	}
-	if cap(z.buf) < int(it.csize) {
-		z.buf = make([]byte, it.csize)
-	}
-	comp := z.buf[:it.csize]
-	if _, err := z.f.ReadAt(comp, it.off); err != nil {
-		return nil, z.entryErr(it.name, err)
-	}
-	var r io.Reader
-	switch it.method {
-	case zip.Store:
-		r = bytes.NewReader(comp)
-	case zip.Deflate:
-		if z.fl == nil {
-			z.fl = flate.NewReader(bytes.NewReader(comp))
-		} else if err := z.fl.(flate.Resetter).Reset(bytes.NewReader(comp), nil); err != nil {
-			return nil, z.entryErr(it.name, err)
-		}
-		r = z.fl
-	case zipMethodZstd:
-		if err := z.dec.Reset(bytes.NewReader(comp)); err != nil {
-			return nil, z.entryErr(it.name, err)
-		}
-		r = z.dec
-	default:
-		return nil, z.entryErr(it.name, zip.ErrAlgorithm)
-	}
-	// Read one byte past the size the directory gives, to catch a longer
-	// entry without reading a hostile one whole.
-	b := bytes.NewBuffer(make([]byte, 0, min(it.usize+bytes.MinRead, 64<<20)))
-	if _, err := io.Copy(b, io.LimitReader(r, it.usize+1)); err != nil {
-		return nil, z.entryErr(it.name, err)
-	}
-	out := b.Bytes()
-	if int64(len(out)) != it.usize {
-		return nil, z.entryErr(it.name, fmt.Errorf("%d bytes, the ZIP directory says %d", len(out), it.usize))
-	}
-	if crc32.ChecksumIEEE(out) != it.crc {
-		return nil, z.entryErr(it.name, zip.ErrChecksum)
-	}
-	return out, nil
-}
-
-func (z *evalZip) entryErr(entry string, err error) error {
-	var re *schema.RecordError
-	if errors.As(err, &re) {
-		return re
-	}
-	if errors.Is(err, zip.ErrAlgorithm) {
-		return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrValue, "unsupported ZIP compression method")}
-	}
-	return &schema.RecordError{File: z.name + ":" + entry, Err: schema.Reason(schema.ErrSyntax, "read entry: %v", err)}
 }
 
 // header reads header.json, or, in a log whose run has not finished,
@@ -285,22 +216,41 @@ var (
 
 // samples yields every samples/{id}_epoch_{n}.json entry in file order.
 func (z *evalZip) samples(each func(sampleEntry) error) error {
-	for i := range z.items {
-		it := &z.items[i]
-		if it.chunked {
-			m := chunkedSample.FindStringSubmatch(it.name)
+	err := z.dir.each(func(e *zipEntry) error {
+		if !isSample(e.name) {
+			return nil
+		}
+		if len(z.later) > 0 {
+			h := xxh3.HashString(e.name)
+			if n := z.later[h]; n > 0 { // a later copy of this name follows
+				z.later[h] = n - 1
+				return nil
+			}
+		}
+		if m := chunkedSample.FindStringSubmatch(e.name); m != nil {
 			return &schema.RecordError{File: z.name + ":samples/" + m[1], Err: schema.Reason(schema.ErrValue,
 				"chunked sample layout (inspect-ai's convert to chunked) is not supported yet")}
 		}
-		b, err := z.item(it)
+		it, err := z.dir.item(e)
+		if err != nil {
+			return z.entryErr(e.name, err)
+		}
+		b, err := z.item(&it)
 		if err != nil {
 			return err
 		}
-		if err := each(sampleEntry{where: z.name + ":" + it.name, raw: b}); err != nil {
-			return err
-		}
+		return each(sampleEntry{where: z.name + ":" + it.name, raw: b})
+	})
+	var de *zipDirError
+	if errors.As(err, &de) {
+		return z.unreadable(de.err)
 	}
-	return nil
+	return err
+}
+
+// unreadable is the message of a log whose ZIP structure is broken.
+func (z *evalZip) unreadable(err error) error {
+	return &schema.RecordError{File: z.name, Err: schema.Reason(schema.ErrSyntax, "not a readable .eval (ZIP) file: %v (is the log still being written?)", err)}
 }
 
 // jsonLog reads a .json log (log_format="json"): one JSON object whose

@@ -46,7 +46,7 @@ type WriterOptions struct {
 	Replace  bool // overwrite rows whose key exists with different content
 	SizeHint int  // expected number of rows, to size the dedupe map; 0 is fine
 	// BatchRows is how many rows of a partition are buffered before they
-	// go to its file's encoder; 0 means 4096. Up to four batches of a
+	// go to its file's encoder; 0 means 2048. Up to four batches of a
 	// partition are alive at once (buffered, queued, being encoded), so
 	// wide rows want fewer.
 	BatchRows int
@@ -59,6 +59,16 @@ type WriterOptions struct {
 	// many rows: an open row group's pages, page statistics and
 	// dictionaries are held in memory until it ends.
 	RowGroupRows int
+	// CountsInMemory, when > 0, bounds the run counts a verdicts file
+	// holds until it ends (about 100 bytes an episode): every
+	// CountsInMemory of them go to disk (countspill.go). For input whose
+	// episodes come together (all runs of one in a row); otherwise the
+	// file is counted again once written.
+	CountsInMemory int
+	// FileRows, when > 0 and below the lake's, rolls to a new data file
+	// after this many rows: an open file holds its page index and its row
+	// groups' metadata (a few bytes a row) until it ends.
+	FileRows int
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
@@ -99,7 +109,7 @@ func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], err
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 4096)}, nil
+	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 2048)}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict, a
@@ -178,7 +188,11 @@ func (w *Writer[T]) flush(ps *partState) error {
 	if ps.pending == nil || ps.pending.n == 0 {
 		return nil
 	}
-	if ps.fw != nil && ps.fw.rows >= int64(w.tx.l.opts.FileRows) {
+	fileRows := w.tx.l.opts.FileRows
+	if w.opts.FileRows > 0 {
+		fileRows = min(fileRows, w.opts.FileRows)
+	}
+	if ps.fw != nil && ps.fw.rows >= int64(fileRows) {
 		if err := ps.fw.close(); err != nil {
 			return err
 		}
@@ -191,6 +205,9 @@ func (w *Writer[T]) flush(ps *partState) error {
 		}
 		fw.groupRows = int64(w.opts.RowGroupRows)
 		ps.fw = fw
+		if err := fw.spillCounts(w.opts.CountsInMemory); err != nil {
+			return err
+		}
 	}
 	if err := ps.fw.write(ps.pending); err != nil {
 		return err

@@ -106,13 +106,19 @@ type verdictRun struct {
 
 // countFile counts the runs of a committed verdicts data file.
 func countFile(root string, f FileEntry) (*runCounter, error) {
+	return countPath(filepath.Join(root, filepath.FromSlash(f.Path)), f.Path)
+}
+
+// countPath counts the runs of the verdicts data file at name (rel in
+// messages).
+func countPath(name, rel string) (*runCounter, error) {
 	t, err := tableFor[schema.Verdict](Verdicts)
 	if err != nil {
 		return nil, err
 	}
-	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
+	fh, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	defer fh.Close()
 	r := parquet.NewGenericReader[verdictRun](fh)
@@ -128,7 +134,7 @@ func countFile(root string, f FileEntry) (*runCounter, error) {
 			return c, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+			return nil, fmt.Errorf("read %s: %w", rel, err)
 		}
 	}
 }

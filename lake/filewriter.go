@@ -28,6 +28,7 @@ type fileWriter struct {
 	table  Table
 	values []string
 	rel    string // final path relative to root
+	tmp    string // where it is written until Commit
 	f      *os.File
 	h      hashWriter
 	w      *parquet.Writer
@@ -94,7 +95,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
 	tx.stage(tmp, final)
-	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, f: f, keysDone: t.Derived}
+	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, tmp: tmp, f: f, keysDone: t.Derived}
 	if !t.Derived { // a derived table is never deduped: no key index
 		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
 		tx.stage(keysFinal+".tmp", keysFinal)
@@ -166,13 +167,14 @@ func (fw *fileWriter) encode() {
 	}
 	// The counts are complete: the companion encodes them while this
 	// file finishes (its last row group, key index and fsync).
+	finished := false
 	if fw.companion != nil {
 		if err == nil {
-			err = fw.counts.writeTo(fw.companion, fw.rel)
+			finished, err = fw.writeCounts()
 		}
 		fw.companion.end()
 	}
-	if err == nil {
+	if err == nil && !finished {
 		err = fw.finish()
 	}
 	fw.done <- err
@@ -324,8 +326,12 @@ func (fw *fileWriter) close() error {
 		e.Keys, e.KeysBytes, e.KeysSHA256 = keysPath(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
 	}
 	fw.tx.added = append(fw.tx.added, e)
-	if fw.companion != nil {
-		return fw.companion.close()
+	companion := fw.companion
+	// The transaction's abort list keeps fw: let go of its buffers (a
+	// writer that rolls to new files would otherwise hold every one).
+	fw.w, fw.keys, fw.free, fw.counts, fw.companion = nil, nil, nil, nil, nil
+	if companion != nil {
+		return companion.close()
 	}
 	return nil
 }

@@ -131,6 +131,23 @@ func writeFileSync(name string, b []byte) error {
 	return f.Close()
 }
 
+// syncDirs fsyncs the folders side by side: each fsync of a folder waits
+// for a journal commit, and commits made at once are shared. It returns
+// the first error after all are done.
+func syncDirs(dirs map[string]bool) error {
+	errs := make(chan error, len(dirs))
+	for d := range dirs {
+		go func() { errs <- syncDir(d) }()
+	}
+	var first error
+	for range dirs {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

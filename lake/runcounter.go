@@ -20,6 +20,7 @@ type runCounter struct {
 	ids     []byte           // the episode ids, back to back
 	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
+	spill   *countSpill      // when set, tallies go to disk as they are final (countspill.go)
 
 	episode, verdict, score int // columns of a verdicts colBatch
 }
@@ -80,7 +81,11 @@ func (c *runCounter) addRun(episode string, verdict *string, score *float64) {
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
 	i := c.last
 	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
-		i = c.find(episode)
+		if c.spill != nil {
+			i = c.group(episode)
+		} else {
+			i = c.find(episode)
+		}
 		c.last = i
 	}
 	t := &c.tallies[i]

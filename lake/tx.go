@@ -175,10 +175,8 @@ func (tx *Tx) Commit() error {
 		}
 	}
 	step("files renamed")
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
-			return err
-		}
+	if err := syncDirs(dirs); err != nil {
+		return err
 	}
 	step("folders synced")
 	m := tx.base

@@ -33,7 +33,22 @@ func (r *ReportRuns) Cells(opts MetricCellOptions) []MetricCell {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return compareCellKeys(keys[a], keys[b]) })
-	var out []MetricCell
+	// The cells of every judge × condition that have an episode, counted
+	// first so that out is allocated once (its rows are large).
+	n, used := 0, make([]bool, len(keys))
+	for k := range r.jcs {
+		clear(used)
+		for i := range r.runs[k] {
+			if r.runs[k][i].seen && !used[cellOf[i]] {
+				used[cellOf[i]] = true
+				n++
+			}
+		}
+		if len(r.unknown[k]) > 0 {
+			n++
+		}
+	}
+	out := make([]MetricCell, 0, n)
 	jcs := make([]int, len(r.jcs))
 	for k := range jcs {
 		jcs[k] = k
@@ -248,6 +263,20 @@ func (r *ReportRuns) JudgeConditions(threshold *float64) []JudgeConditionCount {
 	slices.SortFunc(out, func(a, b JudgeConditionCount) int {
 		return cmp.Or(strings.Compare(a.Judge, b.Judge), strings.Compare(a.Condition, b.Condition),
 			cmp.Compare(a.Episodes, b.Episodes), cmp.Compare(a.Unscored, b.Unscored))
+	})
+	return out
+}
+
+// NeedsReview returns what ReportNeedsReview returns
+// (sql/report_needs_review.sql): the GT failures whose category needs
+// review, by raw category ("(none)" when NULL), most episodes first.
+func (r *ReportRuns) NeedsReview() []ReviewCount {
+	var out []ReviewCount
+	for raw, n := range r.review {
+		out = append(out, ReviewCount{Raw: raw, Episodes: n})
+	}
+	slices.SortFunc(out, func(a, b ReviewCount) int {
+		return cmp.Or(cmp.Compare(b.Episodes, a.Episodes), strings.Compare(a.Raw, b.Raw))
 	})
 	return out
 }

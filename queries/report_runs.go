@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,8 +18,11 @@ import (
 // them in Go (Cells, Pairs: the rows of MetricsCells and MetricsPairs)
 // instead of one statement each.
 type ReportRuns struct {
-	jcs []JudgeCondition
-	eps []reportEpisode
+	jcs    []JudgeCondition
+	eps    []reportEpisode
+	index  map[string]int // episode id → number in eps
+	byID   []int          // the numbers of eps in the order of their ids
+	review map[string]int // GT failures needing review per raw category
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row.
 	runs    [][]episodeRuns
@@ -27,8 +31,8 @@ type ReportRuns struct {
 
 // reportEpisode is one row of report_episodes.
 type reportEpisode struct {
-	id, task, source, agent, category string
-	hasTask, hasSource, hasCategory   bool
+	id, task, source, agent, category string // agent and category "" when NULL
+	hasTask, hasSource                bool
 	gt, human                         optBool
 }
 
@@ -61,82 +65,89 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 
 // ReadReportRuns reads the run counts of every judge × condition and the
 // episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
-// Arrow batches).
-func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
-	r := &ReportRuns{}
-	if err := s.Exec(ctx, sqlFile("report_episodes")); err != nil {
-		return nil, fmt.Errorf("report episodes: %w", err)
-	}
-	ids := map[string]bool{}
-	err := s.arrowRows(ctx, "SELECT i, episode_id, task_id, source, agent, gt_pass, human_pass, category FROM report_episodes", nil,
-		func(rec arrow.RecordBatch) error {
-			col := func(j int) *array.String { return rec.Column(j).(*array.String) }
-			id, task, source, agent, category := col(1), col(2), col(3), col(4), col(7)
-			gt, human := rec.Column(5).(*array.Boolean), rec.Column(6).(*array.Boolean)
-			for row := range int(rec.NumRows()) {
-				i := int(intAt(rec.Column(0), row))
-				if i >= len(r.eps) {
-					r.eps = append(r.eps, make([]reportEpisode, i+1-len(r.eps))...)
-				}
-				e := &r.eps[i]
-				e.id = strings.Clone(id.Value(row))
-				if ids[e.id] {
-					return ErrReportRunsShape
-				}
-				ids[e.id] = true
-				e.task, e.hasTask = strOf(task, row)
-				e.source, e.hasSource = strOf(source, row)
-				e.agent, _ = strOf(agent, row)
-				e.category, e.hasCategory = strOf(category, row)
-				e.gt, e.human = boolOf(gt, row), boolOf(human, row)
+// Arrow batches) and joins them here.
+func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
+	r := &ReportRuns{index: make(map[string]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
+	few := interner{} // tasks, sources, agents, categories: few distinct values
+	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
+		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
+		id, task, source, agent, category, raw := col(0), col(1), col(2), col(3), col(6), col(8)
+		gt, human, review := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean), rec.Column(7).(*array.Boolean)
+		ids := idsOf(id) // one copy of the batch's ids
+		for row := range int(rec.NumRows()) {
+			var e reportEpisode
+			e.id = ids(row)
+			if _, dup := r.index[e.id]; dup {
+				return ErrReportRunsShape
 			}
-			return nil
-		})
+			e.task, e.hasTask = interned(few, task, row)
+			e.source, e.hasSource = interned(few, source, row)
+			e.agent, _ = interned(few, agent, row)
+			e.category, _ = interned(few, category, row)
+			e.gt, e.human = boolOf(gt, row), boolOf(human, row)
+			if review.IsValid(row) && review.Value(row) {
+				name, ok := interned(few, raw, row)
+				if !ok {
+					name = "(none)"
+				}
+				r.review[name]++
+			}
+			r.index[e.id] = len(r.eps)
+			r.eps = append(r.eps, e)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("report episodes: %w", err)
 	}
-	index := map[JudgeCondition]int{}
+	r.byID = make([]int, len(r.eps))
+	for i := range r.byID {
+		r.byID[i] = i
+	}
+	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
 	var last JudgeCondition
 	k := -1
-	err = s.arrowRows(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
-		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
-		ic, idc := rec.Column(2), rec.Column(3).(*array.String)
-		n := func(j int) *array.Int32 { return rec.Column(j).(*array.Int32) }
-		runs, parse, success, failure, unc := n(4), n(5), n(6), n(7), n(8)
-		s1, s2, s3 := rec.Column(9).(*array.Float64), rec.Column(10).(*array.Float64), rec.Column(11).(*array.Float64)
+	look := r.lookup()
+	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
+		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
+		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
+		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
+		var scores []*array.Float64 // the score columns with a value in this batch
+		for j := 8; j <= 10; j++ {
+			if sc := rec.Column(j).(*array.Float64); sc.NullN() < sc.Len() {
+				scores = append(scores, sc)
+			}
+		}
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
 			if j, c := judge.Value(row), condition.Value(row); k < 0 || j != last.Judge || c != last.Condition {
 				last = JudgeCondition{Judge: strings.Clone(j), Condition: strings.Clone(c)}
-				var ok bool
-				if k, ok = index[last]; !ok {
+				if k = slices.Index(r.jcs, last); k < 0 {
 					k = len(r.jcs)
-					index[last] = k
 					r.jcs = append(r.jcs, last)
 					r.runs = append(r.runs, make([]episodeRuns, len(r.eps)))
 					r.unknown = append(r.unknown, nil)
 				}
 			}
 			var e *episodeRuns
-			if ic.IsNull(row) {
+			if i, ok := look.find(id.Value(row)); ok {
+				e = &r.runs[k][i]
+			} else {
 				if r.unknown[k] == nil {
 					r.unknown[k] = map[string]*episodeRuns{}
 				}
-				id := idc.Value(row)
-				if e = r.unknown[k][id]; e == nil {
+				if e = r.unknown[k][id.Value(row)]; e == nil {
 					e = &episodeRuns{}
-					r.unknown[k][strings.Clone(id)] = e
+					r.unknown[k][strings.Clone(id.Value(row))] = e
 				}
-			} else {
-				e = &r.runs[k][intAt(ic, row)]
 			}
 			e.seen = true
-			e.runs += int(runs.Value(row))
-			e.parse += int(parse.Value(row))
-			e.success += int(success.Value(row))
-			e.failure += int(failure.Value(row))
-			e.unc += int(unc.Value(row))
-			for _, sc := range []*array.Float64{s1, s2, s3} {
+			e.runs += int(runs[row])
+			e.parse += int(parse[row])
+			e.success += int(success[row])
+			e.failure += int(failure[row])
+			e.unc += int(unc[row])
+			for _, sc := range scores {
 				if !sc.IsNull(row) {
 					e.addScore(sc.Value(row))
 				}
@@ -150,11 +161,49 @@ func (s *Session) ReadReportRuns(ctx context.Context) (*ReportRuns, error) {
 	return r, nil
 }
 
-func strOf(a *array.String, i int) (string, bool) {
+// episodeLookup finds episodes by id in rows that tend to come in the
+// same order again and again (each file of a table lists the episodes in
+// the order they were ingested): it tries the episode that followed the
+// previous one last time, then the map.
+type episodeLookup struct {
+	r      *ReportRuns
+	prev   int
+	follow []int // follow[i]+1: the episode met after i last time (0: none yet)
+}
+
+func (r *ReportRuns) lookup() *episodeLookup {
+	return &episodeLookup{r: r, prev: -1, follow: make([]int, len(r.eps)+1)}
+}
+
+func (l *episodeLookup) find(id string) (int, bool) {
+	if l.prev >= 0 && l.r.eps[l.prev].id == id {
+		return l.prev, true
+	}
+	if g := l.follow[l.prev+1] - 1; g >= 0 && l.r.eps[g].id == id {
+		l.prev = g
+		return g, true
+	}
+	i, ok := l.r.index[id]
+	if ok {
+		l.follow[l.prev+1] = i + 1
+		l.prev = i
+	}
+	return i, ok
+}
+
+// interned returns row i of a through in, false when NULL.
+func interned(in interner, a *array.String, i int) (string, bool) {
 	if a.IsNull(i) {
 		return "", false
 	}
-	return strings.Clone(a.Value(i)), true
+	return in.get(a, i), true
+}
+
+// idsOf copies the values of a (no NULLs) in one allocation and returns
+// its rows as strings over that copy.
+func idsOf(a *array.String) func(int) string {
+	data, offs := string(a.ValueBytes()), a.ValueOffsets()
+	return func(i int) string { return data[offs[i]-offs[0] : offs[i+1]-offs[0]] }
 }
 
 func boolOf(a *array.Boolean, i int) optBool {

@@ -41,23 +41,27 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 	}
 	defer sess.Close()
 	eng := newReportEngine(sess)
-	// The health and Trust Layer sections run beside the judge sections
-	// (each fills its own part of doc; the audit reads through a session of
-	// its own); errors are returned in the order of a sequential run.
+	// The lake check (file sizes) and the Trust Layer audit (through a
+	// session of its own) run beside the judge sections from the start; the
+	// health statements after the judge sections' statements, so as not to
+	// delay them. Each fills its own part of doc; errors are returned in
+	// the order of a sequential run.
 	var (
-		wg                  sync.WaitGroup
-		healthErr, trustErr error
+		wg                           sync.WaitGroup
+		lakeErr, healthErr, trustErr error
 	)
-	wg.Go(func() { healthErr = healthSection(ctx, eng, src, doc) })
+	wg.Go(func() { lakeErr = lakeHealth(ctx, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
-	// Every judge section groups the verdicts per (judge, condition,
-	// episode): read those counts once for all of them.
-	err = eng.ReadRuns(ctx, opts.threshold)
+	health := sync.OnceFunc(func() { healthErr = healthSection(ctx, eng, doc) })
+	// Every judge section starts from the lake's counts and the runs per
+	// (judge, condition, episode): read those once for all of them.
+	err = eng.Prepare(ctx, opts.threshold)
 	if err == nil {
-		err = judgeSections(ctx, opts, eng, doc)
+		err = judgeSections(ctx, opts, eng, doc, func() { wg.Go(health) })
 	}
+	health() // when the judge sections did not start it
 	wg.Wait()
-	if err := cmp.Or(err, healthErr, trustErr); err != nil {
+	if err := cmp.Or(err, lakeErr, healthErr, trustErr); err != nil {
 		return nil, err
 	}
 	return doc, nil
@@ -78,8 +82,8 @@ func (o reportOptions) metricsOptions() metrics.Options {
 }
 
 // judgeSections fills the judge table, strata, claim sway, reward models
-// and checklists.
-func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc *report.Document) error {
+// and checklists. It starts then once its own statements are issued.
+func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc *report.Document, then func()) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
 	raw, err := s.MetricsJudgeConditions(ctx, nil)
@@ -133,7 +137,6 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
-	s.readScores(rms)
 	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
 	for i, judge := range swayJudges {
 		wg.Go(func() {
@@ -143,6 +146,13 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 				Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
 		})
 	}
+	// The reward models' scores in one statement while the metrics and
+	// claim sways compute (they need no statement: Prepare).
+	if err := s.ReadScores(ctx, rms, opts.source); err != nil {
+		wg.Wait()
+		return metricsError(err)
+	}
+	then()
 	for i, jc := range rms {
 		wg.Go(func() { models[i], modelErrs[i] = rewardModel(ctx, opts, s, jc) })
 	}
@@ -277,13 +287,12 @@ func judgeRow(r metrics.Row) report.JudgeRow {
 		ParseErrorRate:  estimate(r.ParseErrorRate, r.NParseError, r.NRuns)}
 }
 
-// healthSection fills verifier and data health: the lake's manifest-level
-// check, self-tests, ground-truth coverage and categories needing review.
-// The lake check is CheckSizes (every file and key index present with its
-// manifest size, orphans): a nightly report flags what a stat sees without
-// re-hashing every file, which costs more than the metrics themselves;
-// `trustlake lake check` does the full verification.
-func healthSection(ctx context.Context, s *reportEngine, src *lake.Lake, doc *report.Document) error {
+// lakeHealth fills the lake's manifest-level check: CheckSizes (every file
+// and key index present with its manifest size, orphans): a nightly report
+// flags what a stat sees without re-hashing every file, which costs more
+// than the metrics themselves; `trustlake lake check` does the full
+// verification.
+func lakeHealth(ctx context.Context, src *lake.Lake, doc *report.Document) error {
 	chk, err := src.CheckSizes(ctx)
 	if err != nil {
 		return err
@@ -293,6 +302,13 @@ func healthSection(ctx context.Context, s *reportEngine, src *lake.Lake, doc *re
 	for _, p := range chk.Problems {
 		h.Lake.Problems = append(h.Lake.Problems, report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage})
 	}
+	return nil
+}
+
+// healthSection fills verifier and data health: self-tests, ground-truth
+// coverage and categories needing review.
+func healthSection(ctx context.Context, s *reportEngine, doc *report.Document) error {
+	h := &doc.Health
 	vh, err := s.ReportHealth(ctx)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -8,26 +9,33 @@ import (
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/schema"
 )
 
 // reportEngine is the session a report computes on. The sections run
 // concurrently (metrics, each claim sway, each reward model, health, the
 // Trust Layer: one's Go statistics overlap another's SQL), so every
 // statement takes the session in turn (a DuckDB session runs one statement
-// at a time). It also
-// remembers the lake-wide lookups every metrics function starts with (row
-// counts and the judge × conditions): the report calls Run, Compare per
-// judge and Threshold per reward model on one unchanging snapshot, so each
-// of those statements runs once instead of once per call.
+// at a time). Prepare reads once what every metrics function starts with
+// (row counts, human agreement, the judge × conditions) and the run counts
+// of every (judge, condition, episode) with the episodes' attributes
+// (queries.ReportRuns): the report calls Run, Compare per judge and
+// Threshold per reward model on one unchanging snapshot, and their cells,
+// pairs and judge × conditions are computed from those runs in Go, without
+// a statement. The reward models' scores are read together by the first
+// MetricsScores call for one of them.
 type reportEngine struct {
-	sess   *queries.Session
-	mu     sync.Mutex // held while a statement runs on sess
-	counts *queries.LakeCounts
-	jcs    []queries.JudgeConditionCount // without a threshold
-	// runs: the run counts and episodes read once (ReadRuns); the judge ×
-	// conditions, metrics cells and pairs are computed from them in Go.
-	// Nil when not read (then every answer comes from the session).
-	runs *queries.ReportRuns
+	sess *queries.Session
+	mu   sync.Mutex // held while a statement runs on sess, and for scores
+
+	// Filled by Prepare, then only read.
+	prepared bool
+	counts   queries.LakeCounts
+	human    []queries.HumanCount
+	nHuman   int
+	runs     *queries.ReportRuns           // nil when the lake's shape is not covered
+	jcs      []queries.JudgeConditionCount // without a threshold
+
 	// scoreJCs are the reward models whose scores the first MetricsScores
 	// call of one of them reads in one statement (ReportScores) into scores.
 	scoreJCs []queries.JudgeCondition
@@ -45,39 +53,75 @@ func newReportEngine(s *queries.Session) *reportEngine {
 	return &reportEngine{sess: s}
 }
 
-func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
+// Prepare reads the lake-wide lookups and the runs once, before the
+// sections start (their calls then need no lock). On a lake whose shape
+// ReportRuns does not cover it counts the runs per episode once for the
+// session's statements instead (queries.Session.MaterializeRuns at
+// threshold).
+func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.counts == nil {
-		c, err := e.sess.MetricsLakeCounts(ctx)
-		if err != nil {
-			return c, err
-		}
-		e.counts = &c
+	var err error
+	if e.counts, err = e.sess.MetricsLakeCounts(ctx); err != nil {
+		return err
 	}
-	return *e.counts, nil
+	if e.human, e.nHuman, err = e.sess.HumanAgreement(ctx); err != nil {
+		return err
+	}
+	e.runs, err = e.sess.ReadReportRuns(ctx, e.counts.Episodes)
+	switch {
+	case err == nil:
+		e.jcs = e.runs.JudgeConditions(nil)
+	case errors.Is(err, queries.ErrReportRunsShape):
+		e.runs = nil
+		if err = e.sess.MaterializeRuns(ctx, threshold); err == nil {
+			e.jcs, err = e.sess.MetricsJudgeConditions(ctx, nil)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	e.prepared = true
+	return nil
 }
 
-// MetricsJudgeConditions answers from one scan for every threshold: the
-// judge × conditions and their episodes do not depend on the threshold
-// (metric_episodes groups the runs by judge, condition and episode whatever
-// it is), and with a threshold no run is left unscored, so the answer for
-// any threshold is the one without, its unscored counts zero
-// (TestReportEngineJudgeConditions checks it against the session).
-func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
+func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
+	if e.prepared {
+		return e.counts, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.runs != nil {
-		return e.runs.JudgeConditions(threshold), nil
+	return e.sess.MetricsLakeCounts(ctx)
+}
+
+func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
+	if e.prepared {
+		return e.human, e.nHuman, nil
 	}
-	if e.jcs == nil {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.HumanAgreement(ctx)
+}
+
+// MetricsJudgeConditions answers from one scan for every threshold (from
+// the runs, or a statement): the judge × conditions and their episodes do
+// not depend on the threshold (metric_episodes groups the runs by judge,
+// condition and episode whatever it is), and with a threshold no run is
+// left unscored, so the answer for any threshold is the one without, its
+// unscored counts zero (TestReportEngineJudgeConditions checks it against
+// the session).
+func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
+	jcs := e.jcs
+	if !e.prepared {
+		e.mu.Lock()
 		got, err := e.sess.MetricsJudgeConditions(ctx, nil)
+		e.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
-		e.jcs = got
+		jcs = got
 	}
-	out := slices.Clone(e.jcs)
+	out := slices.Clone(jcs)
 	if threshold != nil {
 		for i := range out {
 			out[i].Unscored = 0
@@ -86,11 +130,11 @@ func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *fl
 	return out, nil
 }
 
-// MetricsCells computes the cells from the runs read once when there are
-// (outside the lock: they do not change), else asks the session.
+// MetricsCells computes the cells from the runs when there are, else asks
+// the session.
 func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
-	if r := e.readRuns(); r != nil {
-		return r.Cells(opts), nil
+	if e.runs != nil {
+		return e.runs.Cells(opts), nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -99,41 +143,44 @@ func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCell
 
 // MetricsPairs is like MetricsCells.
 func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
-	if r := e.readRuns(); r != nil {
-		return r.Pairs(a, b, source, threshold, gt), nil
+	if e.runs != nil {
+		return e.runs.Pairs(a, b, source, threshold, gt), nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
 }
 
-func (e *reportEngine) readRuns() *queries.ReportRuns {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.runs
-}
-
-// readScores names the judge × conditions whose scores MetricsScores reads
-// together, on the first call for one of them.
-func (e *reportEngine) readScores(jcs []queries.JudgeCondition) {
+// ReadScores reads the scores of the reward models jcs of source in one
+// statement (queries.Session.ReportScores) for MetricsScores.
+func (e *reportEngine) ReadScores(ctx context.Context, jcs []queries.JudgeCondition, source string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.scoreJCs = slices.Clone(jcs)
+	_, err := e.scoresOf(ctx, queries.JudgeCondition{}, cmp.Or(source, schema.SourceNatural))
+	return err
 }
 
-// MetricsScores answers the judge × conditions named by readScores from
-// one statement for all of them (queries.Session.ReportScores, the same
-// rows as the session's MetricsScores), others from the session.
+// MetricsScores answers the judge × conditions named by ReadScores from
+// one statement for all of them and the episodes of the runs
+// (queries.Session.ReportScores, the same rows as the session's
+// MetricsScores), others from the session.
 func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !slices.Contains(e.scoreJCs, jc) {
+	if e.runs == nil || !slices.Contains(e.scoreJCs, jc) {
 		return e.sess.MetricsScores(ctx, jc, source)
 	}
-	if got, ok := e.scores[scoreKey{jc, source}]; ok {
+	return e.scoresOf(ctx, jc, source)
+}
+
+// scoresOf returns the scores of jc of source, reading those of every
+// scoreJCs of that source first when they were not (e.mu held).
+func (e *reportEngine) scoresOf(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
+	if got, ok := e.scores[scoreKey{jc, source}]; ok || e.runs == nil || len(e.scoreJCs) == 0 {
 		return got, nil
 	}
-	all, err := e.sess.ReportScores(ctx, e.scoreJCs, source)
+	all, err := e.sess.ReportScores(ctx, e.runs, e.scoreJCs, source)
 	if err != nil {
 		return nil, err
 	}
@@ -146,31 +193,6 @@ func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondit
 	return e.scores[scoreKey{jc, source}], nil
 }
 
-func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sess.HumanAgreement(ctx)
-}
-
-// ReadRuns reads the run counts of every (judge, condition, episode) and
-// the episodes once (queries.Session.ReadReportRuns) for the judge ×
-// conditions, cells and pairs. On a lake whose shape ReportRuns does not
-// cover it counts the runs per episode once for the session's statements
-// instead (queries.Session.MaterializeRuns at threshold).
-func (e *reportEngine) ReadRuns(ctx context.Context, threshold *float64) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	r, err := e.sess.ReadReportRuns(ctx)
-	if errors.Is(err, queries.ErrReportRunsShape) {
-		return e.sess.MaterializeRuns(ctx, threshold)
-	}
-	if err != nil {
-		return err
-	}
-	e.runs = r
-	return nil
-}
-
 func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -178,6 +200,9 @@ func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error)
 }
 
 func (e *reportEngine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
+	if e.runs != nil {
+		return e.runs.NeedsReview(), nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.ReportNeedsReview(ctx)

@@ -63,8 +63,12 @@ func TestReportScoresAsMetricsScores(t *testing.T) {
 			for _, jc := range all {
 				jcs = append(jcs, jc.JudgeCondition)
 			}
+			r, err := s.ReadReportRuns(t.Context(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, source := range []string{"natural", "perturbed", "none"} {
-				got, err := s.ReportScores(t.Context(), jcs, source)
+				got, err := s.ReportScores(t.Context(), r, jcs, source)
 				if err != nil {
 					t.Fatal(err)
 				}

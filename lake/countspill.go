@@ -1,0 +1,218 @@
+package lake
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/zeebo/xxh3"
+)
+
+// countSpill bounds the memory of a runCounter (WriterOptions.CountsInMemory)
+// for a file whose episodes come together: all runs of one episode in a
+// row, as an Inspect log's samples do. Such a group's tallies are final
+// once the next episode starts, so every `every` tallies go to an unlinked
+// temporary file and are read back, in order, when the file's counts are
+// written: the same rows, in the same order, as the counter without a
+// spill. Whether some episode came in two groups is only known at the end
+// (the groups' episode hashes are spilled in sorted runs, like the batch's
+// keys, and merged); then the spilled rows are not the counter's and the
+// finished data file is counted again, the way `lake check` counts it.
+type countSpill struct {
+	every   int
+	f       *os.File
+	w       *bufio.Writer
+	groups  *keySpill
+	pending []seenKey // groups' episode hashes not yet in a run
+	n       int64     // groups so far
+	err     error     // the first write error (add has no error return)
+	buf     []byte
+}
+
+func newCountSpill(dir string, every int) (*countSpill, error) {
+	groups, err := newKeySpill(dir)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, "counts-*.tmp")
+	if err != nil {
+		groups.close()
+		return nil, fmt.Errorf("run count spill: %w", err)
+	}
+	os.Remove(f.Name())
+	return &countSpill{every: every, f: f, w: bufio.NewWriterSize(f, 64<<10), groups: groups}, nil
+}
+
+// close removes the spill (its files are unlinked) and lets go of its
+// buffers; twice is fine.
+func (s *countSpill) close() {
+	if s.f == nil {
+		return
+	}
+	s.groups.close()
+	s.f.Close()
+	s.f, s.w, s.groups, s.pending = nil, nil, nil, nil
+}
+
+// group is runCounter.find for a counter with a spill: a different episode
+// than the previous run's always starts a group (a new tally), after the
+// held tallies went to disk if there are enough.
+func (c *runCounter) group(episode string) int32 {
+	s := c.spill
+	if len(c.tallies) >= s.every {
+		if s.err == nil {
+			s.err = s.write(c)
+		}
+		c.tallies, c.ids, c.scores = c.tallies[:0], c.ids[:0], c.scores[:0]
+	}
+	h := xxh3.HashString128(episode)
+	s.pending = append(s.pending, seenKey{key: [2]uint64{h.Hi, h.Lo}, line: s.n})
+	s.n++
+	if len(s.pending) >= s.every {
+		if s.err == nil {
+			s.err = s.groups.run(s.pending)
+		}
+		s.pending = s.pending[:0]
+	}
+	return c.newTally(episode, 0)
+}
+
+// write appends c's tallies: per tally the episode id, seq, counts and
+// scores, as varints (scores as their bits).
+func (s *countSpill) write(c *runCounter) error {
+	for i := range c.tallies {
+		t := &c.tallies[i]
+		b := binary.AppendUvarint(s.buf[:0], uint64(t.idLen))
+		b = append(b, c.idOf(t)...)
+		for _, v := range []int32{t.seq, t.runs, t.parse, t.success, t.failure, t.uncert, t.nScores} {
+			b = binary.AppendUvarint(b, uint64(v))
+		}
+		for _, sc := range c.scores[t.score : t.score+t.nScores] {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(sc))
+		}
+		s.buf = b
+		if _, err := s.w.Write(b); err != nil {
+			return fmt.Errorf("run count spill: %w", err)
+		}
+	}
+	return nil
+}
+
+// regrouped ends the spill's writing and reports whether an episode came
+// in two groups (then the spilled tallies are not the file's counts).
+func (s *countSpill) regrouped() (bool, error) {
+	if s.err != nil {
+		return false, s.err
+	}
+	if err := s.w.Flush(); err != nil {
+		return false, fmt.Errorf("run count spill: %w", err)
+	}
+	if err := s.groups.merge(s.pending); err != nil {
+		return false, err
+	}
+	s.pending = nil
+	return len(s.groups.dups) > 0, nil
+}
+
+// replay hands the spilled tallies, then those c still holds, to fn, at
+// most `every` at a time, in the order they were counted.
+func (s *countSpill) replay(c *runCounter, fn func(*runCounter) error) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10)
+	part := &runCounter{}
+	for {
+		part.tallies, part.ids, part.scores = part.tallies[:0], part.ids[:0], part.scores[:0]
+		for len(part.tallies) < s.every {
+			ok, err := part.read(r)
+			if err != nil {
+				return fmt.Errorf("run count spill: %w", err)
+			}
+			if !ok {
+				break
+			}
+		}
+		if len(part.tallies) == 0 {
+			break
+		}
+		if err := fn(part); err != nil {
+			return err
+		}
+	}
+	return fn(c)
+}
+
+// read appends one spilled tally; false at the end of the spill.
+func (c *runCounter) read(r *bufio.Reader) (bool, error) {
+	n, err := binary.ReadUvarint(r)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	t := runTally{id: int32(len(c.ids)), idLen: int32(n)}
+	c.ids = append(c.ids, make([]byte, n)...)
+	if _, err := io.ReadFull(r, c.ids[t.id:]); err != nil {
+		return false, err
+	}
+	for _, v := range []*int32{&t.seq, &t.runs, &t.parse, &t.success, &t.failure, &t.uncert, &t.nScores} {
+		x, err := binary.ReadUvarint(r)
+		if err != nil {
+			return false, err
+		}
+		*v = int32(x)
+	}
+	t.score = int32(len(c.scores))
+	var b [8]byte
+	for range t.nScores {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return false, err
+		}
+		c.scores = append(c.scores, math.Float64frombits(binary.LittleEndian.Uint64(b[:])))
+	}
+	c.tallies = append(c.tallies, t)
+	return true, nil
+}
+
+// writeCounts writes the file's run counts into its companion. With a
+// spill whose episodes did not all come together it first finishes the
+// data file and counts it again (then finished is true).
+func (fw *fileWriter) writeCounts() (finished bool, err error) {
+	c := fw.counts
+	if c.spill == nil {
+		return false, c.writeTo(fw.companion, fw.rel)
+	}
+	defer c.spill.close()
+	again, err := c.spill.regrouped()
+	if err != nil || !again {
+		if err == nil {
+			err = c.spill.replay(c, func(part *runCounter) error { return part.writeTo(fw.companion, fw.rel) })
+		}
+		return false, err
+	}
+	if err := fw.finish(); err != nil {
+		return true, err
+	}
+	all, err := countPath(fw.tmp, fw.rel)
+	if err != nil {
+		return true, err
+	}
+	return true, all.writeTo(fw.companion, fw.rel)
+}
+
+// spillCounts bounds the file's run counter to every tallies in memory
+// (WriterOptions.CountsInMemory); before its first row.
+func (fw *fileWriter) spillCounts(every int) error {
+	if fw.counts == nil || every <= 0 {
+		return nil
+	}
+	s, err := newCountSpill(fw.tx.spillDir(), every)
+	if err != nil {
+		return err
+	}
+	fw.tx.abort = append(fw.tx.abort, s.close)
+	fw.counts.spill = s
+	return nil
+}
