@@ -39,13 +39,15 @@ type dictCap struct {
 	full   bool                // past the cap: PLAIN until the row group ends
 }
 
-// dictCaps returns a cap of max bytes for each dictionary-encoded column
-// of s.
+// dictCaps returns a cap of max bytes for each dictionary-encoded string
+// column of s (the lake has no other dictionary columns; another one's
+// dictionary would be bounded by the row group alone).
 func dictCaps(s *parquet.Schema, max int) []dictCap {
 	var out []dictCap
 	for _, path := range s.Columns() {
 		leaf, ok := s.Lookup(path...)
-		if ok && leaf.Node.Encoding() != nil && leaf.Node.Encoding().Encoding() == format.RLEDictionary {
+		if ok && leaf.Node.Type().Kind() == parquet.ByteArray &&
+			leaf.Node.Encoding() != nil && leaf.Node.Encoding().Encoding() == format.RLEDictionary {
 			out = append(out, dictCap{col: leaf.ColumnIndex, max: max})
 		}
 	}

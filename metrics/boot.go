@@ -1,11 +1,11 @@
 package metrics
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/trustlake/trustlake/stats"
 )
@@ -88,29 +88,36 @@ type bootJob struct {
 	// columns (floats: indices into use) are summed by dot in task order.
 	lanes  []lane
 	floats []int
+	// set: the job's task set among the resample's gathered multiplicities
+	// (taskSets), -1 for all tasks.
+	set int
 }
 
 func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
-	j := &bootJob{row: r, fprOnly: fprOnly}
-	for task := range a.byTask {
-		j.tasks = append(j.tasks, task)
-	}
-	slices.Sort(j.tasks)
+	j := &bootJob{row: r, fprOnly: fprOnly, tasks: a.tasks}
 	all := make([][nCols]float64, len(j.tasks))
-	for k, task := range j.tasks {
-		all[k] = tallyCols(a.byTask[task])
+	for k := range a.tallies {
+		all[k] = tallyCols(&a.tallies[k])
 	}
 	for c := range nCols {
-		col := make([]float64, len(j.tasks))
-		nonzero := false
+		if fprOnly && c != colFP && c != colTN {
+			continue
+		}
+		var col []float64
+		for k := range all {
+			if all[k][c] != 0 {
+				col = make([]float64, len(all))
+				break
+			}
+		}
+		if col == nil {
+			continue // all zero
+		}
 		for k := range all {
 			col[k] = all[k][c]
-			nonzero = nonzero || col[k] != 0
 		}
-		if nonzero && (!fprOnly || c == colFP || c == colTN) {
-			j.use = append(j.use, c)
-			j.cols = append(j.cols, col)
-		}
+		j.use = append(j.use, c)
+		j.cols = append(j.cols, col)
 	}
 	for m, target := range rowMetrics(r) {
 		if !math.IsNaN(target.Value) && (!fprOnly || target == &r.FPR) {
@@ -122,25 +129,80 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 
 // eval computes the job's metrics from one resample's sums: acc holds the
 // packed integer columns (packing.sum), wf the clusters' multiplicities as
-// floats; wk is scratch space of len(wf).
-func (j *bootJob) eval(acc []uint64, wf, wk []float64, out *[bootMetrics]float64) {
+// floats and wsets those of each of taskSets.
+func (j *bootJob) eval(acc []uint64, wf []float64, wsets [][]float64, out *[bootMetrics]float64) {
 	var s [nCols]float64
 	for _, l := range j.lanes {
 		s[j.use[l.c]] = float64(acc[l.word] >> l.shift & l.mask)
 	}
 	if len(j.floats) > 0 {
 		w := wf
-		if len(j.tasks) < len(wf) {
-			w = wk[:len(j.tasks)]
-			for k, task := range j.tasks {
-				w[k] = wf[task]
-			}
+		if j.set >= 0 {
+			w = wsets[j.set]
 		}
 		for _, c := range j.floats {
 			s[j.use[c]] = dot(w, j.cols[c])
 		}
 	}
 	fromSums(&s, out)
+}
+
+// taskSets gives every job with float columns and only some of the n
+// tasks its set (j.set) among the distinct such sets it returns: per
+// resample, the multiplicities of a set's tasks are gathered once for all
+// its jobs (rows of one stratum under every judge and condition share it).
+func taskSets(jobs []*bootJob, n int) [][]int {
+	var sets [][]int
+	at := map[string]int{}
+	for _, j := range jobs {
+		j.set = -1
+		if len(j.floats) == 0 || len(j.tasks) == n {
+			continue
+		}
+		k := string(intsKey(nil, j.tasks))
+		i, ok := at[k]
+		if !ok {
+			i = len(sets)
+			at[k] = i
+			sets = append(sets, j.tasks)
+		}
+		j.set = i
+	}
+	return sets
+}
+
+// intsKey appends xs to b as a map key.
+func intsKey(b []byte, xs []int) []byte {
+	b = binary.AppendUvarint(b, uint64(len(xs)))
+	for _, x := range xs {
+		b = binary.AppendVarint(b, int64(x))
+	}
+	return b
+}
+
+// dedupe returns the distinct jobs, and for each job left out the one
+// that computes the same values (same tasks, columns and metrics).
+func dedupe(jobs []*bootJob) ([]*bootJob, map[*bootJob]*bootJob) {
+	var out []*bootJob
+	same := map[*bootJob]*bootJob{}
+	at := map[string]*bootJob{}
+	for _, j := range jobs {
+		b := intsKey(nil, j.tasks)
+		b = intsKey(b, j.use)
+		b = intsKey(b, j.metrics)
+		for _, col := range j.cols {
+			for _, v := range col {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
+		}
+		if first, ok := at[string(b)]; ok && first.fprOnly == j.fprOnly {
+			same[j] = first
+			continue
+		}
+		at[string(b)] = j
+		out = append(out, j)
+	}
+	return out, same
 }
 
 // dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
@@ -168,7 +230,9 @@ func dot(a, b []float64) float64 {
 // rows are summed at once, packed several to a machine word (packing), and
 // the float column (Fleiss' P̄) by dot in task order, as a per-row
 // evaluation would: every sum, and so every interval, is bit for bit what
-// summing each row on its own gives. Resamples where a metric is undefined
+// summing each row on its own gives. Rows with the same columns (the
+// overall row and that of the headline source) are evaluated once.
+// Resamples where a metric is undefined
 // are skipped; the bounds are the type-7 percentiles stats uses. A metric
 // undefined on the full sample keeps a null interval.
 func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) error {
@@ -185,30 +249,42 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
+	jobs, same := dedupe(jobs)
 	p := packLanes(jobs, len(ids))
-	// vals[r*width+offs[k]+i]: metric jobs[k].metrics[i] in resample r.
+	sets := taskSets(jobs, len(ids))
 	offs := make([]int, len(jobs))
 	width := 0
 	for k, j := range jobs {
 		offs[k] = width
 		width += len(j.metrics)
 	}
+	// vals[c*R+r]: column c (metric jobs[k].metrics[i] for c = offs[k]+i)
+	// in resample r. Each worker takes a block of consecutive resamples
+	// (stats.ClusterCounts), so its writes fill whole cache lines.
 	R := opts.Resamples
 	vals := make([]float64, R*width)
 	scratch := make([]*bootScratch, opts.Workers)
 	err := stats.ClusterCounts(ids, opts, func(worker, r int, counts []int) {
 		s := scratch[worker]
 		if s == nil {
-			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), wk: make([]float64, len(ids))}
+			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), nz: make([]int, len(ids))}
+			for _, set := range sets {
+				s.wsets = append(s.wsets, make([]float64, len(set)))
+			}
 			scratch[worker] = s
 		}
-		p.sum(counts, s.acc, s.wf)
-		row := vals[r*width : (r+1)*width]
+		p.sum(counts, s.acc, s.wf, s.nz)
+		for i, set := range sets {
+			w := s.wsets[i]
+			for k, task := range set {
+				w[k] = s.wf[task]
+			}
+		}
 		var out [bootMetrics]float64
 		for k, j := range jobs {
-			j.eval(s.acc, s.wf, s.wk, &out)
+			j.eval(s.acc, s.wf, s.wsets, &out)
 			for i, m := range j.metrics {
-				row[offs[k]+i] = out[m]
+				vals[(offs[k]+i)*R+r] = out[m]
 			}
 		}
 	})
@@ -223,175 +299,21 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 		}
 	}
 	setPercentiles(targets, vals, R, opts.Alpha, opts.Workers)
+	for j, first := range same {
+		all, from := rowMetrics(j.row), rowMetrics(first.row)
+		for _, m := range j.metrics {
+			all[m].Boot = from[m].Boot
+		}
+	}
 	return nil
 }
 
 // bootScratch is a worker's scratch space for one resample.
 type bootScratch struct {
-	acc    []uint64  // packed column sums
-	wf, wk []float64 // multiplicities as floats; gathered per job
-}
-
-// setPercentiles sets targets[i].Boot to the percentile interval of column
-// i of vals (R rows of len(targets) values), on workers goroutines. Each
-// goroutine copies a block of columns out at a time, reading the rows
-// front to back.
-func setPercentiles(targets []*Metric, vals []float64, R int, alpha float64, workers int) {
-	const block = 32
-	width := len(targets)
-	blocks := (width + block - 1) / block
-	var wg sync.WaitGroup
-	for w := range min(workers, blocks) {
-		wg.Go(func() {
-			buf := make([]float64, block*R)
-			for b := w; b < blocks; b += workers {
-				lo, hi := b*block, min(width, (b+1)*block)
-				for r := range R {
-					for i, v := range vals[r*width+lo : r*width+hi] {
-						buf[i*R+r] = v
-					}
-				}
-				for i := lo; i < hi; i++ {
-					targets[i].Boot = percentiles(buf[(i-lo)*R:(i-lo+1)*R], alpha)
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN
-// values by linear interpolation between order statistics (type 7, as
-// stats' bootstrap intervals), or NaNs when none is left. It reorders vals.
-func percentiles(vals []float64, alpha float64) [2]float64 {
-	kept := vals[:0]
-	for _, v := range vals {
-		if !math.IsNaN(v) {
-			kept = append(kept, v)
-		}
-	}
-	if len(kept) == 0 {
-		return [2]float64{math.NaN(), math.NaN()}
-	}
-	var out [2]float64
-	for k, p := range [2]float64{alpha / 2, 1 - alpha/2} {
-		h := p * float64(len(kept)-1)
-		i := int(math.Floor(h))
-		lo, hi := orderPair(kept, i)
-		out[k] = lo
-		if i < len(kept)-1 && h != float64(i) {
-			out[k] = lo + (h-float64(i))*(hi-lo)
-		}
-	}
-	return out
-}
-
-// nearEnd is the most order statistics orderPair keeps in its buffer.
-const nearEnd = 128
-
-// orderPair returns the i-th and (i+1)-th smallest of xs (0-based; the
-// second is the first again when i is the last), which it may reorder. The
-// quantiles of a bootstrap interval sit near either end, so when either
-// end is within nearEnd values a single pass keeps that end sorted in a
-// small buffer; otherwise it selects (selectNth).
-func orderPair(xs []float64, i int) (float64, float64) {
-	n := len(xs)
-	if i >= n-1 {
-		v := selectNth(xs, n-1)
-		return v, v
-	}
-	var buf [nearEnd]float64
-	switch {
-	case i+2 <= nearEnd && i+2 <= n-i:
-		low := smallest(xs, i+2, buf[:0])
-		return low[i], low[i+1]
-	case n-i <= nearEnd:
-		high := largest(xs, n-i, buf[:0])
-		return high[n-i-1], high[n-i-2]
-	}
-	lo := selectNth(xs, i)
-	return lo, slices.Min(xs[i+1:]) // after selectNth, the (i+1)-th smallest
-}
-
-// smallest returns the k smallest values of xs in ascending order, in buf.
-func smallest(xs []float64, k int, buf []float64) []float64 {
-	for _, v := range xs {
-		if len(buf) == k {
-			if v >= buf[k-1] {
-				continue
-			}
-			buf = buf[:k-1]
-		}
-		j := len(buf)
-		buf = append(buf, v)
-		for ; j > 0 && buf[j-1] > v; j-- {
-			buf[j] = buf[j-1]
-		}
-		buf[j] = v
-	}
-	return buf
-}
-
-// largest returns the k largest values of xs in descending order, in buf.
-func largest(xs []float64, k int, buf []float64) []float64 {
-	for _, v := range xs {
-		if len(buf) == k {
-			if v <= buf[k-1] {
-				continue
-			}
-			buf = buf[:k-1]
-		}
-		j := len(buf)
-		buf = append(buf, v)
-		for ; j > 0 && buf[j-1] < v; j-- {
-			buf[j] = buf[j-1]
-		}
-		buf[j] = v
-	}
-	return buf
-}
-
-// selectNth reorders xs so that xs[n] is the n-th smallest (0-based), with
-// no larger value before it and no smaller one after it, and returns it
-// (Hoare's quickselect with a median-of-three pivot).
-func selectNth(xs []float64, n int) float64 {
-	lo, hi := 0, len(xs)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
-		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
-		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		pivot := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
-				i++
-			}
-			for xs[j] > pivot {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return xs[n]
-		}
-	}
-	return xs[n]
+	acc   []uint64    // packed column sums
+	wf    []float64   // multiplicities as floats
+	wsets [][]float64 // gathered for each of taskSets
+	nz    []int       // drawn tasks
 }
 
 // kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same

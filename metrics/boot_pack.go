@@ -78,19 +78,32 @@ func laneWidth(col []float64, n int) (int, bool) {
 }
 
 // sum sets acc to the packed column sums of a resample whose tasks are drawn
-// counts[t] times, and wf[t] to counts[t] as a float.
-func (p *packing) sum(counts []int, acc []uint64, wf []float64) {
+// counts[t] times, and wf[t] to counts[t] as a float; nz is scratch space
+// of len(counts). Drawn tasks are added four at a time (one pass over acc
+// per four rows): integer sums, so the grouping does not change them.
+func (p *packing) sum(counts []int, acc []uint64, wf []float64, nz []int) {
 	clear(acc)
+	nz = nz[:0]
 	for t, c := range counts {
 		wf[t] = float64(c)
-		if c == 0 {
-			continue
+		if c != 0 {
+			nz = append(nz, t)
 		}
-		w := uint64(c)
-		row := p.data[t*p.words : (t+1)*p.words]
-		row = row[:len(acc)]
-		for i, x := range row {
-			acc[i] += w * x
+	}
+	row := func(t int) []uint64 { return p.data[t*p.words : (t+1)*p.words][:len(acc)] }
+	i := 0
+	for ; i+4 <= len(nz); i += 4 {
+		t0, t1, t2, t3 := nz[i], nz[i+1], nz[i+2], nz[i+3]
+		w0, w1, w2, w3 := uint64(counts[t0]), uint64(counts[t1]), uint64(counts[t2]), uint64(counts[t3])
+		r0, r1, r2, r3 := row(t0), row(t1), row(t2), row(t3)
+		for k := range acc {
+			acc[k] += w0*r0[k] + w1*r1[k] + w2*r2[k] + w3*r3[k]
+		}
+	}
+	for ; i < len(nz); i++ {
+		w, r := uint64(counts[nz[i]]), row(nz[i])
+		for k := range acc {
+			acc[k] += w * r[k]
 		}
 	}
 }

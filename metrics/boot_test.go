@@ -143,7 +143,8 @@ func TestPercentilesMatchSorting(t *testing.T) {
 // column summed by dot in task order over the draws of
 // stats.ClusterBootstrap. The rows have wide and narrow counts (lanes over
 // several words), missing tasks, a float column (Fleiss' P̄), a column too
-// wide to pack, and an FPR-only row.
+// wide to pack, an FPR-only row, a row equal to another and one with
+// another's tasks.
 func TestBootstrapRowsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	const n = 37
@@ -151,14 +152,21 @@ func TestBootstrapRowsExact(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("t%02d", i)
 	}
-	rows := make([]Row, 6)
-	var jobs []*bootJob
+	rows := make([]Row, 8)
+	var (
+		jobs []*bootJob
+		accs []*rowAcc
+	)
 	for k := range rows {
-		scale := []int{3, 50, 1000, 1 << 20, 7, 40}[k]
-		a := &rowAcc{byTask: map[int]*tally{}}
+		scale := []int{3, 50, 1000, 1 << 20, 7, 40, 0, 9}[k]
+		a := &rowAcc{}
 		for task := range n {
-			if k > 0 && rng.IntN(5) == 0 {
-				continue // this row has no episode of the task
+			if k == 6 {
+				a = accs[1] // the same row again
+				break
+			}
+			if k == 7 && !slices.Contains(accs[2].tasks, task) || k < 7 && k > 0 && rng.IntN(5) == 0 {
+				continue // this row has no episode of the task (row 7: those of row 2)
 			}
 			tt := &tally{tp: rng.IntN(scale), fp: rng.IntN(scale), tn: rng.IntN(scale), fn: rng.IntN(scale), unc: rng.IntN(scale)}
 			tt.eps = tt.tp + tt.fp + tt.tn + tt.fn + tt.unc
@@ -170,8 +178,9 @@ func TestBootstrapRowsExact(t *testing.T) {
 			if k == 4 && task == 3 {
 				tt.runs = 1 << 50 // sums could pass 2^53: not packed
 			}
-			a.byTask[task] = tt
+			a.tasks, a.tallies = append(a.tasks, task), append(a.tallies, *tt)
 		}
+		accs = append(accs, a)
 		r := &rows[k]
 		for _, m := range rowMetrics(r) {
 			*m = undefined(false)
@@ -182,17 +191,20 @@ func TestBootstrapRowsExact(t *testing.T) {
 	if jobs[4].lanes != nil || jobs[4].floats != nil {
 		t.Fatal("lanes before packing")
 	}
-	opts := stats.BootstrapOptions{Resamples: 400, Seed: 5, Workers: 3}
-	if err := bootstrapRows(jobs, ids, opts); err != nil {
-		t.Fatal(err)
-	}
 	if p := packLanes(jobs, n); p.words < 3 || len(jobs[4].floats) != 2 {
 		t.Fatalf("packing: %d words, row 4 sums %d columns as floats; want several words and runs beside Fleiss' P̄", p.words, len(jobs[4].floats))
 	}
+	if _, same := dedupe(jobs); len(same) != 1 || same[jobs[6]] != jobs[1] {
+		t.Fatalf("dedupe: %v, want row 6 as row 1", same)
+	}
+	if sets := taskSets(jobs, n); jobs[7].set < 0 || jobs[7].set != jobs[2].set || len(sets) != 4 {
+		t.Fatalf("task sets: rows 2 and 7 in %d and %d of %d, want one of 4 (rows 1-4; 0 has all tasks, 5 no float column)", jobs[2].set, jobs[7].set, len(sets))
+	}
+	// Each row on its own: every resample's metrics, every column by dot.
+	const R = 400
+	want := make([][bootMetrics][]float64, len(jobs))
 	for k, j := range jobs {
-		var vals [bootMetrics][]float64
 		first := true
-		opts.Workers = 1
 		if _, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
 			if first {
 				first = false
@@ -213,19 +225,30 @@ func TestBootstrapRowsExact(t *testing.T) {
 			var out [bootMetrics]float64
 			fromSums(&s, &out)
 			for m := range out {
-				vals[m] = append(vals[m], out[m])
+				want[k][m] = append(want[k][m], out[m])
 			}
 			return 0
-		}, opts); err != nil {
+		}, stats.BootstrapOptions{Resamples: R, Seed: 5, Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
-		for m, target := range rowMetrics(j.row) {
-			want := [2]float64{math.NaN(), math.NaN()}
-			if slices.Contains(j.metrics, m) {
-				want = percentiles(vals[m], 0.05)
+	}
+	// alpha 0.05: quantiles near the ends (orderPair's one pass); 0.8: selection.
+	for _, alpha := range []float64{0.05, 0.8} {
+		for _, workers := range []int{1, 3} {
+			if err := bootstrapRows(jobs, ids, stats.BootstrapOptions{Resamples: R, Seed: 5, Alpha: alpha, Workers: workers}); err != nil {
+				t.Fatal(err)
 			}
-			if !sameBits(target.Boot[0], want[0]) || !sameBits(target.Boot[1], want[1]) {
-				t.Errorf("row %d metric %d: boot %v, each row on its own %v", k, m, target.Boot, want)
+			for k, j := range jobs {
+				for m, target := range rowMetrics(j.row) {
+					w := [2]float64{math.NaN(), math.NaN()}
+					if slices.Contains(j.metrics, m) {
+						w = percentiles(slices.Clone(want[k][m]), alpha)
+					}
+					if !sameBits(target.Boot[0], w[0]) || !sameBits(target.Boot[1], w[1]) {
+						t.Errorf("alpha %v, %d workers: row %d metric %d: boot %v, each row on its own %v", alpha, workers, k, m, target.Boot, w)
+					}
+					target.Boot = [2]float64{math.NaN(), math.NaN()}
+				}
 			}
 		}
 	}
@@ -234,4 +257,24 @@ func TestBootstrapRowsExact(t *testing.T) {
 // sameBits reports whether a and b are the same float64, NaN equal to NaN.
 func sameBits(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+}
+
+// TestRowAccTasks: a row's tallies stay in task order, one per task,
+// whatever order its cells come in.
+func TestRowAccTasks(t *testing.T) {
+	var a rowAcc
+	for _, task := range []int{3, 1, 3, 2, 5, 1} {
+		a.addCell(task, queries.MetricCell{Episodes: 1, MajSuccess: 1, GTPass: true, Runs: task}, UncertainFailure)
+	}
+	if !slices.Equal(a.tasks, []int{1, 2, 3, 5}) {
+		t.Fatalf("tasks %v", a.tasks)
+	}
+	for k, want := range []int{2, 1, 2, 1} {
+		if got := a.tallies[k]; got.eps != want || got.tp != want || got.runs != want*a.tasks[k] {
+			t.Errorf("task %d: tally %+v, want %d episodes", a.tasks[k], got, want)
+		}
+	}
+	if a.total.eps != 6 || a.total.runs != 15 {
+		t.Errorf("total %+v", a.total)
+	}
 }

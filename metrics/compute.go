@@ -17,21 +17,31 @@ type rowKey struct {
 	judge, condition, dim, value string
 }
 
-// rowAcc accumulates a row's tallies per task (indices into the report's
-// sorted task ids).
+// rowAcc accumulates a row's tallies per task: tasks (indices into the
+// report's sorted task ids) ascending, tallies[k] that of tasks[k].
 type rowAcc struct {
-	key    rowKey
-	total  tally
-	byTask map[int]*tally
+	key     rowKey
+	total   tally
+	tasks   []int
+	tallies []tally
 }
 
+// addCell adds a cell of the given task. Cells come in task order (Compute
+// sorts them), so the task is the last one or a new last one.
 func (a *rowAcc) addCell(task int, c queries.MetricCell, policy string) {
-	t := a.byTask[task]
-	if t == nil {
-		t = &tally{}
-		a.byTask[task] = t
+	n := len(a.tasks)
+	k, found := n-1, n > 0 && a.tasks[n-1] == task
+	if !found && (n == 0 || a.tasks[n-1] < task) {
+		k = n
+		a.tasks = append(a.tasks, task)
+		a.tallies = append(a.tallies, tally{})
+	} else if !found {
+		if k, found = slices.BinarySearch(a.tasks, task); !found {
+			a.tasks = slices.Insert(a.tasks, k, task)
+			a.tallies = slices.Insert(a.tallies, k, tally{})
+		}
 	}
-	t.addCell(c, policy)
+	a.tallies[k].addCell(c, policy)
 	a.total.addCell(c, policy)
 }
 
@@ -80,7 +90,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	add := func(k rowKey, c queries.MetricCell) {
 		a := accs[k]
 		if a == nil {
-			a = &rowAcc{key: k, byTask: map[int]*tally{}}
+			a = &rowAcc{key: k}
 			accs[k] = a
 		}
 		a.addCell(taskIdx[c.TaskID], c, opts.UncertainPolicy)
@@ -114,7 +124,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	for _, c := range cells {
 		k := rowKey{judge: c.Judge, condition: c.Condition}
 		if accs[k] == nil {
-			accs[k] = &rowAcc{key: k, byTask: map[int]*tally{}}
+			accs[k] = &rowAcc{key: k}
 		}
 	}
 	ordered := make([]*rowAcc, 0, len(accs))

@@ -49,7 +49,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		r.NPos, r.NNeg = t.tp+t.fn, t.fp+t.tn
 		r.NRuns, r.NParseError = t.runs, t.parse
 		r.NEligible, r.NAgree = t.eligible, t.agree
-		r.NTasks = len(a.byTask)
+		r.NTasks = len(a.tasks)
 		for _, d := range ratioDefs() {
 			m := d.field(r)
 			if d.wilson {
@@ -64,7 +64,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		}
 		r.FleissKappa = undefined(false)
 		r.FleissKappa.Value = fleiss(t.eligible, t.fleissP, float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc))
-		if len(a.byTask) < 2 || len(ids) < 2 {
+		if len(a.tasks) < 2 || len(ids) < 2 {
 			few++
 			continue
 		}

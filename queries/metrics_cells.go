@@ -44,14 +44,15 @@ func FoldCellGroups(groups []CellGroup) []MetricCell {
 	return f.result()
 }
 
-// cellFolder adds up cell groups into MetricCells: per judge × condition, a
-// map from cell number to the cell; the cells in blocks, so that adding one
-// never copies the others.
+// cellFolder adds up cell groups into MetricCells: per judge × condition,
+// the cells by number; the cells in blocks, so that adding one never copies
+// the others.
 type cellFolder struct {
 	jcs    map[JudgeCondition]int
-	names  []JudgeCondition     // per judge × condition, its strings as kept
-	cellAt []map[int64]*cellAcc // per judge × condition
-	last   int                  // the judge × condition of the latest lookup (rows come in runs of one)
+	names  []JudgeCondition        // per judge × condition, its strings as kept
+	cellAt [][]*cellAcc            // per judge × condition, by cell number (dense from 0)
+	sparse map[cellNumber]*cellAcc // cells whose number is out of cellAt's range
+	last   int                     // the judge × condition of the latest lookup (rows come in runs of one)
 	blocks [][]cellAcc
 	n      int
 }
@@ -61,6 +62,8 @@ type cellAcc struct {
 	MetricCell
 	hasSource bool
 	units     int64 // Fleiss P̄ sum in units of 1e-12
+	jc        int   // index into cellFolder.names
+	cell      int64 // CellGroup.Cell
 }
 
 const cellBlock = 1024
@@ -75,8 +78,20 @@ func (f *cellFolder) lookup(judge, condition string, cell int64) *cellAcc {
 		}
 		f.last = jc
 	}
-	return f.cellAt[f.last][cell]
+	if at := f.cellAt[f.last]; cell >= 0 && cell < int64(len(at)) {
+		return at[cell]
+	}
+	return f.sparse[cellNumber{f.last, cell}]
 }
+
+// cellNumber is a judge × condition index and a cell number.
+type cellNumber struct {
+	jc   int
+	cell int64
+}
+
+// maxDenseCell bounds the cell numbers kept in slices.
+const maxDenseCell = 1 << 22
 
 // newCell adds the cell of group g (its key fields) and returns it. g's
 // strings are kept.
@@ -90,7 +105,7 @@ func (f *cellFolder) newCell(g *CellGroup) *cellAcc {
 		jc = len(f.cellAt)
 		f.jcs[jck] = jc
 		f.names = append(f.names, jck)
-		f.cellAt = append(f.cellAt, map[int64]*cellAcc{})
+		f.cellAt = append(f.cellAt, nil)
 	}
 	if f.n%cellBlock == 0 {
 		f.blocks = append(f.blocks, make([]cellAcc, cellBlock))
@@ -99,8 +114,20 @@ func (f *cellFolder) newCell(g *CellGroup) *cellAcc {
 	f.n++
 	c.MetricCell = MetricCell{Judge: g.Judge, Condition: g.Condition, TaskID: g.TaskID, HasTask: g.HasTask,
 		Source: g.Source, HasGT: g.HasGT, GTPass: g.GTPass, Agent: g.Agent, Category: g.Category}
-	c.hasSource = g.HasSource
-	f.cellAt[jc][g.Cell] = c
+	c.hasSource, c.jc, c.cell = g.HasSource, jc, g.Cell
+	switch at := f.cellAt[jc]; {
+	case g.Cell >= 0 && g.Cell < int64(len(at)):
+		at[g.Cell] = c
+	case g.Cell >= 0 && g.Cell < maxDenseCell:
+		at = slices.Grow(at, int(g.Cell)+1-len(at))[:g.Cell+1]
+		at[g.Cell] = c
+		f.cellAt[jc] = at
+	default:
+		if f.sparse == nil {
+			f.sparse = map[cellNumber]*cellAcc{}
+		}
+		f.sparse[cellNumber{jc, g.Cell}] = c
+	}
 	f.last = jc
 	return c
 }
@@ -124,15 +151,44 @@ func (c *cellAcc) add(g *CellGroup) {
 	}
 }
 
-// result returns the cells in order.
+// result returns the cells in order (compareCellAccs). DuckDB numbers the
+// cells in that order within a judge × condition (dense_rank, NULLs last;
+// 0 for episodes without a cell, last), so sorting by judge × condition and
+// number is enough there, which a pass checks; otherwise (Spark puts NULLs
+// first) the cells are sorted by their keys.
 func (f *cellFolder) result() []MetricCell {
+	rank := make([]int, len(f.names))
+	byName := make([]int, len(f.names))
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortFunc(byName, func(a, b int) int {
+		return cmp.Or(cmp.Compare(f.names[a].Judge, f.names[b].Judge), cmp.Compare(f.names[a].Condition, f.names[b].Condition))
+	})
+	for r, jc := range byName {
+		rank[jc] = r
+	}
+	number := func(c *cellAcc) int64 {
+		if c.cell == 0 {
+			return math.MaxInt64
+		}
+		return c.cell
+	}
 	order := make([]*cellAcc, 0, f.n)
 	for i := range f.n {
 		c := &f.blocks[i/cellBlock][i%cellBlock]
 		c.FleissP = float64(c.units) / 1e12
 		order = append(order, c)
 	}
-	slices.SortFunc(order, compareCellAccs)
+	slices.SortFunc(order, func(x, y *cellAcc) int {
+		return cmp.Or(cmp.Compare(rank[x.jc], rank[y.jc]), cmp.Compare(number(x), number(y)))
+	})
+	for i := 1; i < len(order); i++ {
+		if compareCellAccs(order[i-1], order[i]) >= 0 {
+			slices.SortFunc(order, compareCellAccs)
+			break
+		}
+	}
 	out := make([]MetricCell, len(order))
 	for i, c := range order {
 		out[i] = c.MetricCell

@@ -22,7 +22,9 @@ func TestFoldCellGroups(t *testing.T) {
 		{Judge: "j", Condition: "c", Cell: 0, NValid: 3, Episodes: 1, MajSuccess: 1, Runs: 3, Agree: 1, PairsAgree: 6, Success: 3},
 		{Judge: "j", Condition: "c", Cell: 2, TaskID: "t1", HasTask: true, Source: "natural", HasSource: true, NValid: 1, Episodes: 1, Runs: 1, Success: 1},
 		{Judge: "j", Condition: "c", Cell: 3, TaskID: "t0", HasTask: true, Source: "weakened", HasSource: true, HasGT: true, GTPass: true, NValid: 1, Episodes: 1, Runs: 1},
-		{Judge: "a", Condition: "c", Cell: 1, TaskID: "t1", HasTask: true, Source: "natural", HasSource: true, HasGT: true, NValid: 1, Episodes: 1, Runs: 1},
+		// a cell number too large to index: kept aside, found again
+		{Judge: "a", Condition: "c", Cell: 1 << 40, TaskID: "t1", HasTask: true, Source: "natural", HasSource: true, HasGT: true, NValid: 1, Episodes: 1, Runs: 1},
+		{Judge: "a", Condition: "c", Cell: 1 << 40, TaskID: "t1", HasTask: true, Source: "natural", HasSource: true, HasGT: true, NValid: 1, Episodes: 1, Runs: 1},
 	}
 	got := FoldCellGroups(groups)
 	cell := func(judge, task string, hasTask, hasGT, pass bool) MetricCell {
@@ -34,7 +36,7 @@ func TestFoldCellGroups(t *testing.T) {
 	}
 	want := []MetricCell{cell("a", "t1", true, true, false), cell("j", "t0", true, true, true), cell("j", "t1", true, true, false),
 		cell("j", "t1", true, false, false), cell("j", "", false, false, false)}
-	want[0].Episodes, want[0].MajUncertain, want[0].Runs = 1, 1, 1
+	want[0].Episodes, want[0].MajUncertain, want[0].Runs = 2, 2, 2
 	want[1].Source, want[1].Episodes, want[1].MajUncertain, want[1].Runs = "weakened", 1, 1, 1
 	w := &want[2]
 	w.Episodes, w.MajSuccess, w.MajFailure, w.MajUncertain, w.Runs, w.ParseErrors = 4, 2, 1, 1, 12, 3

@@ -101,8 +101,8 @@ func (c *cellSums) add(e *episodeRuns, threshold *float64) {
 	if unscored > 0 {
 		c.Unscored++
 	}
-	c.Runs += e.runs
-	c.ParseErrors += e.parse
+	c.Runs += int(e.runs)
+	c.ParseErrors += int(e.parse)
 	if valid >= 2 {
 		c.Eligible++
 		if max(s, f, u) == valid {

@@ -40,22 +40,23 @@ type optBool struct{ valid, v bool }
 
 // episodeRuns sums the run-count rows of one (judge, condition, episode).
 type episodeRuns struct {
+	runs, parse, success, failure, unc int32
 	seen                               bool
-	runs, parse, success, failure, unc int
-	// scores of score-only runs: the first three inline (one row's
-	// worth), the rest in more.
-	scores [3]float64
-	nScore int
-	more   []float64
+	scores                             []float64 // of score-only runs
 }
 
-func (e *episodeRuns) addScore(x float64) {
-	if e.nScore < len(e.scores) {
-		e.scores[e.nScore] = x
-	} else {
-		e.more = append(e.more, x)
+// addScore keeps x, the first three in slab (one row's worth; see
+// scoreSlab), the others wherever append puts them.
+func (e *episodeRuns) addScore(x float64, slab *[]float64) {
+	if e.scores == nil {
+		if len(*slab) == cap(*slab) {
+			*slab = make([]float64, 0, 3*4096)
+		}
+		n := len(*slab)
+		*slab = (*slab)[:n+3]
+		e.scores = (*slab)[n : n : n+3]
 	}
-	e.nScore++
+	e.scores = append(e.scores, x)
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
@@ -108,6 +109,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	var last JudgeCondition
 	k := -1
 	look := r.lookup()
+	var slab []float64 // the episodes' scores, three places each
 	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
 		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
 		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
@@ -142,14 +144,14 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				}
 			}
 			e.seen = true
-			e.runs += int(runs[row])
-			e.parse += int(parse[row])
-			e.success += int(success[row])
-			e.failure += int(failure[row])
-			e.unc += int(unc[row])
+			e.runs += runs[row]
+			e.parse += parse[row]
+			e.success += success[row]
+			e.failure += failure[row]
+			e.unc += unc[row]
 			for _, sc := range scores {
 				if !sc.IsNull(row) {
-					e.addScore(sc.Value(row))
+					e.addScore(sc.Value(row), &slab)
 				}
 			}
 		}
@@ -219,14 +221,8 @@ func boolOf(a *array.Boolean, i int) optBool {
 // is nil. Comparisons follow DuckDB's, where NaN is above every number and
 // equal to itself.
 func (e *episodeRuns) counts(threshold *float64) (success, failure, unc, unscored int) {
-	success, failure, unc = e.success, e.failure, e.unc
-	for j := range e.nScore {
-		sc := 0.0
-		if j < len(e.scores) {
-			sc = e.scores[j]
-		} else {
-			sc = e.more[j-len(e.scores)]
-		}
+	success, failure, unc = int(e.success), int(e.failure), int(e.unc)
+	for _, sc := range e.scores {
 		switch {
 		case threshold == nil:
 			unscored++

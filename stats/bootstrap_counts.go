@@ -14,7 +14,8 @@ import "math/rand/v2"
 // fn runs on opts.Workers goroutines at once; worker (0 ≤ worker <
 // opts.Workers, after defaults) names the calling goroutine, so that fn can
 // keep scratch space per worker without locks. counts is reused once fn
-// returns. Which worker gets which resample is unspecified. With fewer than
+// returns. Each worker takes a block of consecutive resamples, in order
+// (so that values stored by resample fill whole cache lines). With fewer than
 // two clusters fn is never called. It fails on duplicate ids, invalid
 // options, or with ErrStopped when opts.Stop closes.
 func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, counts []int)) error {
@@ -30,11 +31,13 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 	if n < 2 {
 		return nil
 	}
-	parallel(opts.Workers, func(first, step int) {
+	parallel(opts.Workers, func(worker, workers int) {
 		counts := make([]int, n)
 		src := &rand.PCG{}
 		rng := rand.New(src)
-		for r := first; r < opts.Resamples; r += step {
+		// Each worker takes a block of consecutive resamples.
+		R := opts.Resamples
+		for r := worker * R / workers; r < (worker+1)*R/workers; r++ {
 			if stopped(opts.Stop) {
 				return
 			}
@@ -43,7 +46,7 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 			for range n {
 				counts[order[rng.IntN(n)]]++
 			}
-			fn(first, r, counts)
+			fn(worker, r, counts)
 		}
 	})
 	if stopped(opts.Stop) {

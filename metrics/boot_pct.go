@@ -1,0 +1,156 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// nearEnd is the most order statistics orderPair keeps at either end in
+// one pass over a column.
+const nearEnd = 128
+
+// setPercentiles sets targets[c].Boot to the percentile interval of
+// vals[c*R:(c+1)*R], on workers goroutines. It reorders vals.
+func setPercentiles(targets []*Metric, vals []float64, R int, alpha float64, workers int) {
+	var wg sync.WaitGroup
+	for w := range min(workers, len(targets)) {
+		wg.Go(func() {
+			for c := w; c < len(targets); c += workers {
+				targets[c].Boot = percentiles(vals[c*R:(c+1)*R], alpha)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// percentiles returns the alpha/2 and 1−alpha/2 quantiles of the non-NaN
+// values by linear interpolation between order statistics (type 7, as
+// stats' bootstrap intervals), or NaNs when none is left. It reorders vals.
+func percentiles(vals []float64, alpha float64) [2]float64 {
+	kept := vals[:0]
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) == 0 {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	var out [2]float64
+	for k, p := range [2]float64{alpha / 2, 1 - alpha/2} {
+		h := p * float64(len(kept)-1)
+		i := int(math.Floor(h))
+		lo, hi := orderPair(kept, i)
+		out[k] = lo
+		if i < len(kept)-1 && h != float64(i) {
+			out[k] = lo + (h-float64(i))*(hi-lo)
+		}
+	}
+	return out
+}
+
+// orderPair returns the i-th and (i+1)-th smallest of xs (0-based; the
+// second is the first again when i is the last), which it may reorder. The
+// quantiles of a bootstrap interval sit near either end, so when either
+// end is within nearEnd values a single pass keeps that end sorted in a
+// small buffer; otherwise it selects (selectNth).
+func orderPair(xs []float64, i int) (float64, float64) {
+	n := len(xs)
+	if i >= n-1 {
+		v := selectNth(xs, n-1)
+		return v, v
+	}
+	var buf [nearEnd]float64
+	switch {
+	case i+2 <= nearEnd && i+2 <= n-i:
+		low := smallest(xs, i+2, buf[:0])
+		return low[i], low[i+1]
+	case n-i <= nearEnd:
+		high := largest(xs, n-i, buf[:0])
+		return high[n-i-1], high[n-i-2]
+	}
+	lo := selectNth(xs, i)
+	return lo, slices.Min(xs[i+1:]) // after selectNth, the (i+1)-th smallest
+}
+
+// smallest returns the k smallest values of xs in ascending order, in buf.
+func smallest(xs []float64, k int, buf []float64) []float64 {
+	for _, v := range xs {
+		if len(buf) == k {
+			if v >= buf[k-1] {
+				continue
+			}
+			buf = buf[:k-1]
+		}
+		j := len(buf)
+		buf = append(buf, v)
+		for ; j > 0 && buf[j-1] > v; j-- {
+			buf[j] = buf[j-1]
+		}
+		buf[j] = v
+	}
+	return buf
+}
+
+// largest returns the k largest values of xs in descending order, in buf.
+func largest(xs []float64, k int, buf []float64) []float64 {
+	for _, v := range xs {
+		if len(buf) == k {
+			if v <= buf[k-1] {
+				continue
+			}
+			buf = buf[:k-1]
+		}
+		j := len(buf)
+		buf = append(buf, v)
+		for ; j > 0 && buf[j-1] < v; j-- {
+			buf[j] = buf[j-1]
+		}
+		buf[j] = v
+	}
+	return buf
+}
+
+// selectNth reorders xs so that xs[n] is the n-th smallest (0-based), with
+// no larger value before it and no smaller one after it, and returns it
+// (Hoare's quickselect with a median-of-three pivot).
+func selectNth(xs []float64, n int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n <= j:
+			hi = j
+		case n >= i:
+			lo = i
+		default:
+			return xs[n]
+		}
+	}
+	return xs[n]
+}
