@@ -106,27 +106,35 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		r.byID[i] = i
 	}
 	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
-	var last JudgeCondition
+	names, err := s.judgeConditionCodes(ctx, sqlFile("report_judge_conditions"))
+	if err != nil {
+		return nil, err
+	}
+	var last uint64
 	k := -1
 	look := r.lookup()
 	var slab []float64 // the episodes' scores, three places each
 	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
-		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
+		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.String)
 		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
-		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
+		runs, parse, success, failure, unc := n(2), n(3), n(4), n(5), n(6)
 		var scores []*array.Float64 // the score columns with a value in this batch
-		for j := 8; j <= 10; j++ {
+		for j := 7; j <= 9; j++ {
 			if sc := rec.Column(j).(*array.Float64); sc.NullN() < sc.Len() {
 				scores = append(scores, sc)
 			}
 		}
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
-			if j, c := judge.Value(row), condition.Value(row); k < 0 || j != last.Judge || c != last.Condition {
-				last = JudgeCondition{Judge: strings.Clone(j), Condition: strings.Clone(c)}
-				if k = slices.Index(r.jcs, last); k < 0 {
+			if h := jc[row]; k < 0 || h != last {
+				name, ok := names[h]
+				if !ok {
+					return fmt.Errorf("judge × condition code %d not in report_judge_conditions", h)
+				}
+				last = h
+				if k = slices.Index(r.jcs, name); k < 0 {
 					k = len(r.jcs)
-					r.jcs = append(r.jcs, last)
+					r.jcs = append(r.jcs, name)
 					r.runs = append(r.runs, make([]episodeRuns, len(r.eps)))
 					r.unknown = append(r.unknown, nil)
 				}
@@ -161,6 +169,30 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		return nil, fmt.Errorf("report runs: %w", err)
 	}
 	return r, nil
+}
+
+// judgeConditionCodes runs query, which returns judge, condition and
+// their code hash(judge, condition), and maps the codes to their judge ×
+// conditions. Two with one code (never seen with a 64-bit hash, but then
+// the codes name nothing) are ErrReportRunsShape.
+func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[uint64]JudgeCondition, error) {
+	names := map[uint64]JudgeCondition{}
+	err := s.queryArrow(ctx, query, nil, func(rec arrow.RecordBatch) error {
+		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
+		code := rec.Column(2).(*array.Uint64)
+		for row := range int(rec.NumRows()) {
+			jc := JudgeCondition{Judge: strings.Clone(judge.Value(row)), Condition: strings.Clone(condition.Value(row))}
+			if old, dup := names[code.Value(row)]; dup && old != jc {
+				return ErrReportRunsShape
+			}
+			names[code.Value(row)] = jc
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("report judge × conditions: %w", err)
+	}
+	return names, nil
 }
 
 // episodeLookup finds episodes by id in rows that tend to come in the
