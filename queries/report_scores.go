@@ -63,7 +63,7 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	k := -2 // -1: a judge × condition not asked for
 	look := r.lookup()
 	err = s.queryArrow(ctx, q, nil, func(rec arrow.RecordBatch) error {
-		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.String)
+		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.Uint64).Uint64Values()
 		run, score := rec.Column(2).(*array.Int64), rec.Column(3).(*array.Float64)
 		for row := range int(rec.NumRows()) {
 			if h := jc[row]; k == -2 || h != last {
@@ -77,7 +77,7 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 			if k < 0 {
 				continue
 			}
-			i, ok := look.find(id.Value(row))
+			i, ok := look.find(id[row])
 			if !ok || !keep[i] {
 				continue
 			}

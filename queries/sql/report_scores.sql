@@ -8,7 +8,7 @@
 -- (report_episodes.sql), and averages each one's scores in run order: what
 -- metrics_scores.sql's avg(score ORDER BY run) computes, without DuckDB's
 -- sorted aggregate and joins, which cost more than the scan. The judge ×
--- condition comes as hash(judge, condition), as in report_runs.sql.
-SELECT hash(judge, condition) AS jc, episode_id, run, score
+-- condition and the episode come as hashes, as in report_runs.sql.
+SELECT hash(judge, condition) AS jc, hash(episode_id) AS episode, run, score
 FROM verdicts
 WHERE judge IN ({{judges}}) AND condition IN ({{conditions}})
