@@ -181,28 +181,43 @@ func intsKey(b []byte, xs []int) []byte {
 }
 
 // dedupe returns the distinct jobs, and for each job left out the one
-// that computes the same values (same tasks, columns and metrics).
+// that computes the same values (same tasks, columns and metrics). Jobs
+// are compared in full only when a cheap signature matches.
 func dedupe(jobs []*bootJob) ([]*bootJob, map[*bootJob]*bootJob) {
+	type signature struct {
+		fprOnly          bool
+		tasks, use, mets int
+		first, last      float64 // sums of the first and last columns
+	}
 	var out []*bootJob
 	same := map[*bootJob]*bootJob{}
-	at := map[string]*bootJob{}
+	seen := map[signature][]*bootJob{}
 	for _, j := range jobs {
-		b := intsKey(nil, j.tasks)
-		b = intsKey(b, j.use)
-		b = intsKey(b, j.metrics)
-		for _, col := range j.cols {
-			for _, v := range col {
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		sig := signature{fprOnly: j.fprOnly, tasks: len(j.tasks), use: len(j.use), mets: len(j.metrics)}
+		if len(j.cols) > 0 {
+			for _, v := range j.cols[0] {
+				sig.first += v
+			}
+			for _, v := range j.cols[len(j.cols)-1] {
+				sig.last += v
 			}
 		}
-		if first, ok := at[string(b)]; ok && first.fprOnly == j.fprOnly {
-			same[j] = first
+		if first := slices.IndexFunc(seen[sig], j.sameAs); first >= 0 {
+			same[j] = seen[sig][first]
 			continue
 		}
-		at[string(b)] = j
+		seen[sig] = append(seen[sig], j)
 		out = append(out, j)
 	}
 	return out, same
+}
+
+// sameAs reports whether o computes the same values as j.
+func (j *bootJob) sameAs(o *bootJob) bool {
+	return j.fprOnly == o.fprOnly && slices.Equal(j.tasks, o.tasks) && slices.Equal(j.use, o.use) &&
+		slices.Equal(j.metrics, o.metrics) && slices.EqualFunc(j.cols, o.cols, func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+	})
 }
 
 // dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
