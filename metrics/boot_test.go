@@ -292,3 +292,37 @@ func TestRowAccTasks(t *testing.T) {
 		t.Errorf("total %+v", a.total)
 	}
 }
+
+// TestBelowBar: when it answers, belowBar gives the order statistics that
+// sorting gives, across ties of every size at the bar and both ends.
+func TestBelowBar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	answered := 0
+	for trial := range 400 {
+		n := 200 + rng.IntN(1800)
+		levels := 1 + trial%40 // few levels: long ties
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(1+rng.IntN(levels)) / 8
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		k := 2 + rng.IntN(60)
+		for _, top := range []bool{false, true} {
+			lo, hi, ok := belowBar(slices.Clone(xs), k, top)
+			if !ok {
+				continue
+			}
+			answered++
+			i := k - 2
+			if top {
+				i = n - k
+			}
+			if lo != sorted[i] || hi != sorted[i+1] {
+				t.Fatalf("n=%d k=%d top=%v levels=%d: %v, %v; sorting gives %v, %v", n, k, top, levels, lo, hi, sorted[i], sorted[i+1])
+			}
+		}
+	}
+	if answered < 200 {
+		t.Errorf("belowBar answered %d of 800", answered)
+	}
+}
