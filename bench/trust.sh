@@ -2,11 +2,17 @@
 # Trust Layer benchmark: generate N simulated τ-bench recorded results (5
 # trials per task, 30-message trajectories), then time `trustlake ingest
 # tau-bench` and `trustlake trust` as whole processes and print results/s,
-# the audit/ingest time ratio (goal: ≤ 5) and the peak resident memory of
-# each. Usage: bench/trust.sh [N] (default 100000). Needs bin/trustlake
+# the audit/ingest time ratio (goal: ≤ 5), CPU (user + system) and the
+# peak resident memory of each. Usage: bench/trust.sh [N] (default
+# 100000); REPS=3 repeats both steps on fresh lakes (median). BASELINE=
+# path/to/an/older/trustlake runs that build too, interleaved, each build
+# ingesting into its own lake and auditing it, so a change of the file
+# layout shows in `trust` as well as in the binary. Needs bin/trustlake
 # (make build) and GNU time (/usr/bin/time).
 set -euo pipefail
 N=${1:-100000}
+REPS=${REPS:-1}
+BASELINE=${BASELINE:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TRUSTLAKE:-$ROOT/bin/trustlake}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/trustlake-bench-trust.XXXXXX")
@@ -17,22 +23,49 @@ trap 'rm -rf "$WORK"' EXIT
 FILE=$WORK/sim-airline.json
 (cd "$ROOT" && go run ./bench/gentau -results "$N" -out "$FILE")
 
-# measure NAME CMD...: run CMD, keep its wall time (s) and peak RSS (KiB).
+# measure NAME CMD...: run CMD, print its wall time (s), peak RSS (KiB)
+# and CPU time (s).
 measure() {
 	local name=$1; shift
-	/usr/bin/time -f '%e %M' -o "$WORK/$name.time" "$@" >"$WORK/$name.out"
-	read -r secs kib <"$WORK/$name.time"
-	eval "${name}_secs=$secs ${name}_kib=$kib"
+	/usr/bin/time -f '%e %M %U %S' -o "$WORK/$name.time" "$@" >"$WORK/$name.out"
+	awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$WORK/$name.time"
 }
-measure ingest "$BIN" --lake "$WORK/lake" ingest tau-bench "$FILE"
-cat "$WORK/ingest.out"
-measure trust "$BIN" --lake "$WORK/lake" trust
-tail -n 1 "$WORK/trust.out"
-sed -n '/^| all | all |/p' "$WORK/trust.out" | head -n 1
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-awk -v n="$N" -v is="$ingest_secs" -v ik="$ingest_kib" -v ts="$trust_secs" -v tk="$trust_kib" 'BEGIN {
-	printf "%-22s %10s %12s %14s\n", "step", "seconds", "results/s", "peak RSS MiB"
-	printf "%-22s %10.1f %12.0f %14.0f\n", "ingest tau-bench", is, n / is, ik / 1024
-	printf "%-22s %10.1f %12.0f %14.0f\n", "trust (audit+store)", ts, n / ts, tk / 1024
-	printf "audit/ingest time ratio: %.2f (goal ≤ 5)\n", ts / is
-}'
+progs=(ours)
+[ -n "$BASELINE" ] && progs+=(base)
+declare -A IS IK IC TS TK TC
+for _ in $(seq "$REPS"); do
+	for p in "${progs[@]}"; do
+		bin=$BIN
+		[ "$p" = base ] && bin=$BASELINE
+		rm -rf "$WORK/lake-$p"
+		read -r s k c < <(measure "ingest-$p" "$bin" --lake "$WORK/lake-$p" ingest tau-bench "$FILE")
+		IS[$p]+="$s "; IK[$p]+="$k "; IC[$p]+="$c "
+		read -r s k c < <(measure "trust-$p" "$bin" --lake "$WORK/lake-$p" trust)
+		TS[$p]+="$s "; TK[$p]+="$k "; TC[$p]+="$c "
+	done
+done
+cat "$WORK/ingest-ours.out"
+tail -n 1 "$WORK/trust-ours.out"
+sed -n '/^| all | all |/p' "$WORK/trust-ours.out" | head -n 1
+
+printf '%-34s %10s %8s %12s %14s\n' "step" "seconds" "cpu s" "results/s" "peak RSS MiB"
+for p in "${progs[@]}"; do
+	label=""
+	[ "$p" = base ] && label=" (baseline)"
+	# shellcheck disable=SC2086
+	is=$(median ${IS[$p]}) ik=$(median ${IK[$p]}) ic=$(median ${IC[$p]}) ts=$(median ${TS[$p]}) tk=$(median ${TK[$p]}) tc=$(median ${TC[$p]})
+	eval "${p}_ts=$ts ${p}_tk=$tk ${p}_tc=$tc"
+	awk -v n="$N" -v l="$label" -v is="$is" -v ik="$ik" -v ic="$ic" -v ts="$ts" -v tk="$tk" -v tc="$tc" 'BEGIN {
+		printf "%-34s %10.1f %8.1f %12.0f %14.0f\n", "ingest tau-bench" l, is, ic, n / is, ik / 1024
+		printf "%-34s %10.1f %8.1f %12.0f %14.0f\n", "trust (audit+store)" l, ts, tc, n / ts, tk / 1024
+		printf "audit/ingest time ratio%s: %.2f (goal ≤ 5)\n", l, ts / is
+	}'
+done
+if [ -n "$BASELINE" ]; then
+	# shellcheck disable=SC2154
+	awk -v to="$ours_tc" -v tb="$base_tc" -v ko="$ours_tk" -v kb="$base_tk" 'BEGIN {
+		printf "trust, this build / baseline (each on its own lake): CPU %.2f, peak RSS %.2f (%.0f vs %.0f MiB)\n", to / tb, ko / kb, ko / 1024, kb / 1024 }'
+fi
+echo "median of $REPS run(s)"

@@ -49,8 +49,10 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 // (an open row group holds its compressed pages and page statistics);
 // a verdicts file's run counts (~100 bytes an episode) on disk every
 // 4,096 episodes (a sample's verdicts come together); data files of at
-// most 65,536 rows (an open file holds its page index, a few bytes a row).
-var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192, CountsInMemory: 4096, FileRows: 1 << 16}
+// most 65,536 rows (an open file holds its page index, a few bytes a row);
+// dictionaries capped at 16 KiB (an Inspect row's _src_file names its
+// sample's entry: a dictionary would hold every sample's name).
+var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192, CountsInMemory: 4096, FileRows: 1 << 16, DictionaryBytes: 16 << 10}
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
 // a folder (a manifest and a listing): skipped when a folder is read.

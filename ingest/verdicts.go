@@ -25,6 +25,10 @@ type verdictDecoder struct {
 	floats []float64
 	times  []time.Time
 	arena  []byte // bytes of decoded episode ids
+	// lastText is the last string text copied into the arena: the next
+	// row of the same episode shares it (one copy per run of rows, and
+	// equal ids are then the same bytes downstream).
+	lastText string
 	// The last few distinct values of each interned field (judge,
 	// condition, verdict, model), the latest first: runs of equal values,
 	// and fields alternating between a few values, skip the map.
@@ -105,12 +109,16 @@ func (d *verdictDecoder) text(raw []byte) (string, error) {
 	if len(raw) == 0 || len(raw) > 1024 || bytes.IndexByte(raw, '\\') >= 0 {
 		return unquote(raw)
 	}
+	if string(raw) == d.lastText { // no escapes: the raw bytes are the text
+		return d.lastText, nil
+	}
 	if len(d.arena)+len(raw) > cap(d.arena) {
 		d.arena = make([]byte, 0, 64<<10)
 	}
 	start := len(d.arena)
 	d.arena = append(d.arena, raw...)
-	return unsafe.String(&d.arena[start], len(raw)), nil
+	d.lastText = unsafe.String(&d.arena[start], len(raw))
+	return d.lastText, nil
 }
 
 // interned returns the interned value of string field f, remembering it in

@@ -69,6 +69,10 @@ type WriterOptions struct {
 	// after this many rows: an open file holds its page index and its row
 	// groups' metadata (a few bytes a row) until it ends.
 	FileRows int
+	// DictionaryBytes, when > 0, caps each dictionary-encoded column's
+	// dictionary within a row group (dictcap.go): for input with a column
+	// of many distinct values. 0: no cap.
+	DictionaryBytes int
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
@@ -199,7 +203,7 @@ func (w *Writer[T]) flush(ps *partState) error {
 		ps.fw = nil
 	}
 	if ps.fw == nil {
-		fw, err := newFileWriter(w.tx, w.table, ps.values)
+		fw, err := newCappedFileWriter(w.tx, w.table, ps.values, w.opts.DictionaryBytes)
 		if err != nil {
 			return err
 		}

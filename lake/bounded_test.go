@@ -81,9 +81,10 @@ func TestKeysInMemory(t *testing.T) {
 }
 
 // TestBoundedWriter: a dictionary column of many distinct values (every
-// row its own _src_file) past the dictionary cap, row groups cut by
-// WriterOptions.RowGroupRows, small batches: every row and value reads
-// back, and the groups are as asked.
+// row its own _src_file) past the dictionary cap (WriterOptions.
+// DictionaryBytes), row groups cut by WriterOptions.RowGroupRows, small
+// batches: every row and value reads back, and the groups are as asked.
+// Without a cap the same rows stay dictionary-encoded.
 func TestBoundedWriter(t *testing.T) {
 	l, err := lake.Open(t.TempDir(), lake.Options{})
 	if err != nil {
@@ -94,7 +95,7 @@ func TestBoundedWriter(t *testing.T) {
 		rows[i] = verdict(fmt.Sprintf("ep-%05d", i), "j", "E1-final", 0, []string{"success", "failure"}[i%2], 1)
 		rows[i].SrcFile = fmt.Sprintf("logs/run-%05d.eval:samples/q%d_epoch_1.json", i, i)
 	}
-	if _, errs := write(t, l, lake.WriterOptions{RowGroupRows: 4096, BatchRows: 100}, rows...); len(errs) > 0 {
+	if _, errs := write(t, l, lake.WriterOptions{RowGroupRows: 4096, BatchRows: 100, DictionaryBytes: 16 << 10}, rows...); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	if g := rowGroups(t, l); len(g) != 1 || g[0] != 5 {
@@ -131,18 +132,7 @@ func TestBoundedWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plainPages := map[string]int{}
-	for _, rg := range pf.Metadata().RowGroups {
-		for _, c := range rg.Columns {
-			for _, es := range c.MetaData.EncodingStats {
-				if es.PageType == format.DataPage || es.PageType == format.DataPageV2 {
-					if es.Encoding == format.Plain {
-						plainPages[c.MetaData.PathInSchema[0]] += int(es.Count)
-					}
-				}
-			}
-		}
-	}
+	plainPages := plainPagesOf(pf)
 	// Statistics and page index keep their bounds (Spark filters pages by
 	// the page index): the first group's episode ids are ep-00000..ep-04095,
 	// and so are the bounds of its pages, in order.
@@ -164,4 +154,40 @@ func TestBoundedWriter(t *testing.T) {
 	if plainPages["_src_file"] == 0 || plainPages["verdict"] != 0 {
 		t.Errorf("PLAIN data pages by column %v: want some for _src_file (dictionary past its cap), none for verdict", plainPages)
 	}
+
+	uncapped, err := lake.Open(t.TempDir(), lake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := write(t, uncapped, lake.WriterOptions{RowGroupRows: 4096, BatchRows: 100}, rows...); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	files, _ = uncapped.Files(lake.Verdicts)
+	fu, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fu.Close()
+	st, _ = fu.Stat()
+	if pf, err = parquet.OpenFile(fu, st.Size()); err != nil {
+		t.Fatal(err)
+	}
+	if p := plainPagesOf(pf); p["_src_file"] != 0 || p["episode_id"] != 0 {
+		t.Errorf("without a cap, PLAIN data pages by column %v: want none", p)
+	}
+}
+
+// plainPagesOf counts the PLAIN data pages of each column of a file.
+func plainPagesOf(pf *parquet.File) map[string]int {
+	plain := map[string]int{}
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			for _, es := range c.MetaData.EncodingStats {
+				if (es.PageType == format.DataPage || es.PageType == format.DataPageV2) && es.Encoding == format.Plain {
+					plain[c.MetaData.PathInSchema[0]] += int(es.Count)
+				}
+			}
+		}
+	}
+	return plain
 }

@@ -55,7 +55,7 @@ func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
 	if err != nil {
 		return err
 	}
-	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path))
+	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path), 0)
 	if err != nil {
 		return err
 	}

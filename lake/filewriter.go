@@ -70,16 +70,22 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 }
 
 func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
+	return newCappedFileWriter(tx, t, values, 0)
+}
+
+// newCappedFileWriter is newFileWriter with the dictionaries of its data
+// file capped at dictBytes (0: no cap; dictcap.go).
+func newCappedFileWriter(tx *Tx, t Table, values []string, dictBytes int) (*fileWriter, error) {
 	dir, err := PartitionDir(t, values)
 	if err != nil {
 		return nil, err
 	}
-	return newFileWriterAt(tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"))
+	return newFileWriterAt(tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"), dictBytes)
 }
 
 // newFileWriterAt is newFileWriter with the file's final path (relative to
 // the root) given: a run_counts companion is named after its data file.
-func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter, error) {
+func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int) (*fileWriter, error) {
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
 	// being written.
@@ -105,8 +111,10 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 		}
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema)...)
-	fw.dicts = dictCaps(t.cols.schema)
+	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema, dictBytes)...)
+	if dictBytes > 0 {
+		fw.dicts = dictCaps(t.cols.schema, dictBytes)
+	}
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
@@ -127,7 +135,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string) (*fileWriter,
 		if err != nil {
 			return nil, err
 		}
-		if fw.companion, err = newFileWriterAt(tx, ct, values, countsPath(rel)); err != nil {
+		if fw.companion, err = newFileWriterAt(tx, ct, values, countsPath(rel), 0); err != nil {
 			return nil, err
 		}
 	}
@@ -260,13 +268,12 @@ const rowGroupCheck = 512
 const pageBytes = 64 << 10
 
 // writerOptions are the Parquet writer options of every data file, schema
-// first.
-func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
-	return []parquet.WriterOption{
+// first; dictBytes > 0 caps its dictionaries.
+func writerOptions(tx *Tx, s *parquet.Schema, dictBytes int) []parquet.WriterOption {
+	o := []parquet.WriterOption{
 		s,
 		parquet.Compression(zstdFastest),
 		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
-		parquet.DictionaryMaxBytes(dictMaxBytes),
 		parquet.PageBufferSize(pageBytes),
 		parquet.CreatedBy("trustlake", "1", ""),
 		parquet.WriteBufferSize(256 << 10),
@@ -278,6 +285,10 @@ func writerOptions(tx *Tx, s *parquet.Schema) []parquet.WriterOption {
 		// them twice was most of the cost of a page besides compression.
 		parquet.DataPageStatistics(false),
 	}
+	if dictBytes > 0 {
+		o = append(o, parquet.DictionaryMaxBytes(int64(dictBytes)))
+	}
+	return o
 }
 
 // write hands a batch to the encoding goroutine; the caller must not touch
