@@ -22,8 +22,8 @@ import (
 // (queries.ReportRuns): the report calls Run, Compare per judge and
 // Threshold per reward model on one unchanging snapshot, and their cells,
 // pairs and judge × conditions are computed from those runs in Go, without
-// a statement. The reward models' scores are read together by the first
-// MetricsScores call for one of them.
+// a statement. ReadScores reads the reward models' scores in one statement
+// for their MetricsScores calls.
 type reportEngine struct {
 	sess *queries.Session
 	mu   sync.Mutex // held while a statement runs on sess, and for scores
@@ -36,8 +36,9 @@ type reportEngine struct {
 	runs     *queries.ReportRuns           // nil when the lake's shape is not covered
 	jcs      []queries.JudgeConditionCount // without a threshold
 
-	// scoreJCs are the reward models whose scores the first MetricsScores
-	// call of one of them reads in one statement (ReportScores) into scores.
+	// scoreJCs are the reward models whose scores ReadScores (or the first
+	// MetricsScores call for one of them at another source) reads in one
+	// statement (ReportScores) into scores.
 	scoreJCs []queries.JudgeCondition
 	scores   map[scoreKey][]queries.MetricScore
 }

@@ -12,10 +12,12 @@ import (
 	"github.com/trustlake/trustlake/queries"
 )
 
-// The report computes the judge × conditions, metrics cells and claim-sway
-// pairs in Go from the run counts read once (queries.ReportRuns): every
-// threshold, reference, key choice and source must give exactly what the
-// session's statements give, on lakes whose run counts hold one row per
+// The report computes the judge × conditions, metrics cells, claim-sway
+// pairs, needs-review counts and reward-model scores (averaged in run
+// order) in Go from the run counts and runs read once (queries.ReportRuns,
+// ReportScores): every threshold, reference, key choice and source must
+// give exactly what the session's statements give, the same bits of every
+// mean, on lakes whose run counts hold one row per
 // episode or not, with verdicts of episodes the lake does not know, human
 // judgments (a tie, an episode known only to them), category labels (one
 // that needs review) and score-only runs.
@@ -46,6 +48,19 @@ func TestReportRunsAsSession(t *testing.T) {
 				add(eps[2], "odd:x", cond, 2, "null", "0.2")
 				add(eps[2], "odd:x", cond, 3, "null", "0.9")
 			}
+			// rm:odd: runs met backwards, a parse error between scores, an
+			// episode with more score-only runs than a run-count row holds,
+			// one whose only run is a parse error; vlm:scored: verdicts that
+			// carry a score.
+			add(eps[0], "rm:odd", "E1-final", 3, "null", "0.3")
+			add(eps[0], "rm:odd", "E1-final", 2, `"parse_error"`, "null")
+			add(eps[0], "rm:odd", "E1-final", 1, "null", "0.1")
+			for _, run := range []int{2, 1, 5, 4, 3} {
+				add(eps[1], "rm:odd", "E1-final", run, "null", fmt.Sprint(float64(run)/7))
+			}
+			add(eps[2], "rm:odd", "E1-final", 1, `"parse_error"`, "null")
+			add(eps[0], "vlm:scored", "E1-final", 1, `"success"`, "0.9")
+			add(eps[0], "vlm:scored", "E1-final", 2, `"failure"`, "null")
 			p := filepath.Join(dir, "odd.jsonl")
 			labels := filepath.Join(dir, "human.csv")
 			csv := fmt.Sprintf("episode_id,pass,annotator\n%s,true,ann-a\n%s,false,ann-b\n%s,true,ann-a\n%s,true,ann-b\n%s,false,ann-a\nhuman-only,true,ann-a\n",
@@ -123,8 +138,26 @@ func TestReportRunsAsSession(t *testing.T) {
 					}
 				}
 			}
-			if len(judges) < 2 || pairs == 0 {
-				t.Fatalf("judges with claim sway %v, %d pair rows: the test compares too little", judges, pairs)
+			// The reward models' scores (every judge × condition, so that
+			// those without score-only runs are compared too).
+			var all []queries.JudgeCondition
+			for _, jc := range r.JudgeConditions(nil) {
+				all = append(all, jc.JudgeCondition)
+			}
+			scored := 0
+			for _, source := range []string{"natural", "perturbed", "none"} {
+				got, err := s.ReportScores(t.Context(), r, all, source)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, jc := range all {
+					want, err := s.MetricsScores(t.Context(), jc, source)
+					scored += len(want)
+					same(fmt.Sprintf("scores %s %s", jc, source), got[i], want, err)
+				}
+			}
+			if len(judges) < 2 || pairs == 0 || scored == 0 {
+				t.Fatalf("judges with claim sway %v, %d pair rows, %d scores: the test compares too little", judges, pairs, scored)
 			}
 		})
 	}
@@ -159,5 +192,33 @@ func sortedRows[T any](rows []T) []string {
 		out[i] = fmt.Sprintf("%+v", r)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// naturalEpisodes returns n natural episodes with ground truth.
+func naturalEpisodes(t *testing.T, l *lake.Lake, n int) []string {
+	t.Helper()
+	s, err := queries.Open(t.Context(), l, queries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.Query(t.Context(), "SELECT c.episode_id FROM categories c JOIN episodes e USING (episode_id) "+
+		"WHERE c.gt_pass IS NOT NULL AND e.source = 'natural' ORDER BY 1 LIMIT ?", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, id)
+	}
+	if len(out) < n {
+		t.Fatalf("%d natural episodes with ground truth, want %d", len(out), n)
+	}
 	return out
 }
