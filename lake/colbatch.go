@@ -24,12 +24,43 @@ type colBatch struct {
 	cols []colData   // one per stored column, in Parquet column order
 }
 
-// colData is one column of a batch.
+// colData is one column of a batch. An optional column null in every row
+// so far stores nothing but the count (nulls == n, null empty: read as
+// all null, as every reader does first); its first value fills in the
+// rows before it.
 type colData struct {
 	nulls int      // how many rows are null
 	null  []bool   // optional columns: the row's pointer was nil; kTime: the zero time
 	str   []string // string columns
 	num   []uint64 // int64 and float64 bits, bools as 0/1, times as Unix microseconds
+}
+
+// addNull records a null in an optional column.
+func (col *colData) addNull() {
+	col.nulls++
+	if len(col.null) == 0 {
+		return // null in every row so far: nothing stored
+	}
+	col.null = append(col.null, true)
+	if col.str != nil {
+		col.str = append(col.str, "")
+	} else {
+		col.num = append(col.num, 0)
+	}
+}
+
+// present readies an optional column for a value in row n (1-based): the
+// rows before it, if all null and not stored, are stored as nulls.
+func (col *colData) present(n int) {
+	for len(col.null) < n-1 {
+		col.null = append(col.null, true)
+		if col.str != nil {
+			col.str = append(col.str, "")
+		} else {
+			col.num = append(col.num, 0)
+		}
+	}
+	col.null = append(col.null, false)
 }
 
 // colLayout maps a row type onto its Parquet columns.
@@ -133,40 +164,32 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 			col.num = append(col.num, uint64(t.UnixMicro()))
 			col.null = append(col.null, t.IsZero())
 		case kPtrString:
-			s := *(**string)(a)
-			col.null = append(col.null, s == nil)
-			if s != nil {
-				col.str = append(col.str, *s)
+			if s := *(**string)(a); s == nil {
+				col.addNull()
 			} else {
-				col.str = append(col.str, "")
-				col.nulls++
+				col.present(b.n)
+				col.str = append(col.str, *s)
 			}
 		case kPtrInt64, kPtrFloat64:
-			v := *(**uint64)(a)
-			col.null = append(col.null, v == nil)
-			if v != nil {
-				col.num = append(col.num, *v)
+			if v := *(**uint64)(a); v == nil {
+				col.addNull()
 			} else {
-				col.num = append(col.num, 0)
-				col.nulls++
+				col.present(b.n)
+				col.num = append(col.num, *v)
 			}
 		case kPtrBool:
-			v := *(**uint8)(a)
-			col.null = append(col.null, v == nil)
-			if v != nil {
-				col.num = append(col.num, uint64(*v))
+			if v := *(**uint8)(a); v == nil {
+				col.addNull()
 			} else {
-				col.num = append(col.num, 0)
-				col.nulls++
+				col.present(b.n)
+				col.num = append(col.num, uint64(*v))
 			}
 		case kPtrTime:
-			t := *(**time.Time)(a)
-			col.null = append(col.null, t == nil)
-			if t != nil {
-				col.num = append(col.num, uint64(t.UnixMicro()))
+			if t := *(**time.Time)(a); t == nil {
+				col.addNull()
 			} else {
-				col.num = append(col.num, 0)
-				col.nulls++
+				col.present(b.n)
+				col.num = append(col.num, uint64(t.UnixMicro()))
 			}
 		}
 	}

@@ -59,8 +59,19 @@ func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen
 // addBatch counts the verdicts of a batch.
 func (c *runCounter) addBatch(b *colBatch) {
 	ep, v, s := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score]
+	// A column null in every row of the batch stores nothing (colData).
+	noVerdicts, noScores := v.nulls == b.n, s.nulls == b.n
 	for r := 0; r < b.n; r++ {
-		c.add(ep.str[r], v.str[r], !v.null[r], math.Float64frombits(s.num[r]), !s.null[r])
+		var verdict string
+		var score float64
+		hasVerdict, hasScore := !noVerdicts && !v.null[r], !noScores && !s.null[r]
+		if hasVerdict {
+			verdict = v.str[r]
+		}
+		if hasScore {
+			score = math.Float64frombits(s.num[r])
+		}
+		c.add(ep.str[r], verdict, hasVerdict, score, hasScore)
 	}
 }
 

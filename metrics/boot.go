@@ -181,28 +181,43 @@ func intsKey(b []byte, xs []int) []byte {
 }
 
 // dedupe returns the distinct jobs, and for each job left out the one
-// that computes the same values (same tasks, columns and metrics).
+// that computes the same values (same tasks, columns and metrics). Jobs
+// are compared in full only when a cheap signature matches.
 func dedupe(jobs []*bootJob) ([]*bootJob, map[*bootJob]*bootJob) {
+	type signature struct {
+		fprOnly          bool
+		tasks, use, mets int
+		first, last      float64 // sums of the first and last columns
+	}
 	var out []*bootJob
 	same := map[*bootJob]*bootJob{}
-	at := map[string]*bootJob{}
+	seen := map[signature][]*bootJob{}
 	for _, j := range jobs {
-		b := intsKey(nil, j.tasks)
-		b = intsKey(b, j.use)
-		b = intsKey(b, j.metrics)
-		for _, col := range j.cols {
-			for _, v := range col {
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		sig := signature{fprOnly: j.fprOnly, tasks: len(j.tasks), use: len(j.use), mets: len(j.metrics)}
+		if len(j.cols) > 0 {
+			for _, v := range j.cols[0] {
+				sig.first += v
+			}
+			for _, v := range j.cols[len(j.cols)-1] {
+				sig.last += v
 			}
 		}
-		if first, ok := at[string(b)]; ok && first.fprOnly == j.fprOnly {
-			same[j] = first
+		if first := slices.IndexFunc(seen[sig], j.sameAs); first >= 0 {
+			same[j] = seen[sig][first]
 			continue
 		}
-		at[string(b)] = j
+		seen[sig] = append(seen[sig], j)
 		out = append(out, j)
 	}
 	return out, same
+}
+
+// sameAs reports whether o computes the same values as j.
+func (j *bootJob) sameAs(o *bootJob) bool {
+	return j.fprOnly == o.fprOnly && slices.Equal(j.tasks, o.tasks) && slices.Equal(j.use, o.use) &&
+		slices.Equal(j.metrics, o.metrics) && slices.EqualFunc(j.cols, o.cols, func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+	})
 }
 
 // dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
@@ -210,14 +225,14 @@ func dedupe(jobs []*bootJob) ([]*bootJob, map[*bootJob]*bootJob) {
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	for len(a) >= 4 && len(b) >= 4 {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		a, b = a[4:], b[4:]
 	}
-	for ; i < len(a); i++ {
+	for i := range a {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)

@@ -64,14 +64,85 @@ func orderPair(xs []float64, i int) (float64, float64) {
 	var buf [nearEnd]float64
 	switch {
 	case i+2 <= nearEnd && i+2 <= n-i:
+		if lo, hi, ok := belowBar(xs, i+2, false); ok {
+			return lo, hi
+		}
 		low := smallest(xs, i+2, buf[:0])
 		return low[i], low[i+1]
 	case n-i <= nearEnd:
+		if lo, hi, ok := belowBar(xs, n-i, true); ok {
+			return lo, hi
+		}
 		high := largest(xs, n-i, buf[:0])
 		return high[n-i-1], high[n-i-2]
 	}
 	lo := selectNth(xs, i)
 	return lo, slices.Min(xs[i+1:]) // after selectNth, the (i+1)-th smallest
+}
+
+// belowBar returns the (k−1)-th and k-th smallest values of xs (the k-th
+// and (k−1)-th largest when top: x(i) and x(i+1) for i = n−k), by a guess:
+// a bar from every 16th value that about 2k values pass, one pass
+// collecting those, and a selection among them. false when the guess does
+// not give them (the caller keeps the k values itself).
+func belowBar(xs []float64, k int, top bool) (float64, float64, bool) {
+	var sample [nearEnd]float64
+	m := 0
+	for i := 0; i < len(xs) && m < len(sample); i += 16 {
+		sample[m] = xs[i]
+		m++
+	}
+	want := min(m-1, 2*k*m/len(xs)+3) // the want-th of the sample, from the end kept
+	if want < 0 || 2*k > len(xs) {
+		return 0, 0, false
+	}
+	var bar float64
+	if top {
+		bar = selectNth(sample[:m], m-1-want)
+	} else {
+		bar = selectNth(sample[:m], want)
+	}
+	// The values beyond the bar, then the bar itself as often as it occurs
+	// (many values can tie with it). A zero bar could stand for both 0 and
+	// −0, so it is not repeated.
+	var cand [4 * nearEnd]float64
+	out, ties := cand[:0], 0
+	for _, v := range xs {
+		switch {
+		case !top && v < bar || top && v > bar:
+			if len(out) == len(cand) {
+				return 0, 0, false // a poor guess: too many values passed
+			}
+			out = append(out, v)
+		case v == bar:
+			ties++
+		}
+	}
+	n := len(out)
+	switch {
+	case n >= k && top: // x(i), x(i+1) are the k-th and (k−1)-th largest
+		v := selectNth(out, n-k)
+		return v, slices.Min(out[n-k+1:]), true
+	case n >= k: // the (k−1)-th and k-th smallest
+		v := selectNth(out, k-2)
+		return v, slices.Min(out[k-1:]), true
+	case n+ties < k || bar == 0:
+		return 0, 0, false
+	case top: // bar k−n times, then out ascending
+		if k-n >= 2 {
+			return bar, bar, true
+		}
+		return bar, slices.Min(out), true
+	}
+	// out ascending, then bar k−n times
+	lo, hi := bar, bar
+	if k-2 < n {
+		lo = selectNth(out, k-2)
+		if k-1 < n {
+			hi = slices.Min(out[k-1:])
+		}
+	}
+	return lo, hi, true
 }
 
 // smallest returns the k smallest values of xs in ascending order, in buf.

@@ -105,11 +105,25 @@ func TestFromSumsMatchesPointEstimates(t *testing.T) {
 
 func TestPercentilesMatchSorting(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1, 2, 3, 7, 40, 2000} {
+	for _, c := range []struct {
+		n    int
+		kind string
+	}{{1, "ties"}, {2, "ties"}, {3, "ties"}, {7, "ties"}, {40, "ties"}, {2000, "ties"}, {2000, "distinct"}, {2000, "misleading"}} {
+		n := c.n
 		vals := make([]float64, n)
 		for i := range vals {
-			vals[i] = math.Round(rng.Float64()*20) / 20 // many ties
-			if i%17 == 5 {
+			switch c.kind {
+			case "ties":
+				vals[i] = math.Round(rng.Float64()*20) / 20
+			case "distinct":
+				vals[i] = rng.NormFloat64()
+			case "misleading": // every 16th value (belowBar's sample) at an end: its bar lets too few through
+				vals[i] = rng.Float64()
+				if i%16 == 0 {
+					vals[i] = float64(i%32/16)*4 - 2
+				}
+			}
+			if i%17 == 5 && c.kind != "misleading" {
 				vals[i] = math.NaN()
 			}
 		}
@@ -132,7 +146,7 @@ func TestPercentilesMatchSorting(t *testing.T) {
 			got := percentiles(slices.Clone(vals), alpha)
 			want := [2]float64{type7(alpha / 2), type7(1 - alpha/2)}
 			if math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
-				t.Errorf("n=%d alpha=%v: %v, sorting gives %v", n, alpha, got, want)
+				t.Errorf("n=%d (%s) alpha=%v: %v, sorting gives %v", n, c.kind, alpha, got, want)
 			}
 		}
 	}
@@ -276,5 +290,39 @@ func TestRowAccTasks(t *testing.T) {
 	}
 	if a.total.eps != 6 || a.total.runs != 15 {
 		t.Errorf("total %+v", a.total)
+	}
+}
+
+// TestBelowBar: when it answers, belowBar gives the order statistics that
+// sorting gives, across ties of every size at the bar and both ends.
+func TestBelowBar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	answered := 0
+	for trial := range 400 {
+		n := 200 + rng.IntN(1800)
+		levels := 1 + trial%40 // few levels: long ties
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(1+rng.IntN(levels)) / 8
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		k := 2 + rng.IntN(60)
+		for _, top := range []bool{false, true} {
+			lo, hi, ok := belowBar(slices.Clone(xs), k, top)
+			if !ok {
+				continue
+			}
+			answered++
+			i := k - 2
+			if top {
+				i = n - k
+			}
+			if lo != sorted[i] || hi != sorted[i+1] {
+				t.Fatalf("n=%d k=%d top=%v levels=%d: %v, %v; sorting gives %v, %v", n, k, top, levels, lo, hi, sorted[i], sorted[i+1])
+			}
+		}
+	}
+	if answered < 200 {
+		t.Errorf("belowBar answered %d of 800", answered)
 	}
 }

@@ -87,20 +87,27 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	rep.Params.Tasks = len(ids)
 
 	accs := map[rowKey]*rowAcc{}
-	add := func(k rowKey, c queries.MetricCell) {
-		a := accs[k]
-		if a == nil {
-			a = &rowAcc{key: k}
-			accs[k] = a
+	// Consecutive cells mostly add to the same rows: the last row of each
+	// slot (overall, then each dimension) is tried first.
+	last := make([]*rowAcc, 1+len(opts.By))
+	add := func(slot int, k rowKey, task int, c queries.MetricCell) {
+		a := last[slot]
+		if a == nil || a.key != k {
+			if a = accs[k]; a == nil {
+				a = &rowAcc{key: k}
+				accs[k] = a
+			}
+			last[slot] = a
 		}
-		a.addCell(taskIdx[c.TaskID], c, opts.UncertainPolicy)
+		a.addCell(task, c, opts.UncertainPolicy)
 	}
 	for _, c := range cells {
+		task := taskIdx[c.TaskID]
 		base := rowKey{judge: c.Judge, condition: c.Condition}
 		if c.Source == opts.Source {
-			add(base, c)
+			add(0, base, task, c)
 		}
-		for _, dim := range opts.By {
+		for d, dim := range opts.By {
 			k := base
 			k.dim = dim
 			switch dim {
@@ -116,7 +123,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 				k.value = c.Agent
 			}
 			if dim == BySource || c.Source == opts.Source {
-				add(k, c)
+				add(1+d, k, task, c)
 			}
 		}
 	}

@@ -124,7 +124,12 @@ func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 			ParseErrors: v(7), Agree: v(8), PairsAgree: v(9), Success: v(10), Failure: v(11), Uncertain: v(12)}
 		c := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
 		if c == nil {
-			g.Judge, g.Condition, g.Cell = in.get(strs[0], r), in.get(strs[1], r), ints[0].Value(r)
+			if jc, ok := f.lastJC(strs[0].Value(r), strs[1].Value(r)); ok {
+				g.Judge, g.Condition = jc.Judge, jc.Condition
+			} else {
+				g.Judge, g.Condition = in.get(strs[0], r), in.get(strs[1], r)
+			}
+			g.Cell = ints[0].Value(r)
 			g.HasTask, g.HasSource, g.HasGT = strs[2].IsValid(r), strs[3].IsValid(r), gt.IsValid(r)
 			g.Agent, g.Category = in.get(strs[4], r), in.get(strs[5], r)
 			if g.HasTask {

@@ -84,6 +84,15 @@ func (f *cellFolder) lookup(judge, condition string, cell int64) *cellAcc {
 	return f.sparse[cellNumber{f.last, cell}]
 }
 
+// lastJC returns the judge × condition of the latest lookup, as kept, when
+// it is judge and condition.
+func (f *cellFolder) lastJC(judge, condition string) (JudgeCondition, bool) {
+	if f.n == 0 || judge != f.names[f.last].Judge || condition != f.names[f.last].Condition {
+		return JudgeCondition{}, false
+	}
+	return f.names[f.last], true
+}
+
 // cellNumber is a judge × condition index and a cell number.
 type cellNumber struct {
 	jc   int
