@@ -39,26 +39,38 @@ func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
 	slices.SortFunc(sorted, func(x, y scored) int { return cmp.Compare(x.score, y.score) })
 	below := make([]float64, n)                          // negatives per task scored below the current tie group
 	gpos, gneg := make([]float64, n), make([]float64, n) // the group's episodes per task
+	var negTasks []int
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j].score == sorted[i].score {
 			j++
 		}
 		group := sorted[i:j]
+		negTasks = negTasks[:0] // the tasks with a negative in the group
 		for _, e := range group {
 			if e.positive {
 				gpos[e.task]++
 			} else {
+				if gneg[e.task] == 0 {
+					negTasks = append(negTasks, e.task)
+				}
 				gneg[e.task]++
 			}
 		}
 		for _, e := range group {
 			if t := e.task; e.positive && gpos[t] > 0 {
-				row := a.wins[t*n : (t+1)*n]
-				for u := range row {
-					row[u] += gpos[t] * (below[u] + gneg[u]/2)
+				// The negatives below, then the group's (ties, ½ each):
+				// two terms, not one sum of them, so the pass over all
+				// tasks is one product each. Exact either way.
+				g, row := gpos[t], a.wins[t*n:(t+1)*n]
+				row = row[:len(below)]
+				for u, b := range below {
+					row[u] += g * b
 				}
-				a.pos[t] += gpos[t]
+				for _, u := range negTasks {
+					row[u] += g * gneg[u] / 2
+				}
+				a.pos[t] += g
 				gpos[t] = 0
 			}
 		}
