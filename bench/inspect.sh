@@ -17,6 +17,9 @@ REPS=${REPS:-1}
 BASE=${BASE:-}
 source bench/lib.sh
 bench_init inspect
+BASENAME=$BASE
+T=$(bench_copy "$T")
+[ -n "$BASE" ] && BASE=$(bench_copy "$BASE")
 PY=${PY:-.venv/bin/python} # PY=none skips the inspect-ai column
 havepy=false
 if [ -x "$PY" ] && "$PY" -c 'import inspect_ai' 2>/dev/null; then havepy=true; fi
@@ -59,7 +62,7 @@ for n in "${sizes[@]}"; do
     # shellcheck disable=SC2086
     S[$p$n]=$(median ${secs[$p]}); C[$p$n]=$(median ${cpus[$p]}); K[$p$n]=$(median ${kbs[$p]})
     label="trustlake ingest inspect"
-    [ "$p" = base ] && label="baseline ($BASE)"
+    [ "$p" = base ] && label="baseline ($BASENAME)"
     row "$label" "$n" "${S[$p$n]}" "${K[$p$n]}" "${C[$p$n]}"
   done
   if $havepy && [ "$n" -le "$N" ]; then

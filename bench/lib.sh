@@ -27,3 +27,15 @@ measure_cpu() {
   "$TIME" -f "%e %M %U %S" -o "$out" "$@" >/dev/null
   awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$out"
 }
+
+# bench_copy BIN: copy BIN into the work folder and print the copy's path.
+# The peak RSS GNU time reports counts the binary's pages that are mapped,
+# and how many a run maps depends on how the file's pages sit in the page
+# cache (a binary the linker just wrote mapped ~10 MiB more than a copy of
+# it, the same code): copies written the same way compare fairly.
+bench_copy() {
+  local c
+  c="$W/bin.$(basename "$1").$RANDOM"
+  cp "$1" "$c"
+  echo "$c"
+}

@@ -20,6 +20,11 @@ trap 'rm -rf "$WORK"' EXIT
 [ -x "$BIN" ] || { echo "bench/trust.sh: $BIN missing; run make build" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench/trust.sh: /usr/bin/time (GNU time) missing" >&2; exit 1; }
 
+# Copies written the same way: the peak RSS counts the binary's mapped
+# pages, which depend on how the file sits in the page cache (bench/lib.sh).
+cp "$BIN" "$WORK/bin.ours" && BIN=$WORK/bin.ours
+[ -n "$BASELINE" ] && cp "$BASELINE" "$WORK/bin.base" && BASELINE=$WORK/bin.base
+
 FILE=$WORK/sim-airline.json
 (cd "$ROOT" && go run ./bench/gentau -results "$N" -out "$FILE")
 

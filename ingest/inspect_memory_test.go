@@ -36,8 +36,9 @@ func liveHeapIngesting(t *testing.T, path string) (peak uint64, episodes int64) 
 // holds a bounded amount of memory, not one growing with the samples: the
 // live heap while ingesting 6,000 samples stays within 12 MiB of that for
 // 1,500. Between the two the writers' buffers fill up to their bounds
-// (8,192-row groups, 64 KiB pages: ~5 MiB) and the run_counts tallies grow
-// (~200 bytes a sample); measured +6 to +8 MiB. The ingest before these bounds
+// (8,192-row groups, 64 KiB pages: ~5 MiB); nothing is kept per sample
+// (run counts spilled, the ZIP directory walked from the file); measured
+// +6 MiB. The ingest before these bounds
 // (dictionaries of per-sample values, whole row groups, every key and
 // source name, the ZIP directory, 4,096-row batches) went from 25.7 to
 // 83.3 MiB on the same two logs.

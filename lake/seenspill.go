@@ -180,8 +180,10 @@ func (s *keySpill) merge(last []seenKey) error {
 	}
 	h := make(runHeap, 0, len(s.runs))
 	start := int64(0)
+	// 16 KiB of buffer per run, 1 MiB in all once there are many runs.
+	size := max(4<<10, min(16<<10, (1<<20)/max(1, len(s.runs))))
 	for i, end := range s.runs {
-		rr := &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.keys, start, end-start), 16<<10), idx: i}
+		rr := &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.keys, start, end-start), size), idx: i}
 		start = end
 		ok, err := rr.next()
 		if err != nil {

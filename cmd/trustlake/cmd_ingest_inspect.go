@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,9 +41,24 @@ func ingestInspectCommand() *cli.Command {
 				GroundTruth: c.String("ground-truth"), Judges: c.StringSlice("judge-scorer"),
 			}
 			files := c.Args().Slice()
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(inspectMemoryLimit)
+			}
 			return runIngest(c.Context, ingestOpts(c), c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
 				return ingest.Inspect(ctx, dst, files, io, o)
 			})
 		},
 	}
 }
+
+// inspectMemoryLimit is the Go runtime's soft memory limit while Inspect
+// logs are ingested (unless GOMEMLIMIT is set). The ingest's live heap is
+// about 30 MiB whatever the number of samples, but the heap the collector
+// lets grow between two cycles (twice the live heap) rose with the rare
+// moments of more live memory (a data file rolling over while the next
+// fills), so peak RSS still crept up with the samples: 112 → 128 MiB from
+// 10,000 to 100,000 samples. Under this limit the collector runs earlier
+// instead: 106 → 109 MiB, ~2% more CPU. It is soft: when one sample needs
+// more, the heap passes it, the collector taking at most about half the
+// CPU meanwhile.
+const inspectMemoryLimit = 64 << 20
