@@ -20,18 +20,19 @@ import (
 type ReportRuns struct {
 	jcs    []JudgeCondition
 	eps    []reportEpisode
-	index  map[string]int // episode id → number in eps
+	index  map[uint64]int // episode code (hash(episode_id)) → number in eps
 	byID   []int          // the numbers of eps in the order of their ids
 	review map[string]int // GT failures needing review per raw category
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
-	// episodes without an episode, ground-truth or label row.
+	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns
-	unknown []map[string]*episodeRuns
+	unknown []map[uint64]*episodeRuns
 }
 
 // reportEpisode is one row of report_episodes.
 type reportEpisode struct {
 	id, task, source, agent, category string // agent and category "" when NULL
+	code                              uint64 // hash(episode_id)
 	hasTask, hasSource                bool
 	gt, human                         optBool
 }
@@ -60,25 +61,33 @@ func (e *episodeRuns) addScore(x float64, slab *[]float64) {
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
-// exactly (an episode id on two rows of report_episodes): the caller asks
-// the session instead.
+// exactly (an episode id on two rows of report_episodes, or two of its ids
+// with one hash): the caller asks the session instead.
 var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 
 // ReadReportRuns reads the run counts of every judge × condition and the
 // episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
-// Arrow batches) and joins them here.
+// Arrow batches) and joins them here, by episode code: DuckDB's 64-bit
+// hash(episode_id), a number on every row instead of a string. Codes are
+// checked distinct over the episodes; a run of an id outside them
+// (without an episode, ground-truth or label row) would be taken for an
+// episode's only if their hashes collided (about n·m/2⁶⁴ for n episodes
+// and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
-	r := &ReportRuns{index: make(map[string]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
+	r := &ReportRuns{index: make(map[uint64]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
 	few := interner{} // tasks, sources, agents, categories: few distinct values
 	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
 		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
 		id, task, source, agent, category, raw := col(0), col(1), col(2), col(3), col(6), col(8)
 		gt, human, review := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean), rec.Column(7).(*array.Boolean)
+		code := rec.Column(9).(*array.Uint64).Uint64Values()
 		ids := idsOf(id) // one copy of the batch's ids
 		for row := range int(rec.NumRows()) {
 			var e reportEpisode
-			e.id = ids(row)
-			if _, dup := r.index[e.id]; dup {
+			e.id, e.code = ids(row), code[row]
+			// An id on two rows, or two ids with one code (never seen with
+			// a 64-bit hash): the codes would not name one episode.
+			if _, dup := r.index[e.code]; dup {
 				return ErrReportRunsShape
 			}
 			e.task, e.hasTask = interned(few, task, row)
@@ -93,7 +102,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				}
 				r.review[name]++
 			}
-			r.index[e.id] = len(r.eps)
+			r.index[e.code] = len(r.eps)
 			r.eps = append(r.eps, e)
 		}
 		return nil
@@ -106,41 +115,49 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		r.byID[i] = i
 	}
 	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
-	var last JudgeCondition
+	names, err := s.judgeConditionCodes(ctx, sqlFile("report_judge_conditions"))
+	if err != nil {
+		return nil, err
+	}
+	var last uint64
 	k := -1
 	look := r.lookup()
 	var slab []float64 // the episodes' scores, three places each
 	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
-		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
+		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.Uint64).Uint64Values()
 		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
-		runs, parse, success, failure, unc := n(3), n(4), n(5), n(6), n(7)
+		runs, parse, success, failure, unc := n(2), n(3), n(4), n(5), n(6)
 		var scores []*array.Float64 // the score columns with a value in this batch
-		for j := 8; j <= 10; j++ {
+		for j := 7; j <= 9; j++ {
 			if sc := rec.Column(j).(*array.Float64); sc.NullN() < sc.Len() {
 				scores = append(scores, sc)
 			}
 		}
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
-			if j, c := judge.Value(row), condition.Value(row); k < 0 || j != last.Judge || c != last.Condition {
-				last = JudgeCondition{Judge: strings.Clone(j), Condition: strings.Clone(c)}
-				if k = slices.Index(r.jcs, last); k < 0 {
+			if h := jc[row]; k < 0 || h != last {
+				name, ok := names[h]
+				if !ok {
+					return fmt.Errorf("judge × condition code %d not in report_judge_conditions", h)
+				}
+				last = h
+				if k = slices.Index(r.jcs, name); k < 0 {
 					k = len(r.jcs)
-					r.jcs = append(r.jcs, last)
+					r.jcs = append(r.jcs, name)
 					r.runs = append(r.runs, make([]episodeRuns, len(r.eps)))
 					r.unknown = append(r.unknown, nil)
 				}
 			}
 			var e *episodeRuns
-			if i, ok := look.find(id.Value(row)); ok {
+			if i, ok := look.find(id[row]); ok {
 				e = &r.runs[k][i]
 			} else {
 				if r.unknown[k] == nil {
-					r.unknown[k] = map[string]*episodeRuns{}
+					r.unknown[k] = map[uint64]*episodeRuns{}
 				}
-				if e = r.unknown[k][id.Value(row)]; e == nil {
+				if e = r.unknown[k][id[row]]; e == nil {
 					e = &episodeRuns{}
-					r.unknown[k][strings.Clone(id.Value(row))] = e
+					r.unknown[k][id[row]] = e
 				}
 			}
 			e.seen = true
@@ -163,7 +180,31 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	return r, nil
 }
 
-// episodeLookup finds episodes by id in rows that tend to come in the
+// judgeConditionCodes runs query, which returns judge, condition and
+// their code hash(judge, condition), and maps the codes to their judge ×
+// conditions. Two with one code (never seen with a 64-bit hash, but then
+// the codes name nothing) are ErrReportRunsShape.
+func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[uint64]JudgeCondition, error) {
+	names := map[uint64]JudgeCondition{}
+	err := s.queryArrow(ctx, query, nil, func(rec arrow.RecordBatch) error {
+		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
+		code := rec.Column(2).(*array.Uint64)
+		for row := range int(rec.NumRows()) {
+			jc := JudgeCondition{Judge: strings.Clone(judge.Value(row)), Condition: strings.Clone(condition.Value(row))}
+			if old, dup := names[code.Value(row)]; dup && old != jc {
+				return ErrReportRunsShape
+			}
+			names[code.Value(row)] = jc
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("report judge × conditions: %w", err)
+	}
+	return names, nil
+}
+
+// episodeLookup finds episodes by code in rows that tend to come in the
 // same order again and again (each file of a table lists the episodes in
 // the order they were ingested): it tries the episode that followed the
 // previous one last time, then the map.
@@ -177,15 +218,15 @@ func (r *ReportRuns) lookup() *episodeLookup {
 	return &episodeLookup{r: r, prev: -1, follow: make([]int, len(r.eps)+1)}
 }
 
-func (l *episodeLookup) find(id string) (int, bool) {
-	if l.prev >= 0 && l.r.eps[l.prev].id == id {
+func (l *episodeLookup) find(code uint64) (int, bool) {
+	if l.prev >= 0 && l.r.eps[l.prev].code == code {
 		return l.prev, true
 	}
-	if g := l.follow[l.prev+1] - 1; g >= 0 && l.r.eps[g].id == id {
+	if g := l.follow[l.prev+1] - 1; g >= 0 && l.r.eps[g].code == code {
 		l.prev = g
 		return g, true
 	}
-	i, ok := l.r.index[id]
+	i, ok := l.r.index[code]
 	if ok {
 		l.follow[l.prev+1] = i + 1
 		l.prev = i

@@ -3,6 +3,7 @@ package queries
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,8 +28,28 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 		judges = append(judges, quote(jc.Judge))
 		conditions = append(conditions, quote(jc.Condition))
 	}
-	q := strings.NewReplacer("{{judges}}", strings.Join(slices.Compact(slices.Sorted(slices.Values(judges))), ", "),
-		"{{conditions}}", strings.Join(slices.Compact(slices.Sorted(slices.Values(conditions))), ", ")).Replace(sqlFile("report_scores"))
+	judges, conditions = slices.Compact(slices.Sorted(slices.Values(judges))), slices.Compact(slices.Sorted(slices.Values(conditions)))
+	q := strings.NewReplacer("{{judges}}", strings.Join(judges, ", "), "{{conditions}}", strings.Join(conditions, ", ")).Replace(sqlFile("report_scores"))
+	// The codes of every judge × condition the statement may return (each
+	// judge with each condition), so that two with one code are caught.
+	var pairs []string
+	for _, j := range judges {
+		for _, c := range conditions {
+			pairs = append(pairs, "("+j+", "+c+")")
+		}
+	}
+	names, err := s.judgeConditionCodes(ctx, "SELECT j, c, hash(j, c) FROM (VALUES "+strings.Join(pairs, ", ")+") AS t(j, c)")
+	if errors.Is(err, ErrReportRunsShape) { // two with one code
+		for k, jc := range jcs {
+			if out[k], err = s.MetricsScores(ctx, jc, source); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	// The episodes metrics_scores.sql keeps: a task row of source and the
 	// verifier's ground truth.
 	keep := make([]bool, len(r.eps))
@@ -38,23 +59,25 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	}
 	// Per judge × condition, the runs of each episode by its number.
 	eps := make([][]scoreEpisode, len(jcs))
-	var last JudgeCondition
+	var last uint64
 	k := -2 // -1: a judge × condition not asked for
 	look := r.lookup()
-	err := s.queryArrow(ctx, q, nil, func(rec arrow.RecordBatch) error {
-		judge, condition, id := rec.Column(0).(*array.String), rec.Column(1).(*array.String), rec.Column(2).(*array.String)
-		run, score := rec.Column(3).(*array.Int64), rec.Column(4).(*array.Float64)
+	err = s.queryArrow(ctx, q, nil, func(rec arrow.RecordBatch) error {
+		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.Uint64).Uint64Values()
+		run, score := rec.Column(2).(*array.Int64), rec.Column(3).(*array.Float64)
 		for row := range int(rec.NumRows()) {
-			if j, c := judge.Value(row), condition.Value(row); k == -2 || j != last.Judge || c != last.Condition {
-				last = JudgeCondition{Judge: strings.Clone(j), Condition: strings.Clone(c)}
-				if k = slices.Index(jcs, last); k >= 0 && eps[k] == nil {
-					eps[k] = make([]scoreEpisode, len(r.eps))
+			if h := jc[row]; k == -2 || h != last {
+				last, k = h, -1
+				if name, ok := names[h]; ok {
+					if k = slices.Index(jcs, name); k >= 0 && eps[k] == nil {
+						eps[k] = make([]scoreEpisode, len(r.eps))
+					}
 				}
 			}
 			if k < 0 {
 				continue
 			}
-			i, ok := look.find(id.Value(row))
+			i, ok := look.find(id[row])
 			if !ok || !keep[i] {
 				continue
 			}

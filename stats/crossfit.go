@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -96,30 +97,41 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	for i, t := range tasks {
 		out.FoldOf[t] = i % k
 	}
-	var allNeg []float64
-	for _, it := range items {
+	// Every item's fold, looked up once; the negatives sorted once with
+	// their folds: a fold's training negatives are the sorted ones of the
+	// other folds, in order (what ThresholdForFPR sorts them into).
+	fold := make([]int, len(items))
+	var neg []foldScore
+	for i, it := range items {
+		fold[i] = out.FoldOf[it.Task]
 		if !it.Positive {
-			allNeg = append(allNeg, it.Score)
+			neg = append(neg, foldScore{it.Score, fold[i]})
 		}
 	}
-	if len(allNeg) == 0 {
+	if len(neg) == 0 {
 		return CrossFit{}, fmt.Errorf("cross-fit: no negatives")
 	}
-	out.Threshold = ThresholdForFPR(allNeg, opts.TargetFPR)
+	slices.SortFunc(neg, func(a, b foldScore) int { return cmp.Compare(a.score, b.score) })
+	sorted := make([]float64, 0, len(neg))
+	for _, e := range neg {
+		sorted = append(sorted, e.score)
+	}
+	out.Threshold = thresholdSorted(sorted, opts.TargetFPR)
+	train := make([]float64, 0, len(neg))
 	for f := range k {
-		var train []float64
-		for _, it := range items {
-			if !it.Positive && out.FoldOf[it.Task] != f {
-				train = append(train, it.Score)
+		train = train[:0]
+		for _, e := range neg {
+			if e.fold != f {
+				train = append(train, e.score)
 			}
 		}
 		if len(train) == 0 {
 			return CrossFit{}, fmt.Errorf("cross-fit: fold %d: no negatives outside the fold to calibrate on", f)
 		}
-		t := ThresholdForFPR(train, opts.TargetFPR)
+		t := thresholdSorted(train, opts.TargetFPR)
 		out.FoldThresholds[f] = t
-		for _, it := range items {
-			if out.FoldOf[it.Task] != f {
+		for i, it := range items {
+			if fold[i] != f {
 				continue
 			}
 			accept := it.Score >= t
@@ -136,4 +148,10 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 		}
 	}
 	return out, nil
+}
+
+// foldScore is a negative's score and its fold.
+type foldScore struct {
+	score float64
+	fold  int
 }

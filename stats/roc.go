@@ -1,10 +1,32 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 )
+
+// labelled is a score with its label.
+type labelled struct {
+	score    float64
+	positive bool
+}
+
+// sortedLabels returns the scores with their labels sorted ascending (dir
+// 1) or descending (dir -1); false when a score is NaN. Scores are
+// compared only for order: ties keep no particular order, which the
+// callers (grouping ties) never see.
+func sortedLabels(scores []float64, positive []bool, dir int) ([]labelled, bool) {
+	out := make([]labelled, len(scores))
+	for i, x := range scores {
+		if math.IsNaN(x) {
+			return nil, false
+		}
+		out[i] = labelled{x, positive[i]}
+	}
+	slices.SortFunc(out, func(a, b labelled) int { return dir * cmp.Compare(a.score, b.score) })
+	return out, true
+}
 
 // ROCAUC returns the area under the ROC curve of scores against labels
 // (positive[i] true for a ground-truth success), computed as the
@@ -16,23 +38,19 @@ func ROCAUC(scores []float64, positive []bool) float64 {
 	if len(scores) != len(positive) {
 		return math.NaN()
 	}
-	order := make([]int, len(scores))
-	for i := range order {
-		if math.IsNaN(scores[i]) {
-			return math.NaN()
-		}
-		order[i] = i
+	order, ok := sortedLabels(scores, positive, 1)
+	if !ok {
+		return math.NaN()
 	}
-	sort.Slice(order, func(a, b int) bool { return scores[order[a]] < scores[order[b]] })
 	var nPos, nNeg, rankSumPos float64
 	for i := 0; i < len(order); {
 		j := i
-		for j < len(order) && scores[order[j]] == scores[order[i]] {
+		for j < len(order) && order[j].score == order[i].score {
 			j++
 		}
 		midRank := float64(i+j+1) / 2 // ranks i+1..j share their mean
-		for _, k := range order[i:j] {
-			if positive[k] {
+		for _, e := range order[i:j] {
+			if e.positive {
 				nPos++
 				rankSumPos += midRank
 			} else {
@@ -65,6 +83,12 @@ func ThresholdForFPR(negScores []float64, target float64) float64 {
 	if math.IsNaN(s[0]) || math.IsNaN(s[len(s)-1]) {
 		return math.NaN()
 	}
+	return thresholdSorted(s, target)
+}
+
+// thresholdSorted is ThresholdForFPR of the scores s, sorted ascending,
+// without NaN, not empty, target in [0, 1].
+func thresholdSorted(s []float64, target float64) float64 {
 	n := float64(len(s))
 	// Walk distinct values from the smallest; at value s[i] the share of
 	// negatives >= s[i] is (len−i)/len.

@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // ROCPoint is one point of a ROC curve: accepting scores >= Threshold
 // gives false-positive rate FPR and true-positive rate TPR.
@@ -20,14 +17,13 @@ func ROCCurve(scores []float64, positive []bool) []ROCPoint {
 	if len(scores) != len(positive) {
 		return nil
 	}
-	order := make([]int, len(scores))
+	order, ok := sortedLabels(scores, positive, -1)
+	if !ok {
+		return nil
+	}
 	var nPos, nNeg float64
-	for i := range order {
-		if math.IsNaN(scores[i]) {
-			return nil
-		}
-		order[i] = i
-		if positive[i] {
+	for _, e := range order {
+		if e.positive {
 			nPos++
 		} else {
 			nNeg++
@@ -36,20 +32,19 @@ func ROCCurve(scores []float64, positive []bool) []ROCPoint {
 	if nPos == 0 || nNeg == 0 {
 		return nil
 	}
-	sort.Slice(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
 	out := []ROCPoint{{Threshold: math.Inf(1)}}
 	var tp, fp float64
 	for i := 0; i < len(order); {
 		j := i
-		for j < len(order) && scores[order[j]] == scores[order[i]] {
-			if positive[order[j]] {
+		for j < len(order) && order[j].score == order[i].score {
+			if order[j].positive {
 				tp++
 			} else {
 				fp++
 			}
 			j++
 		}
-		out = append(out, ROCPoint{Threshold: scores[order[i]], FPR: fp / nNeg, TPR: tp / nPos})
+		out = append(out, ROCPoint{Threshold: order[i].score, FPR: fp / nNeg, TPR: tp / nPos})
 		i = j
 	}
 	return out

@@ -7,7 +7,8 @@
 -- the episodes with a task row of the source and ground truth
 -- (report_episodes.sql), and averages each one's scores in run order: what
 -- metrics_scores.sql's avg(score ORDER BY run) computes, without DuckDB's
--- sorted aggregate and joins, which cost more than the scan.
-SELECT judge, condition, episode_id, run, score
+-- sorted aggregate and joins, which cost more than the scan. The judge ×
+-- condition and the episode come as hashes, as in report_runs.sql.
+SELECT hash(judge, condition) AS jc, hash(episode_id) AS episode, run, score
 FROM verdicts
 WHERE judge IN ({{judges}}) AND condition IN ({{conditions}})
