@@ -133,7 +133,7 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 func (j *bootJob) eval(acc []uint64, wf []float64, wsets [][]float64, out *[bootMetrics]float64) {
 	var s [nCols]float64
 	for _, l := range j.lanes {
-		s[j.use[l.c]] = float64(acc[l.word] >> l.shift & l.mask)
+		s[l.col] = float64(acc[l.word] >> l.shift & l.mask)
 	}
 	if len(j.floats) > 0 {
 		w := wf

@@ -9,6 +9,7 @@ import (
 // [shift, shift+width) of packed word word, mask = 2^width − 1.
 type lane struct {
 	c     int // the column: index into the job's use and cols
+	col   int // the tally column, j.use[c]
 	word  int
 	shift uint
 	mask  uint64
@@ -44,7 +45,7 @@ func packLanes(jobs []*bootJob, n int) packing {
 				p.words++
 				used = 0
 			}
-			j.lanes = append(j.lanes, lane{c: c, word: p.words - 1, shift: uint(used), mask: 1<<width - 1})
+			j.lanes = append(j.lanes, lane{c: c, col: j.use[c], word: p.words - 1, shift: uint(used), mask: 1<<width - 1})
 			used += width
 		}
 	}
