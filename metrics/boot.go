@@ -306,6 +306,11 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
+	select { // the percentiles take a while too: not after a stop
+	case <-opts.Stop:
+		return fmt.Errorf("bootstrap: %w", stats.ErrStopped)
+	default:
+	}
 	var targets []*Metric
 	for _, j := range jobs {
 		all := rowMetrics(j.row)

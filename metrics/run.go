@@ -55,6 +55,9 @@ func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	rep, err := Compute(cells, opts)
+	if ctx.Err() != nil { // a signal while a step that does not poll it ran: no output
+		return Report{}, ctx.Err()
+	}
 	if errors.Is(err, ErrNoGroundTruth) {
 		return Report{}, fmt.Errorf("%w (the lake has %d ground-truth rows and %d episodes; reference --gt %s)", err, counts.GroundTruth, counts.Episodes, opts.GT)
 	}
