@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"sync"
 
@@ -59,6 +60,11 @@ func newReportEngine(s *queries.Session) *reportEngine {
 // ReportRuns does not cover it counts the runs per episode once for the
 // session's statements instead (queries.Session.MaterializeRuns at
 // threshold).
+// reportRunsEnv set to "session" makes the report take the session's
+// statements even where ReportRuns covers the lake: the same figures,
+// slower (a cross-check, and how the tests reach that path).
+const reportRunsEnv = "TRUSTLAKE_REPORT_RUNS"
+
 func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -69,7 +75,11 @@ func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	if e.human, e.nHuman, err = e.sess.HumanAgreement(ctx); err != nil {
 		return err
 	}
-	e.runs, err = e.sess.ReadReportRuns(ctx, e.counts.Episodes)
+	if os.Getenv(reportRunsEnv) == "session" {
+		err = queries.ErrReportRunsShape // asked for: cross-check the two paths
+	} else {
+		e.runs, err = e.sess.ReadReportRuns(ctx, e.counts.Episodes)
+	}
 	switch {
 	case err == nil:
 		e.jcs = e.runs.JudgeConditions(nil)
