@@ -154,10 +154,44 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 // judges without a threshold and episodes without task or ground truth
 // (with warnings), and fills the report's judge and condition lists.
 func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queries.MetricCell, error) {
+	// The judge × conditions of the cells, with their statistics: cells
+	// come in runs of one judge × condition, so the map is looked up once
+	// a run.
+	type jcStat struct{ unscored, noTask, noGT, eps int }
+	stat := map[queries.JudgeCondition]*jcStat{}
+	var (
+		all  []queries.JudgeCondition
+		last *jcStat
+		lastJC queries.JudgeCondition
+	)
+	statOf := func(c *queries.MetricCell) *jcStat {
+		if last != nil && c.Judge == lastJC.Judge && c.Condition == lastJC.Condition {
+			return last
+		}
+		lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+		if last = stat[lastJC]; last == nil {
+			last = &jcStat{}
+			stat[lastJC] = last
+			all = append(all, lastJC)
+		}
+		return last
+	}
+	for i := range cells {
+		c := &cells[i]
+		s := statOf(c)
+		s.eps += c.Episodes
+		s.unscored += c.Unscored
+		switch {
+		case !c.HasTask:
+			s.noTask += c.Episodes
+		case !c.HasGT:
+			s.noGT += c.Episodes
+		}
+	}
 	var judges, conds []string
-	for _, c := range cells {
-		judges = append(judges, c.Judge)
-		conds = append(conds, c.Condition)
+	for _, jc := range all {
+		judges = append(judges, jc.Judge)
+		conds = append(conds, jc.Condition)
 	}
 	slices.Sort(judges)
 	judges = slices.Compact(judges)
@@ -173,31 +207,14 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 			return nil, fmt.Errorf("%w: condition %q is not in the lake; conditions: %s", ErrUnknown, c, strings.Join(conds, ", "))
 		}
 	}
-	keep := func(c queries.MetricCell) bool {
-		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, c.Judge)) &&
-			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, c.Condition))
+	keepJC := func(jc queries.JudgeCondition) bool {
+		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
+			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, jc.Condition))
 	}
-	type jcStat struct{ unscored, noTask, noGT, eps int }
-	stat := map[queries.JudgeCondition]*jcStat{}
 	var jcs []queries.JudgeCondition
-	for _, c := range cells {
-		if !keep(c) {
-			continue
-		}
-		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-		s := stat[jc]
-		if s == nil {
-			s = &jcStat{}
-			stat[jc] = s
+	for _, jc := range all {
+		if keepJC(jc) {
 			jcs = append(jcs, jc)
-		}
-		s.eps += c.Episodes
-		s.unscored += c.Unscored
-		switch {
-		case !c.HasTask:
-			s.noTask += c.Episodes
-		case !c.HasGT:
-			s.noGT += c.Episodes
 		}
 	}
 	if len(jcs) == 0 {
@@ -237,12 +254,17 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 	}
 	out := make([]queries.MetricCell, 0, len(cells))
 	sources := map[string]int{}
-	for _, c := range cells {
-		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-		if !keep(c) || skipped[jc] || !c.HasTask || !c.HasGT {
+	drop, lastJC := true, queries.JudgeCondition{}
+	for i := range cells {
+		c := &cells[i]
+		if i == 0 || c.Judge != lastJC.Judge || c.Condition != lastJC.Condition {
+			lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+			drop = !keepJC(lastJC) || skipped[lastJC]
+		}
+		if drop || !c.HasTask || !c.HasGT {
 			continue
 		}
-		out = append(out, c)
+		out = append(out, *c)
 		sources[c.Source] += c.Episodes
 	}
 	if len(out) == 0 {
