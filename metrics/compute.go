@@ -28,7 +28,7 @@ type rowAcc struct {
 
 // addCell adds a cell of the given task. Cells come in task order (Compute
 // sorts them), so the task is the last one or a new last one.
-func (a *rowAcc) addCell(task int, c queries.MetricCell, policy string) {
+func (a *rowAcc) addCell(task int, c *queries.MetricCell, policy string) {
 	n := len(a.tasks)
 	k, found := n-1, n > 0 && a.tasks[n-1] == task
 	if !found && (n == 0 || a.tasks[n-1] < task) {
@@ -87,21 +87,32 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	rep.Params.Tasks = len(ids)
 
 	accs := map[rowKey]*rowAcc{}
-	// Consecutive cells mostly add to the same rows: the last row of each
-	// slot (overall, then each dimension) is tried first.
-	last := make([]*rowAcc, 1+len(opts.By))
-	add := func(slot int, k rowKey, task int, c queries.MetricCell) {
-		a := last[slot]
-		if a == nil || a.key != k {
+	// Cells come in runs of one judge × condition: within a run, a slot's
+	// (overall, then each dimension) rows are found by their value alone.
+	slots := make([]map[string]*rowAcc, 1+len(opts.By))
+	for i := range slots {
+		slots[i] = map[string]*rowAcc{}
+	}
+	var jc queries.JudgeCondition
+	add := func(slot int, k rowKey, task int, c *queries.MetricCell) {
+		a := slots[slot][k.value]
+		if a == nil {
 			if a = accs[k]; a == nil {
 				a = &rowAcc{key: k}
 				accs[k] = a
 			}
-			last[slot] = a
+			slots[slot][k.value] = a
 		}
 		a.addCell(task, c, opts.UncertainPolicy)
 	}
-	for _, c := range cells {
+	for i := range cells {
+		c := &cells[i]
+		if i == 0 || c.Judge != jc.Judge || c.Condition != jc.Condition {
+			jc = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+			for _, m := range slots {
+				clear(m)
+			}
+		}
 		task := taskIdx[c.TaskID]
 		base := rowKey{judge: c.Judge, condition: c.Condition}
 		if c.Source == opts.Source {
@@ -296,7 +307,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 }
 
 // categoryStratum is a cell's value in the category stratum.
-func categoryStratum(c queries.MetricCell) string {
+func categoryStratum(c *queries.MetricCell) string {
 	switch {
 	case c.GTPass:
 		return StratumPass
@@ -307,7 +318,7 @@ func categoryStratum(c queries.MetricCell) string {
 }
 
 // hardnessStratum is a cell's value in the hardness stratum.
-func hardnessStratum(c queries.MetricCell) string {
+func hardnessStratum(c *queries.MetricCell) string {
 	if c.GTPass {
 		return StratumPass
 	}
