@@ -171,8 +171,8 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 	type jcStat struct{ unscored, noTask, noGT, eps int }
 	stat := map[queries.JudgeCondition]*jcStat{}
 	var (
-		all  []queries.JudgeCondition
-		last *jcStat
+		all    []queries.JudgeCondition
+		last   *jcStat
 		lastJC queries.JudgeCondition
 	)
 	statOf := func(c *queries.MetricCell) *jcStat {
