@@ -109,14 +109,26 @@ func (a *aucPairs) weighted(w []float64, drawn []int) float64 {
 	if pos == 0 || neg == 0 {
 		return math.NaN()
 	}
+	// Four sums per row, not one: the terms are exact, so the order of
+	// the additions does not matter, and independent sums do not wait on
+	// each other.
 	var num float64
 	for k, i := range drawn { // ascending: the upper triangle
 		row := a.wins[i*a.n : (i+1)*a.n]
-		s := row[i] * w[i]
-		for _, j := range drawn[k+1:] {
-			s += row[j] * w[j]
+		rest := drawn[k+1:]
+		s0, s1, s2, s3 := row[i]*w[i], 0.0, 0.0, 0.0
+		for len(rest) >= 4 {
+			j0, j1, j2, j3 := rest[0], rest[1], rest[2], rest[3]
+			s0 += row[j0] * w[j0]
+			s1 += row[j1] * w[j1]
+			s2 += row[j2] * w[j2]
+			s3 += row[j3] * w[j3]
+			rest = rest[4:]
 		}
-		num += w[i] * s
+		for _, j := range rest {
+			s0 += row[j] * w[j]
+		}
+		num += w[i] * ((s0 + s1) + (s2 + s3))
 	}
 	return num / (pos * neg)
 }

@@ -3,6 +3,8 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
 
 	"github.com/trustlake/trustlake/queries"
@@ -115,7 +117,9 @@ func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (Thres
 
 // bootThreshold adds task-cluster bootstrap intervals to the held-out rates
 // (per-task held-out counts; the fold thresholds are kept fixed) and to the
-// ROC AUC.
+// ROC AUC, all three from one pass over the resamples (stats.ClusterCounts:
+// the draws of stats.BootstrapRatios and stats.ClusterBootstrap, each
+// statistic summed as those sum it) with scratch space per worker.
 func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) error {
 	ids := make([]string, 0, len(cf.FoldOf))
 	for id := range cf.FoldOf {
@@ -128,10 +132,8 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 	}
 	n := len(ids)
 	fp, neg, tp, pos := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	byTask := make([][]stats.Scored, n)
 	for _, it := range items {
 		i := index[it.Task]
-		byTask[i] = append(byTask[i], it)
 		accept := it.Score >= cf.FoldThresholds[cf.FoldOf[it.Task]]
 		if it.Positive {
 			pos[i]++
@@ -145,40 +147,62 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 			}
 		}
 	}
-	bopts := mo.boot(mo.Workers)
-	ivs, err := stats.BootstrapRatios(ids, []stats.RatioStat{
-		{A: stats.Ratio{Num: fp, Den: neg}}, {A: stats.Ratio{Num: tp, Den: pos}},
-	}, bopts)
-	if err != nil {
-		return fmt.Errorf("bootstrap held-out rates: %w", err)
-	}
-	for i, m := range []*Metric{&out.HeldOutFPR, &out.HeldOutTPR} {
-		if ivs[i].OK {
-			m.Boot = [2]float64{ivs[i].Lo, ivs[i].Hi}
-		}
-	}
 	out.AUC = undefined(false)
 	scores, positive := make([]float64, len(items)), make([]bool, len(items))
 	for i, it := range items {
 		scores[i], positive[i] = it.Score, it.Positive
 	}
 	out.AUC.Value = stats.ROCAUC(scores, positive)
-	pairs := newAUCPairs(items, index)
-	iv, err := stats.ClusterBootstrap(ids, func(idx []int) float64 {
-		w := make([]float64, n) // how often each task was drawn
-		for _, i := range idx {
-			w[i]++
-		}
-		return pairs.weighted(w, make([]int, 0, n))
-	}, bopts)
-	if err != nil {
-		return fmt.Errorf("bootstrap roc auc: %w", err)
-	}
-	if iv.OK {
-		out.AUC.Boot = [2]float64{iv.Lo, iv.Hi}
-	}
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
+		return nil
+	}
+	pairs := newAUCPairs(items, index)
+	bopts := mo.boot(mo.Workers)
+	workers := bopts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	R := mo.Resamples
+	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
+	type scratch struct {
+		w     []float64
+		drawn []int
+	}
+	per := make([]scratch, workers)
+	err := stats.ClusterCounts(ids, bopts, func(worker, r int, counts []int) {
+		sc := &per[worker]
+		if sc.w == nil {
+			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)
+		}
+		w := sc.w
+		for i, c := range counts {
+			w[i] = float64(c)
+		}
+		vals[r] = weightedRatio(fp, neg, w)
+		vals[R+r] = weightedRatio(tp, pos, w)
+		vals[2*R+r] = pairs.weighted(w, sc.drawn)
+	})
+	if err != nil {
+		return fmt.Errorf("bootstrap threshold: %w", err)
+	}
+	for k, m := range []*Metric{&out.HeldOutFPR, &out.HeldOutTPR, &out.AUC} {
+		m.Boot = percentiles(vals[k*R:(k+1)*R], mo.Alpha) // NaNs when every resample is undefined, as before
 	}
 	return nil
+}
+
+// weightedRatio is Σ w·num / Σ w·den summed in task order (NaN when the
+// denominator is 0): the value stats.BootstrapRatios gives a ratio.
+func weightedRatio(num, den, w []float64) float64 {
+	var sn, sd float64
+	num, den = num[:len(w)], den[:len(w)]
+	for i, wi := range w {
+		sn += wi * num[i]
+		sd += wi * den[i]
+	}
+	if sd == 0 {
+		return math.NaN()
+	}
+	return sn / sd
 }

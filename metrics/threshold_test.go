@@ -147,3 +147,25 @@ func TestWeightedAUCIsROCAUCOfTheResample(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkWeightedAUC(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	items := make([]stats.Scored, 27000)
+	index := map[string]int{}
+	for i := range items {
+		task := fmt.Sprintf("t%03d", rng.IntN(150))
+		if _, ok := index[task]; !ok {
+			index[task] = len(index)
+		}
+		items[i] = stats.Scored{Task: task, Score: float64(rng.IntN(10000)) / 9999, Positive: rng.IntN(3) > 0}
+	}
+	pairs := newAUCPairs(items, index)
+	w := make([]float64, len(index))
+	for k := 0; k < len(index); k++ {
+		w[rng.IntN(len(index))]++
+	}
+	drawn := make([]int, 0, len(w))
+	for b.Loop() {
+		pairs.weighted(w, drawn)
+	}
+}
