@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/stats"
@@ -47,9 +46,9 @@ type ThresholdReport struct {
 	HeldOutTPR     Metric    `json:"heldout_tpr"`
 	AUC            Metric    `json:"roc_auc"`
 	Warnings       []string  `json:"warnings"`
-	// Scored are the episode scores the threshold was chosen on, in the
-	// order the lake returned them (for a ROC curve; not in --json).
-	Scored []stats.Scored `json:"-"`
+	// ROC is the ROC curve of the episode scores (stats.ROCCurve; for the
+	// report, not in --json).
+	ROC []stats.ROCPoint `json:"-"`
 }
 
 // Threshold chooses a score threshold for a score-only judge (reward model)
@@ -99,7 +98,6 @@ func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (Thres
 			out.NNeg++
 		}
 	}
-	out.Scored = slices.Clone(items)
 	cf, err := stats.CrossFitThreshold(items, stats.CrossFitOptions{TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed})
 	if err != nil {
 		return ThresholdReport{}, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
@@ -147,17 +145,16 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 			}
 		}
 	}
+	// The episodes sorted once by score give the ROC AUC, the curve and
+	// the AUC of every resample.
+	pairs := newAUCPairs(items, index)
 	out.AUC = undefined(false)
-	scores, positive := make([]float64, len(items)), make([]bool, len(items))
-	for i, it := range items {
-		scores[i], positive[i] = it.Score, it.Positive
-	}
-	out.AUC.Value = stats.ROCAUC(scores, positive)
+	out.AUC.Value = pairs.auc()
+	out.ROC = pairs.curve()
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
 		return nil
 	}
-	pairs := newAUCPairs(items, index)
 	bopts := mo.boot(mo.Workers)
 	workers := bopts.Workers
 	if workers <= 0 {

@@ -233,14 +233,10 @@ func rewardModel(ctx context.Context, opts reportOptions, s *reportEngine, jc qu
 	if err != nil {
 		return nil, metricsError(err)
 	}
-	xs, pos := make([]float64, len(th.Scored)), make([]bool, len(th.Scored))
-	for i, sc := range th.Scored {
-		xs[i], pos[i] = sc.Score, sc.Positive
-	}
 	rm := &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
 		Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
 		HeldOutFPR: estimate(th.HeldOutFPR, th.FP, th.FP+th.TN), HeldOutTPR: estimate(th.HeldOutTPR, th.TP, th.TP+th.FN),
-		AUC: estimate(th.AUC, 0, 0), ROC: thinROC(stats.ROCCurve(xs, pos))}
+		AUC: estimate(th.AUC, 0, 0), ROC: thinROC(th.ROC)}
 	return rm, nil
 }
 
