@@ -29,7 +29,7 @@ type ReportRuns struct {
 	unknown []map[uint64]*episodeRuns
 }
 
-// reportEpisode is one row of report_episodes.
+// reportEpisode is one episode of report_episodes (readReportEpisodes).
 type reportEpisode struct {
 	id, task, source, agent, category string // agent and category "" when NULL
 	code                              uint64 // hash(episode_id)
@@ -61,54 +61,22 @@ func (e *episodeRuns) addScore(x float64, slab *[]float64) {
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
-// exactly (an episode id on two rows of report_episodes, or two of its ids
-// with one hash): the caller asks the session instead.
+// exactly (an episode id on two episode or label rows, or two ids with
+// one hash): the caller asks the session instead.
 var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 
 // ReadReportRuns reads the run counts of every judge × condition and the
 // episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
-// Arrow batches) and joins them here, by episode code: DuckDB's 64-bit
+// Arrow batches; readReportEpisodes) and joins them here, by episode code: DuckDB's 64-bit
 // hash(episode_id), a number on every row instead of a string. Codes are
 // checked distinct over the episodes; a run of an id outside them
 // (without an episode, ground-truth or label row) would be taken for an
 // episode's only if their hashes collided (about n·m/2⁶⁴ for n episodes
 // and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
-	r := &ReportRuns{index: make(map[uint64]int, episodes), eps: make([]reportEpisode, 0, episodes), review: map[string]int{}}
-	few := interner{} // tasks, sources, agents, categories: few distinct values
-	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
-		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
-		id, task, source, agent, category, raw := col(0), col(1), col(2), col(3), col(6), col(8)
-		gt, human, review := rec.Column(4).(*array.Boolean), rec.Column(5).(*array.Boolean), rec.Column(7).(*array.Boolean)
-		code := rec.Column(9).(*array.Uint64).Uint64Values()
-		ids := idsOf(id) // one copy of the batch's ids
-		for row := range int(rec.NumRows()) {
-			var e reportEpisode
-			e.id, e.code = ids(row), code[row]
-			// An id on two rows, or two ids with one code (never seen with
-			// a 64-bit hash): the codes would not name one episode.
-			if _, dup := r.index[e.code]; dup {
-				return ErrReportRunsShape
-			}
-			e.task, e.hasTask = interned(few, task, row)
-			e.source, e.hasSource = interned(few, source, row)
-			e.agent, _ = interned(few, agent, row)
-			e.category, _ = interned(few, category, row)
-			e.gt, e.human = boolOf(gt, row), boolOf(human, row)
-			if review.IsValid(row) && review.Value(row) {
-				name, ok := interned(few, raw, row)
-				if !ok {
-					name = "(none)"
-				}
-				r.review[name]++
-			}
-			r.index[e.code] = len(r.eps)
-			r.eps = append(r.eps, e)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("report episodes: %w", err)
+	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
+	if err := s.readReportEpisodes(ctx, r, episodes); err != nil {
+		return nil, err
 	}
 	r.byID = make([]int, len(r.eps))
 	for i := range r.byID {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
@@ -20,7 +21,8 @@ import (
 // mean, on lakes whose run counts hold one row per
 // episode or not, with verdicts of episodes the lake does not know, human
 // judgments (a tie, an episode known only to them), category labels (one
-// that needs review) and score-only runs.
+// that needs review), episodes with two verifiers' ground truth and
+// score-only runs.
 func TestReportRunsAsSession(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		t.Run(fmt.Sprint("split=", split), func(t *testing.T) {
@@ -76,7 +78,15 @@ func TestReportRunsAsSession(t *testing.T) {
 			if err := os.WriteFile(cats, []byte(fmt.Sprintf("episode_id,category,annotator,note\n%s,F-UNCOMMITTED,ann,\nhuman-only,looked odd,ann,\nlabel-only,looked odd,ann,\n", eps[0])), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, args := range [][]string{{"ingest", "verdicts", p}, {"ingest", "human-labels", labels}, {"ingest", "labels", cats}} {
+			// A second verifier's ground truth: one that sorts first (it
+			// wins: the pass flips), one that sorts last, and an episode
+			// known only to two verifiers.
+			hex := func(c string) string { return strings.Repeat(c, 64) }
+			gts := fmt.Sprintf("SELECT * FROM (VALUES ('%s', '%s', false, 'F-PARTIAL'), ('%s', '%s', true, NULL), "+
+				"('gt-only', '%s', false, NULL), ('gt-only', '%s', true, NULL)) AS t(episode_id, verifier_sha256, pass, category)",
+				eps[0], hex("0"), eps[1], hex("f"), hex("b"), hex("a"))
+			for _, args := range [][]string{{"ingest", "verdicts", p}, {"ingest", "human-labels", labels}, {"ingest", "labels", cats},
+				{"ingest", "sql", "ground_truth", gts}} {
 				if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir}, args...)...); code != 0 {
 					t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 				}

@@ -1,15 +1,25 @@
 -- name: ReportEpisodes
--- The report's episodes (Session.ReadReportRuns): every episode that has an
--- episode row or a ground-truth or label row, with the attributes the
--- metrics cells, pairs and scores key on: task, source, agent, the
--- verifier's ground truth (view categories), the human majority (view
--- human_reference) and the effective category. The same joins as
--- episode_cells in metrics_cells.sql and those of metric_episodes
--- (metrics_episodes.sql). code is hash(episode_id), which report_runs.sql
--- and report_scores.sql return instead of the id.
-SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source, e.agent,
-    c.gt_pass, h.pass AS human_pass, c.category, c.needs_review, c.category_raw,
-    hash(coalesce(e.episode_id, c.episode_id)) AS code
-FROM episodes e
-FULL OUTER JOIN categories c ON c.episode_id = e.episode_id
-LEFT JOIN human_reference h ON h.episode_id = coalesce(e.episode_id, c.episode_id)
+-- The rows behind the report's episodes (Session.ReadReportRuns), as they
+-- are stored, each tagged with its kind: 0 the episode rows (task, source,
+-- agent), 1 the verifiers' ground-truth rows (pass, category, category_raw,
+-- verifier_sha256), 2 the category labels (category, category_raw), 3 the
+-- human majority (view human_reference; pass). The caller joins them by
+-- episode as the views categories and human_reference and the joins of
+-- episode_cells (metrics_cells.sql) do: one verifier row per episode, the
+-- first by verifier_sha256; a label's category before the verifier's.
+-- Without categories' window and the joins, which cost DuckDB three times
+-- the scans. code is hash(episode_id), which report_runs.sql and
+-- report_scores.sql return instead of the id.
+SELECT 0 AS kind, episode_id, task_id, source, agent, NULL::BOOLEAN AS pass,
+    NULL::VARCHAR AS category, NULL::VARCHAR AS category_raw, NULL::VARCHAR AS verifier, hash(episode_id) AS code
+FROM episodes
+UNION ALL
+SELECT 1, episode_id, NULL, NULL, NULL, pass, category, category_raw, verifier_sha256, hash(episode_id)
+FROM ground_truth
+WHERE source IS DISTINCT FROM 'human'
+UNION ALL
+SELECT 2, episode_id, NULL, NULL, NULL, NULL, category, category_raw, NULL, hash(episode_id)
+FROM labels
+UNION ALL
+SELECT 3, episode_id, NULL, NULL, NULL, pass, NULL, NULL, NULL, hash(episode_id)
+FROM human_reference
