@@ -169,7 +169,14 @@ func (a *aucPairs) curve() []stats.ROCPoint {
 	if a.nan || nPos == 0 || nNeg == 0 {
 		return nil
 	}
-	out := []stats.ROCPoint{{Threshold: math.Inf(1)}}
+	groups := 1 // distinct scores: the curve's points after the first
+	for i := 1; i < len(a.sorted); i++ {
+		if a.sorted[i].score != a.sorted[i-1].score {
+			groups++
+		}
+	}
+	out := make([]stats.ROCPoint, 1, 1+groups)
+	out[0] = stats.ROCPoint{Threshold: math.Inf(1)}
 	var tp, fp float64
 	for j := len(a.sorted); j > 0; {
 		i := j - 1

@@ -16,18 +16,13 @@ const (
 	kindHuman
 )
 
-// episodeRows gathers the rows of one episode (by code) from
-// report_episodes.sql before they are joined.
-type episodeRows struct {
-	reportEpisode
-	hasEpisode, hasGT, hasLabel bool
-	verifier                    string // of the ground-truth row kept
-	gtCat, gtRaw, lCat, lRaw    optString
-}
-
-type optString struct {
-	valid bool
-	v     string
+// episodeJoin is what joining an episode's rows of report_episodes.sql
+// needs beside its reportEpisode: which rows it has, the verifier of the
+// ground-truth row kept, and its effective category's NULLs and raw
+// category (the label's if it has one, else that row's).
+type episodeJoin struct {
+	hasEpisode, hasGT, hasLabel, hasCategory, hasRaw bool
+	verifier, raw                                    string
 }
 
 // readReportEpisodes fills r.eps, r.index and r.review from the stored
@@ -41,7 +36,8 @@ type optString struct {
 // and it has no category. An id on two episode or label rows, or two ids
 // with one code, is ErrReportRunsShape.
 func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int) error {
-	rows := make([]episodeRows, 0, episodes)
+	r.eps = make([]reportEpisode, 0, episodes)
+	joins := make([]episodeJoin, 0, episodes)
 	type human struct {
 		id   string
 		pass optBool
@@ -65,36 +61,41 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 			}
 			i, ok := r.index[code[row]]
 			if !ok {
-				i = len(rows)
+				i = len(r.eps)
 				r.index[code[row]] = i
-				rows = append(rows, episodeRows{reportEpisode: reportEpisode{id: ids(row), code: code[row]}})
+				r.eps = append(r.eps, reportEpisode{id: ids(row), code: code[row]})
+				joins = append(joins, episodeJoin{})
 			}
-			e := &rows[i]
+			e, j := &r.eps[i], &joins[i]
 			if e.id != id.Value(row) { // two ids with one code
 				return ErrReportRunsShape
 			}
 			switch kind[row] {
 			case kindEpisode:
-				if e.hasEpisode {
+				if j.hasEpisode {
 					return ErrReportRunsShape
 				}
-				e.hasEpisode = true
+				j.hasEpisode = true
 				e.task, e.hasTask = interned(few, task, row)
 				e.source, e.hasSource = interned(few, source, row)
 				e.agent, _ = interned(few, agent, row)
 			case kindGT:
 				v, _ := interned(few, verifier, row)
-				if e.hasGT && v >= e.verifier {
+				if j.hasGT && v >= j.verifier {
 					continue
 				}
-				e.hasGT, e.verifier, e.gt = true, v, boolOf(pass, row)
-				e.gtCat, e.gtRaw = optOf(few, category, row), optOf(few, raw, row)
+				j.hasGT, j.verifier, e.gt = true, v, boolOf(pass, row)
+				if !j.hasLabel {
+					e.category, j.hasCategory = interned(few, category, row)
+					j.raw, j.hasRaw = interned(few, raw, row)
+				}
 			case kindLabel:
-				if e.hasLabel {
+				if j.hasLabel {
 					return ErrReportRunsShape
 				}
-				e.hasLabel = true
-				e.lCat, e.lRaw = optOf(few, category, row), optOf(few, raw, row)
+				j.hasLabel = true
+				e.category, j.hasCategory = interned(few, category, row)
+				j.raw, j.hasRaw = interned(few, raw, row)
 			default:
 				return fmt.Errorf("row kind %d", kind[row])
 			}
@@ -104,30 +105,18 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 	if err != nil {
 		return fmt.Errorf("report episodes: %w", err)
 	}
-	r.eps = make([]reportEpisode, len(rows))
-	for i := range rows {
-		e := &rows[i]
+	for i := range r.eps {
+		e, j := &r.eps[i], &joins[i]
 		if h, ok := humans[e.code]; ok && h.id == e.id {
 			e.human = h.pass
 		}
-		cat, raw := e.gtCat, e.gtRaw
-		if e.hasLabel {
-			cat, raw = e.lCat, e.lRaw
-		}
-		e.category = cat.v
-		if (e.hasGT || e.hasLabel) && !(e.gt.valid && e.gt.v) && !cat.valid {
-			name := raw.v
-			if !raw.valid {
+		if (j.hasGT || j.hasLabel) && !(e.gt.valid && e.gt.v) && !j.hasCategory {
+			name := j.raw
+			if !j.hasRaw {
 				name = "(none)"
 			}
 			r.review[name]++
 		}
-		r.eps[i] = e.reportEpisode
 	}
 	return nil
-}
-
-func optOf(in interner, a *array.String, i int) optString {
-	v, ok := interned(in, a, i)
-	return optString{ok, v}
 }

@@ -1,7 +1,6 @@
 package queries
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,12 +51,14 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	}
 	// The episodes metrics_scores.sql keeps: a task row of source and the
 	// verifier's ground truth.
-	keep := make([]bool, len(r.eps))
+	slot, kept := make([]int32, len(r.eps)), int32(0) // number among the kept episodes, or -1
 	for i := range r.eps {
-		e := &r.eps[i]
-		keep[i] = e.hasSource && e.source == source && e.gt.valid
+		slot[i] = -1
+		if e := &r.eps[i]; e.hasSource && e.source == source && e.gt.valid {
+			slot[i], kept = kept, kept+1
+		}
 	}
-	// Per judge × condition, the runs of each episode by its number.
+	// Per judge × condition, the runs of each kept episode by its slot.
 	eps := make([][]scoreEpisode, len(jcs))
 	var last uint64
 	k := -2 // -1: a judge × condition not asked for
@@ -70,7 +71,7 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 				last, k = h, -1
 				if name, ok := names[h]; ok {
 					if k = slices.Index(jcs, name); k >= 0 && eps[k] == nil {
-						eps[k] = make([]scoreEpisode, len(r.eps))
+						eps[k] = make([]scoreEpisode, kept)
 					}
 				}
 			}
@@ -78,10 +79,10 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 				continue
 			}
 			i, ok := look.find(id[row])
-			if !ok || !keep[i] {
+			if !ok || slot[i] < 0 {
 				continue
 			}
-			eps[k][i].add(scoredRun{run: run.Value(row), score: score.Value(row), null: score.IsNull(row)})
+			eps[k][slot[i]].add(run.Value(row), score.Value(row), score.IsNull(row))
 		}
 		return nil
 	})
@@ -93,10 +94,13 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 			continue
 		}
 		for _, i := range r.byID {
+			if slot[i] < 0 {
+				continue
+			}
 			e := &r.eps[i]
-			if m, ok := eps[k][i].mean(); ok {
+			if m, ok := eps[k][slot[i]].mean(); ok {
 				if out[k] == nil {
-					out[k] = make([]MetricScore, 0, len(r.eps))
+					out[k] = make([]MetricScore, 0, kept)
 				}
 				m.EpisodeID, m.TaskID, m.GTPass = e.id, e.task, e.gt.v
 				out[k] = append(out[k], m)
@@ -107,11 +111,14 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 }
 
 // scoreEpisode gathers one episode's runs of one judge × condition: the
-// first three inline, the rest in more.
+// first three inline (64 bytes an episode: a million verdicts' reward
+// models fill ~100,000), the rest in more.
 type scoreEpisode struct {
-	n    int
-	runs [3]scoredRun
-	more []scoredRun
+	n      int32
+	nulls  uint8 // bit j: the j-th run has no score
+	runs   [3]int64
+	scores [3]float64
+	more   *[]scoredRun
 }
 
 type scoredRun struct {
@@ -120,11 +127,17 @@ type scoredRun struct {
 	null  bool
 }
 
-func (e *scoreEpisode) add(r scoredRun) {
-	if e.n < len(e.runs) {
-		e.runs[e.n] = r
+func (e *scoreEpisode) add(run int64, score float64, null bool) {
+	if e.n < int32(len(e.runs)) {
+		e.runs[e.n], e.scores[e.n] = run, score
+		if null {
+			e.nulls |= 1 << e.n
+		}
 	} else {
-		e.more = append(e.more, r)
+		if e.more == nil {
+			e.more = new([]scoredRun)
+		}
+		*e.more = append(*e.more, scoredRun{run, score, null})
 	}
 	e.n++
 }
@@ -133,8 +146,21 @@ func (e *scoreEpisode) add(r scoredRun) {
 // scores summed in run order and divided by their count; false when none
 // is scored (metrics_scores.sql's HAVING count(score) > 0).
 func (e *scoreEpisode) mean() (MetricScore, bool) {
-	runs := append(e.runs[:min(e.n, len(e.runs)):min(e.n, len(e.runs))], e.more...)
-	slices.SortStableFunc(runs, func(a, b scoredRun) int { return cmp.Compare(a.run, b.run) })
+	var buf [len(scoreEpisode{}.runs)]scoredRun
+	runs := buf[:min(int(e.n), len(buf))]
+	for j := range runs {
+		runs[j] = scoredRun{e.runs[j], e.scores[j], e.nulls&(1<<j) != 0}
+	}
+	if e.more != nil {
+		runs = append(runs, *e.more...)
+	}
+	// They usually come in run order; else a stable insertion sort (an
+	// episode has few runs).
+	for j := 1; j < len(runs); j++ {
+		for i := j; i > 0 && runs[i].run < runs[i-1].run; i-- {
+			runs[i], runs[i-1] = runs[i-1], runs[i]
+		}
+	}
 	sum, n := 0.0, 0
 	for _, r := range runs {
 		if !r.null {
@@ -145,5 +171,5 @@ func (e *scoreEpisode) mean() (MetricScore, bool) {
 	if n == 0 {
 		return MetricScore{}, false
 	}
-	return MetricScore{Score: sum / float64(n), Scored: n, Runs: e.n}, true
+	return MetricScore{Score: sum / float64(n), Scored: n, Runs: int(e.n)}, true
 }
