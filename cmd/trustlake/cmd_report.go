@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -112,7 +114,8 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	doc, err := buildReport(ctx, opts, src)
+	doc, closed, err := buildReport(ctx, opts, src)
+	defer closed()
 	if err != nil {
 		return err
 	}
@@ -181,16 +184,21 @@ func writeReport(dir string, doc *report.Document) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create report folder: %w", err)
 	}
+	// The three renderings read doc only: each on its own goroutine.
 	var js, md, html bytes.Buffer
-	enc := json.NewEncoder(&js)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("encode report.json: %w", err)
-	}
-	if err := report.WriteMarkdown(&md, doc); err != nil {
-		return err
-	}
-	if err := report.WriteHTML(&html, doc); err != nil {
+	var wg sync.WaitGroup
+	var errs [3]error
+	wg.Go(func() {
+		enc := json.NewEncoder(&js)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			errs[0] = fmt.Errorf("encode report.json: %w", err)
+		}
+	})
+	wg.Go(func() { errs[1] = report.WriteMarkdown(&md, doc) })
+	wg.Go(func() { errs[2] = report.WriteHTML(&html, doc) })
+	wg.Wait()
+	if err := cmp.Or(errs[:]...); err != nil {
 		return err
 	}
 	for _, f := range []struct {
