@@ -3,6 +3,7 @@ package queries
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,6 +15,7 @@ const (
 	kindGT
 	kindLabel
 	kindHuman
+	kindJudgeCondition
 )
 
 // episodeJoin is what joining an episode's rows of report_episodes.sql
@@ -34,8 +36,10 @@ type episodeJoin struct {
 // majority (human_reference) of its id; needs review when it is in
 // categories (a ground-truth or label row), its ground truth is not a pass
 // and it has no category. An id on two episode or label rows, or two ids
-// with one code, is ErrReportRunsShape.
-func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int) error {
+// with one code, is ErrReportRunsShape. It returns the judge × condition
+// of every code (two with one code are ErrReportRunsShape too).
+func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int) (map[uint64]JudgeCondition, error) {
+	names := map[uint64]JudgeCondition{}
 	r.eps = make([]reportEpisode, 0, episodes)
 	joins := make([]episodeJoin, 0, episodes)
 	type human struct {
@@ -52,6 +56,14 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 		code := rec.Column(9).(*array.Uint64).Uint64Values()
 		ids := idsOf(id) // one copy of the batch's ids
 		for row := range int(rec.NumRows()) {
+			if kind[row] == kindJudgeCondition {
+				jc := JudgeCondition{Judge: strings.Clone(id.Value(row)), Condition: strings.Clone(task.Value(row))}
+				if old, dup := names[code[row]]; dup && old != jc {
+					return ErrReportRunsShape
+				}
+				names[code[row]] = jc
+				continue
+			}
 			if kind[row] == kindHuman {
 				if humans == nil {
 					humans = map[uint64]human{}
@@ -103,7 +115,7 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("report episodes: %w", err)
+		return nil, fmt.Errorf("report episodes: %w", err)
 	}
 	for i := range r.eps {
 		e, j := &r.eps[i], &joins[i]
@@ -118,5 +130,5 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 			r.review[name]++
 		}
 	}
-	return nil
+	return names, nil
 }

@@ -75,7 +75,8 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
-	if err := s.readReportEpisodes(ctx, r, episodes); err != nil {
+	names, err := s.readReportEpisodes(ctx, r, episodes)
+	if err != nil {
 		return nil, err
 	}
 	r.byID = make([]int, len(r.eps))
@@ -83,10 +84,6 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		r.byID[i] = i
 	}
 	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
-	names, err := s.judgeConditionCodes(ctx, sqlFile("report_judge_conditions"))
-	if err != nil {
-		return nil, err
-	}
 	var last uint64
 	k := -1
 	look := r.lookup()
@@ -106,7 +103,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 			if h := jc[row]; k < 0 || h != last {
 				name, ok := names[h]
 				if !ok {
-					return fmt.Errorf("judge × condition code %d not in report_judge_conditions", h)
+					return fmt.Errorf("judge × condition code %d not in report_episodes", h)
 				}
 				last = h
 				if k = slices.Index(r.jcs, name); k < 0 {

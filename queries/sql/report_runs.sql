@@ -3,7 +3,7 @@
 -- verdict_runs holds them: one or more rows per episode, which the caller
 -- sums (Session.ReadReportRuns) and joins with the episodes of
 -- report_episodes.sql. The judge × condition comes as hash(judge,
--- condition) (report_judge_conditions.sql names them): one number per
+-- condition) (report_episodes.sql names them): one number per
 -- row, not two strings.
 SELECT hash(judge, condition) AS jc, hash(episode_id) AS episode,
     CAST(n_runs AS INTEGER) AS n_runs, CAST(n_parse AS INTEGER) AS n_parse,
