@@ -253,6 +253,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.tx.abort = append(w.tx.abort, px.release) // Close releases it too
 	ps := &partState{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
 	if w.parts == nil {
 		w.parts = map[string]*partState{}
@@ -266,6 +267,11 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
+	defer func() {
+		for _, ps := range w.list {
+			ps.index.release()
+		}
+	}()
 	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
 		w.dups = make(chan []dupPair, 1)
 		go func(seen []seenKey) { w.dups <- memDups(seen) }(w.seen)

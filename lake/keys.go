@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // The key index. Every data file has a companion file in _keys/ holding, in
@@ -122,6 +123,32 @@ func readKeysFile(root string, f FileEntry, dst []byte) error {
 		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", f.Keys, n+len(keysMagic), want, f.Rows, err)
 	}
 	return nil
+}
+
+// mapKeysFile maps f's key index read-only, checking its length against
+// the row count of the manifest and its magic. A mapping it returns with
+// an error is the caller's to unmap.
+func mapKeysFile(root string, f FileEntry) ([]byte, error) {
+	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Keys)))
+	if err != nil {
+		return nil, fmt.Errorf("read key index %s: %w", f.Keys, err)
+	}
+	defer fh.Close()
+	want := int64(len(keysMagic)) + keyEntryBytes*f.Rows
+	if st, err := fh.Stat(); err != nil || st.Size() != want {
+		if err == nil {
+			err = fmt.Errorf("%d bytes, want %d for %d rows", st.Size(), want, f.Rows)
+		}
+		return nil, fmt.Errorf("read key index %s: %w", f.Keys, err)
+	}
+	m, err := syscall.Mmap(int(fh.Fd()), 0, int(want), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map key index %s: %w", f.Keys, err)
+	}
+	if string(m[:len(keysMagic)]) != keysMagic {
+		return m, fmt.Errorf("read key index %s: %w", f.Keys, errBadKeys)
+	}
+	return m, nil
 }
 
 var errBadKeys = errors.New("not a key index file (or another format)")

@@ -1,9 +1,11 @@
 package lake
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"sort"
+	"syscall"
 )
 
 // located is a stored row's key entry and where the row is.
@@ -14,9 +16,9 @@ type located struct {
 }
 
 // partIndex is the key index of one partition in memory: the key index
-// files' entries back to back as read (24 bytes a stored row, one
-// sequential read per file), and their ordinals bucketed by the top bits of
-// the key hash (hashes are uniform, so buckets hold a few), found with one
+// files mapped read-only (24 bytes a stored row, straight from the page
+// cache: no copy, no fresh memory), and the rows' ordinals bucketed by the
+// top bits of the key hash (hashes are uniform, so buckets hold a few), found with one
 // directory read and a short scan. The buckets hold 4-byte ordinals, not
 // the entries: filling them is a scatter into a table that stays in cache.
 //
@@ -29,7 +31,8 @@ type located struct {
 type partIndex struct {
 	files  []FileEntry
 	starts []uint32 // ordinal of each file's first row
-	raw    []byte   // entry of ordinal i at raw[24*i:]
+	ents   [][]byte // each file's entries, 24 bytes a row
+	maps   [][]byte // the mappings behind ents (release unmaps them)
 	shift  uint
 	dir    []uint32 // bucket b holds ords[dir[b]:dir[b+1]]
 	ords   []uint32
@@ -65,9 +68,10 @@ func (px *partIndex) find(key [2]uint64) (located, bool) {
 	}
 	b := key[0] >> px.shift
 	for _, o := range px.ords[px.dir[b]:px.dir[b+1]] {
-		if e := decodeKeyEntry(px.raw[keyEntryBytes*int(o):]); e.key == key {
-			fi := sort.Search(len(px.starts), func(i int) bool { return px.starts[i] > o }) - 1
-			return located{keyEntry: e, file: uint32(fi), row: o - px.starts[fi]}, true
+		fi := sort.Search(len(px.starts), func(i int) bool { return px.starts[i] > o }) - 1
+		row := o - px.starts[fi]
+		if e := decodeKeyEntry(px.ents[fi][keyEntryBytes*int(row):]); e.key == key {
+			return located{keyEntry: e, file: uint32(fi), row: row}, true
 		}
 	}
 	return located{}, false
@@ -89,46 +93,58 @@ func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 	if total >= 1<<32 {
 		return nil, fmt.Errorf("partition of %s holds %d rows; compact or split it", t.Name, total)
 	}
-	px.raw = make([]byte, keyEntryBytes*total)
+	px.ents = make([][]byte, len(files))
 	for i, f := range files {
-		dst := px.raw[keyEntryBytes*int64(px.starts[i]) : keyEntryBytes*(int64(px.starts[i])+f.Rows)]
 		if f.Keys != "" {
-			if err := readKeysFile(tx.l.root, f, dst); err != nil {
+			m, err := mapKeysFile(tx.l.root, f)
+			if m != nil {
+				px.maps = append(px.maps, m)
+			}
+			if err != nil {
+				px.release()
 				return nil, fmt.Errorf("%w (run `trustlake lake check`)", err)
 			}
+			px.ents[i] = m[len(keysMagic):]
 			continue
 		}
 		entries, err := t.ops.fileKeys(tx.l.root, t, f)
+		if err == nil && int64(len(entries)) != f.Rows {
+			err = fmt.Errorf("%s: %d rows, manifest says %d (run `trustlake lake check`)", f.Path, len(entries), f.Rows)
+		}
+		if err == nil {
+			err = tx.addKeys(f, entries)
+		}
 		if err != nil {
+			px.release()
 			return nil, err
 		}
-		if int64(len(entries)) != f.Rows {
-			return nil, fmt.Errorf("%s: %d rows, manifest says %d (run `trustlake lake check`)", f.Path, len(entries), f.Rows)
-		}
-		if err := tx.addKeys(f, entries); err != nil {
-			return nil, err
-		}
+		px.ents[i] = make([]byte, keyEntryBytes*len(entries))
 		for r, e := range entries {
-			putKeyEntry(dst[keyEntryBytes*r:], e)
+			putKeyEntry(px.ents[i][keyEntryBytes*r:], e)
 		}
 	}
 	px.build()
 	return px, nil
 }
 
-// build fills the filter and the buckets from px.raw.
+// build fills the filter and the buckets from px.ents.
 func (px *partIndex) build() {
-	total := len(px.raw) / keyEntryBytes
+	total := 0
+	for _, e := range px.ents {
+		total += len(e) / keyEntryBytes
+	}
 	nb := max(1, bits.Len64(uint64(total)/4))
 	px.shift = uint(64 - nb)
 	px.dir = make([]uint32, (1<<nb)+1)
 	px.filter = make([]uint64, 1<<nb)
 	// Two passes over the entries: count per bucket (and fill the filter),
 	// then place.
-	for off := 0; off < len(px.raw); off += keyEntryBytes {
-		e := decodeKeyEntry(px.raw[off:])
-		px.dir[(e.key[0]>>px.shift)+1]++
-		px.filter[e.key[1]>>px.shift] |= filterBits(e.key[1])
+	for _, ents := range px.ents {
+		for off := 0; off+keyEntryBytes <= len(ents); off += keyEntryBytes {
+			e := decodeKeyEntry(ents[off:])
+			px.dir[(e.key[0]>>px.shift)+1]++
+			px.filter[e.key[1]>>px.shift] |= filterBits(e.key[1])
+		}
 	}
 	for b := 1; b < len(px.dir); b++ {
 		px.dir[b] += px.dir[b-1]
@@ -136,9 +152,23 @@ func (px *partIndex) build() {
 	px.ords = make([]uint32, total)
 	next := make([]uint32, len(px.dir)-1)
 	copy(next, px.dir)
-	for o := range uint32(total) {
-		b := decodeKeyEntry(px.raw[keyEntryBytes*int(o):]).key[0] >> px.shift
-		px.ords[next[b]] = o
-		next[b]++
+	var o uint32
+	for _, ents := range px.ents {
+		for off := 0; off+keyEntryBytes <= len(ents); off += keyEntryBytes {
+			b := binary.LittleEndian.Uint64(ents[off:]) >> px.shift
+			px.ords[next[b]] = o
+			next[b]++
+			o++
+		}
 	}
+}
+
+// release unmaps the key index files; the index then holds nothing (every
+// lookup says "not stored"), so it is for a Writer that is done.
+func (px *partIndex) release() {
+	px.ents, px.ords = nil, nil
+	for _, m := range px.maps {
+		syscall.Munmap(m)
+	}
+	px.maps = nil
 }

@@ -11,10 +11,11 @@ func TestPartIndexFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const n = 100_000
 	stored := make([]keyEntry, n)
-	px := &partIndex{starts: []uint32{0, n / 2}, raw: make([]byte, n*keyEntryBytes)}
+	raw := make([]byte, n*keyEntryBytes)
+	px := &partIndex{starts: []uint32{0, n / 2}, ents: [][]byte{raw[:n/2*keyEntryBytes], raw[n/2*keyEntryBytes:]}}
 	for i := range stored {
 		stored[i] = keyEntry{key: [2]uint64{r.Uint64(), r.Uint64()}, content: uint64(i)}
-		putKeyEntry(px.raw[i*keyEntryBytes:], stored[i])
+		putKeyEntry(raw[i*keyEntryBytes:], stored[i])
 	}
 	px.build()
 	for i, e := range stored {
