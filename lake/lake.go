@@ -162,6 +162,18 @@ func (l *Lake) Snapshot() (Snapshot, error) {
 // Version is the manifest version of the snapshot (0 for an empty lake).
 func (s Snapshot) Version() int64 { return s.m.Version }
 
+// Rows returns the rows of a table in this snapshot: the sum of its files'
+// row counts in the manifest, which is what a scan of them counts.
+func (s Snapshot) Rows(table string) int64 {
+	var n int64
+	for _, f := range s.m.Files {
+		if f.Table == table {
+			n += f.Rows
+		}
+	}
+	return n
+}
+
 // Files returns the data files of a table in this snapshot, as absolute
 // paths, in manifest order.
 func (s Snapshot) Files(table string) ([]string, error) {

@@ -278,7 +278,7 @@ func sameBits(a, b float64) bool {
 func TestRowAccTasks(t *testing.T) {
 	var a rowAcc
 	for _, task := range []int{3, 1, 3, 2, 5, 1} {
-		a.addCell(task, queries.MetricCell{Episodes: 1, MajSuccess: 1, GTPass: true, Runs: task}, UncertainFailure)
+		a.addCell(task, &queries.MetricCell{Episodes: 1, MajSuccess: 1, GTPass: true, Runs: task}, UncertainFailure)
 	}
 	if !slices.Equal(a.tasks, []int{1, 2, 3, 5}) {
 		t.Fatalf("tasks %v", a.tasks)

@@ -28,7 +28,7 @@ type rowAcc struct {
 
 // addCell adds a cell of the given task. Cells come in task order (Compute
 // sorts them), so the task is the last one or a new last one.
-func (a *rowAcc) addCell(task int, c queries.MetricCell, policy string) {
+func (a *rowAcc) addCell(task int, c *queries.MetricCell, policy string) {
 	n := len(a.tasks)
 	k, found := n-1, n > 0 && a.tasks[n-1] == task
 	if !found && (n == 0 || a.tasks[n-1] < task) {
@@ -87,21 +87,32 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	rep.Params.Tasks = len(ids)
 
 	accs := map[rowKey]*rowAcc{}
-	// Consecutive cells mostly add to the same rows: the last row of each
-	// slot (overall, then each dimension) is tried first.
-	last := make([]*rowAcc, 1+len(opts.By))
-	add := func(slot int, k rowKey, task int, c queries.MetricCell) {
-		a := last[slot]
-		if a == nil || a.key != k {
+	// Cells come in runs of one judge × condition: within a run, a slot's
+	// (overall, then each dimension) rows are found by their value alone.
+	slots := make([]map[string]*rowAcc, 1+len(opts.By))
+	for i := range slots {
+		slots[i] = map[string]*rowAcc{}
+	}
+	var jc queries.JudgeCondition
+	add := func(slot int, k rowKey, task int, c *queries.MetricCell) {
+		a := slots[slot][k.value]
+		if a == nil {
 			if a = accs[k]; a == nil {
 				a = &rowAcc{key: k}
 				accs[k] = a
 			}
-			last[slot] = a
+			slots[slot][k.value] = a
 		}
 		a.addCell(task, c, opts.UncertainPolicy)
 	}
-	for _, c := range cells {
+	for i := range cells {
+		c := &cells[i]
+		if i == 0 || c.Judge != jc.Judge || c.Condition != jc.Condition {
+			jc = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+			for _, m := range slots {
+				clear(m)
+			}
+		}
 		task := taskIdx[c.TaskID]
 		base := rowKey{judge: c.Judge, condition: c.Condition}
 		if c.Source == opts.Source {
@@ -154,10 +165,44 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 // judges without a threshold and episodes without task or ground truth
 // (with warnings), and fills the report's judge and condition lists.
 func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queries.MetricCell, error) {
+	// The judge × conditions of the cells, with their statistics: cells
+	// come in runs of one judge × condition, so the map is looked up once
+	// a run.
+	type jcStat struct{ unscored, noTask, noGT, eps int }
+	stat := map[queries.JudgeCondition]*jcStat{}
+	var (
+		all    []queries.JudgeCondition
+		last   *jcStat
+		lastJC queries.JudgeCondition
+	)
+	statOf := func(c *queries.MetricCell) *jcStat {
+		if last != nil && c.Judge == lastJC.Judge && c.Condition == lastJC.Condition {
+			return last
+		}
+		lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+		if last = stat[lastJC]; last == nil {
+			last = &jcStat{}
+			stat[lastJC] = last
+			all = append(all, lastJC)
+		}
+		return last
+	}
+	for i := range cells {
+		c := &cells[i]
+		s := statOf(c)
+		s.eps += c.Episodes
+		s.unscored += c.Unscored
+		switch {
+		case !c.HasTask:
+			s.noTask += c.Episodes
+		case !c.HasGT:
+			s.noGT += c.Episodes
+		}
+	}
 	var judges, conds []string
-	for _, c := range cells {
-		judges = append(judges, c.Judge)
-		conds = append(conds, c.Condition)
+	for _, jc := range all {
+		judges = append(judges, jc.Judge)
+		conds = append(conds, jc.Condition)
 	}
 	slices.Sort(judges)
 	judges = slices.Compact(judges)
@@ -173,31 +218,14 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 			return nil, fmt.Errorf("%w: condition %q is not in the lake; conditions: %s", ErrUnknown, c, strings.Join(conds, ", "))
 		}
 	}
-	keep := func(c queries.MetricCell) bool {
-		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, c.Judge)) &&
-			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, c.Condition))
+	keepJC := func(jc queries.JudgeCondition) bool {
+		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
+			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, jc.Condition))
 	}
-	type jcStat struct{ unscored, noTask, noGT, eps int }
-	stat := map[queries.JudgeCondition]*jcStat{}
 	var jcs []queries.JudgeCondition
-	for _, c := range cells {
-		if !keep(c) {
-			continue
-		}
-		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-		s := stat[jc]
-		if s == nil {
-			s = &jcStat{}
-			stat[jc] = s
+	for _, jc := range all {
+		if keepJC(jc) {
 			jcs = append(jcs, jc)
-		}
-		s.eps += c.Episodes
-		s.unscored += c.Unscored
-		switch {
-		case !c.HasTask:
-			s.noTask += c.Episodes
-		case !c.HasGT:
-			s.noGT += c.Episodes
 		}
 	}
 	if len(jcs) == 0 {
@@ -237,12 +265,17 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 	}
 	out := make([]queries.MetricCell, 0, len(cells))
 	sources := map[string]int{}
-	for _, c := range cells {
-		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-		if !keep(c) || skipped[jc] || !c.HasTask || !c.HasGT {
+	drop, lastJC := true, queries.JudgeCondition{}
+	for i := range cells {
+		c := &cells[i]
+		if i == 0 || c.Judge != lastJC.Judge || c.Condition != lastJC.Condition {
+			lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
+			drop = !keepJC(lastJC) || skipped[lastJC]
+		}
+		if drop || !c.HasTask || !c.HasGT {
 			continue
 		}
-		out = append(out, c)
+		out = append(out, *c)
 		sources[c.Source] += c.Episodes
 	}
 	if len(out) == 0 {
@@ -274,7 +307,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 }
 
 // categoryStratum is a cell's value in the category stratum.
-func categoryStratum(c queries.MetricCell) string {
+func categoryStratum(c *queries.MetricCell) string {
 	switch {
 	case c.GTPass:
 		return StratumPass
@@ -285,7 +318,7 @@ func categoryStratum(c queries.MetricCell) string {
 }
 
 // hardnessStratum is a cell's value in the hardness stratum.
-func hardnessStratum(c queries.MetricCell) string {
+func hardnessStratum(c *queries.MetricCell) string {
 	if c.GTPass {
 		return StratumPass
 	}

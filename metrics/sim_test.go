@@ -362,3 +362,28 @@ func metricsOf(r Row) map[string]Metric {
 }
 
 func statsFleiss(counts [][]int) float64 { return stats.FleissKappa(counts) }
+
+// TestLakeCountsFromManifest: the row counts the metrics check first come
+// from the session's manifest; they are what scanning the tables counts.
+func TestLakeCountsFromManifest(t *testing.T) {
+	d := simLake(t)
+	got, err := d.s.MetricsLakeCounts(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want queries.LakeCounts
+	rows, err := d.s.Query(t.Context(), "SELECT (SELECT count(*) FROM verdicts), (SELECT count(*) FROM episodes), (SELECT count(*) FROM ground_truth)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatal("no row")
+	}
+	if err := rows.Scan(&want.Verdicts, &want.Episodes, &want.GroundTruth); err != nil {
+		t.Fatal(err)
+	}
+	if got != want || want.Verdicts == 0 || want.Episodes == 0 || want.GroundTruth == 0 {
+		t.Fatalf("MetricsLakeCounts = %+v, scanning the tables gives %+v", got, want)
+	}
+}

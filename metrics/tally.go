@@ -19,7 +19,7 @@ type tally struct {
 
 // addCell adds a cell's episodes, mapping majority verdicts against the
 // cell's ground truth under the uncertain policy.
-func (t *tally) addCell(c queries.MetricCell, policy string) {
+func (t *tally) addCell(c *queries.MetricCell, policy string) {
 	succ, fail := c.MajSuccess, c.MajFailure
 	switch policy {
 	case UncertainFailure:

@@ -113,9 +113,13 @@ type LakeCounts struct {
 	Verdicts, Episodes, GroundTruth int
 }
 
-// MetricsLakeCounts counts verdicts, episodes and ground-truth rows
-// (sql/metrics_lake_counts.sql).
+// MetricsLakeCounts counts verdicts, episodes and ground-truth rows: from
+// the manifest of the session's snapshot (no statement), or
+// sql/metrics_lake_counts.sql in a session without a lake.
 func (s *Session) MetricsLakeCounts(ctx context.Context) (LakeCounts, error) {
+	if s.counts != nil {
+		return *s.counts, nil
+	}
 	var c LakeCounts
 	var row *sql.Row = s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts"))
 	if err := row.Scan(&c.Verdicts, &c.Episodes, &c.GroundTruth); err != nil {

@@ -40,6 +40,9 @@ type Session struct {
 	// runsPerEpisode: the snapshot's run counts hold one row per (judge,
 	// condition, episode), so per_episode parts need not sum them.
 	runsPerEpisode bool
+	// counts: the rows of the tables the metrics read, from the snapshot's
+	// manifest (nil without a lake).
+	counts *LakeCounts
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

@@ -70,6 +70,10 @@ func TestSessionReadsOneSnapshot(t *testing.T) {
 	if got := count(s); got != 1 {
 		t.Errorf("session opened at version %d sees %d verdicts, want 1: views mix versions", m0.Version, got)
 	}
+	// The metrics' row counts come from the same snapshot's manifest.
+	if c, err := s.MetricsLakeCounts(t.Context()); err != nil || c != (queries.LakeCounts{Verdicts: 1}) {
+		t.Errorf("MetricsLakeCounts = %+v, %v; want 1 verdict, as the session's views", c, err)
+	}
 	s2, err := queries.Open(t.Context(), l, queries.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -77,5 +81,8 @@ func TestSessionReadsOneSnapshot(t *testing.T) {
 	defer s2.Close()
 	if got := count(s2); got != 2 || s2.Version() != m1.Version {
 		t.Errorf("new session: %d verdicts at version %d, want 2 at %d", got, s2.Version(), m1.Version)
+	}
+	if c, err := s2.MetricsLakeCounts(t.Context()); err != nil || c != (queries.LakeCounts{Verdicts: 2}) {
+		t.Errorf("new session: MetricsLakeCounts = %+v, %v; want 2 verdicts", c, err)
 	}
 }
