@@ -18,9 +18,12 @@ type located struct {
 // partIndex is the key index of one partition in memory: the key index
 // files mapped read-only (24 bytes a stored row, straight from the page
 // cache: no copy, no fresh memory), and the rows' ordinals bucketed by the
-// top bits of the key hash (hashes are uniform, so buckets hold a few), found with one
-// directory read and a short scan. The buckets hold 4-byte ordinals, not
-// the entries: filling them is a scatter into a table that stays in cache.
+// top bits of the key hash (hashes are uniform, so buckets hold a few),
+// found with one directory read and a short scan. The buckets hold 8 bytes
+// a row, not the 24-byte entries: the ordinal and 32 bits of the key, so
+// filling them is a scatter into a table that mostly stays in cache, and a
+// lookup reads a stored entry (a cache miss into the mapping) only for a
+// candidate whose 32 bits match.
 //
 // In front of the buckets sits a filter of 2–4 bytes per entry (a Bloom
 // filter with one 64-bit word per key, three bits set). Appended rows are
@@ -35,7 +38,7 @@ type partIndex struct {
 	maps   [][]byte // the mappings behind ents (release unmaps them)
 	shift  uint
 	dir    []uint32 // bucket b holds ords[dir[b]:dir[b+1]]
-	ords   []uint32
+	ords   []uint64 // a row's ordinal << 32 | the low 32 bits of its key[1]
 	filter []uint64 // word key[1]>>shift, bits filterBits(key[1])
 }
 
@@ -67,7 +70,11 @@ func (px *partIndex) find(key [2]uint64) (located, bool) {
 		return located{}, false
 	}
 	b := key[0] >> px.shift
-	for _, o := range px.ords[px.dir[b]:px.dir[b+1]] {
+	for _, s := range px.ords[px.dir[b]:px.dir[b+1]] {
+		if uint32(s) != uint32(key[1]) {
+			continue // the entry itself is not read: most candidates end here
+		}
+		o := uint32(s >> 32)
 		fi := sort.Search(len(px.starts), func(i int) bool { return px.starts[i] > o }) - 1
 		row := o - px.starts[fi]
 		if e := decodeKeyEntry(px.ents[fi][keyEntryBytes*int(row):]); e.key == key {
@@ -149,14 +156,14 @@ func (px *partIndex) build() {
 	for b := 1; b < len(px.dir); b++ {
 		px.dir[b] += px.dir[b-1]
 	}
-	px.ords = make([]uint32, total)
+	px.ords = make([]uint64, total)
 	next := make([]uint32, len(px.dir)-1)
 	copy(next, px.dir)
 	var o uint32
 	for _, ents := range px.ents {
 		for off := 0; off+keyEntryBytes <= len(ents); off += keyEntryBytes {
 			b := binary.LittleEndian.Uint64(ents[off:]) >> px.shift
-			px.ords[next[b]] = o
+			px.ords[next[b]] = uint64(o)<<32 | uint64(binary.LittleEndian.Uint32(ents[off+8:]))
 			next[b]++
 			o++
 		}
