@@ -100,6 +100,15 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 		if b.opts.Progress != nil {
 			b.opts.Progress(c.last)
 		}
+		if wr == nil && len(c.rows) > 0 {
+			var err error
+			if wr, err = writer[schema.Verdict](b, lake.Verdicts); err != nil {
+				return err
+			}
+		}
+		if wr != nil {
+			wr.Probe(c.rows) // the chunk's filter reads at once
+		}
 		ei := 0
 		for i := range c.rows {
 			v := &c.rows[i]
@@ -108,12 +117,6 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 				ei++
 			}
 			rows++
-			if wr == nil {
-				var err error
-				if wr, err = writer[schema.Verdict](b, lake.Verdicts); err != nil {
-					return err
-				}
-			}
 			if err := addTo(b, wr, lake.Verdicts, v, src, v.SrcLine); err != nil {
 				return err
 			}

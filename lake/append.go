@@ -96,6 +96,8 @@ type Writer[T any] struct {
 	buf     int
 	scratch []byte
 	dups    chan []dupPair // the in-memory search for duplicates, run while Close waits for the files
+	probes  []probe        // rows given to Probe, not yet to Add
+	nprobe  int            // probes[nprobe] is the next row Add expects
 }
 
 type partState struct {
@@ -120,16 +122,18 @@ func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], err
 // *ConflictError. The caller validates rows before Add.
 func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	p := unsafe.Pointer(row)
-	var key [2]uint64
-	key, w.scratch = w.rt.keyHash(w.scratch, p)
-	ps, err := w.part(p)
+	key, ps, maybe, err := w.probed(p)
 	if err != nil {
 		return Conflict, err
 	}
 	if err := w.see(p, key); err != nil {
 		return Conflict, err
 	}
-	old, ok := ps.index.lookup(key)
+	var old located
+	ok := false
+	if maybe {
+		old, ok = ps.index.find(key)
+	}
 	if !ok {
 		w.stats.Added++
 		return Added, w.push(ps, p, key)
@@ -142,7 +146,7 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	}
 	if !w.opts.Replace {
 		w.stats.Rejected++
-		where, err := w.origin(ps, old)
+		where, err := w.origin(ps, &old)
 		if err != nil {
 			return Conflict, err
 		}
@@ -249,6 +253,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.tx.abort = append(w.tx.abort, px.release) // Close releases it too
 	ps := &partState{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
 	if w.parts == nil {
 		w.parts = map[string]*partState{}
@@ -262,6 +267,11 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 // and returns the counts. The transaction still has to be committed, after
 // checking Duplicates.
 func (w *Writer[T]) Close() (Stats, error) {
+	defer func() {
+		for _, ps := range w.list {
+			ps.index.release()
+		}
+	}()
 	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
 		w.dups = make(chan []dupPair, 1)
 		go func(seen []seenKey) { w.dups <- memDups(seen) }(w.seen)

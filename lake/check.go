@@ -193,7 +193,7 @@ func checkKeysAgainst(root string, f FileEntry, want []keyEntry) (Problem, bool)
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.KeysSHA256 {
 		return bad("sha256 %x, manifest says %s", sum, f.KeysSHA256)
 	}
-	if _, err := readKeysFile(root, f, nil); err != nil {
+	if err := readKeysFile(root, f, nil); err != nil {
 		return bad("%v", err)
 	}
 	if want == nil {

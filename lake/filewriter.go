@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -149,6 +150,7 @@ func (fw *fileWriter) encode() {
 	cl := fw.table.cols
 	var scratch []byte
 	var plan []int
+	var ents []byte
 	g := rowGroup{flushed: fw.w.Size()}
 	for b := range fw.ch {
 		if err == nil {
@@ -156,10 +158,14 @@ func (fw *fileWriter) encode() {
 			if fw.keys != nil {
 				plan = cl.hashPlan(b, plan)
 			}
-			for r := 0; r < b.n && fw.keys != nil; r++ {
-				e := keyEntry{key: b.keys[r]}
-				e.content, scratch = cl.contentHash(b, fw.values, plan, r, scratch)
-				fw.keys.add(e)
+			if fw.keys != nil { // the batch's entries go to the index in one write
+				ents = slices.Grow(ents[:0], keyEntryBytes*b.n)[:keyEntryBytes*b.n]
+				for r := 0; r < b.n; r++ {
+					e := keyEntry{key: b.keys[r]}
+					e.content, scratch = cl.contentHash(b, fw.values, plan, r, scratch)
+					putKeyEntry(ents[keyEntryBytes*r:], e)
+				}
+				fw.keys.bw.Write(ents)
 			}
 			if fw.counts != nil {
 				fw.counts.addBatch(b)

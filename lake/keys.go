@@ -6,11 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // The key index. Every data file has a companion file in _keys/ holding, in
@@ -59,10 +59,15 @@ func newKeysWriter(name string) (*keysWriter, error) {
 }
 
 func (kw *keysWriter) add(e keyEntry) {
-	binary.LittleEndian.PutUint64(kw.buf[0:], e.key[0])
-	binary.LittleEndian.PutUint64(kw.buf[8:], e.key[1])
-	binary.LittleEndian.PutUint64(kw.buf[16:], e.content)
+	putKeyEntry(kw.buf[:], e)
 	kw.bw.Write(kw.buf[:])
+}
+
+// putKeyEntry encodes e into the first 24 bytes of b.
+func putKeyEntry(b []byte, e keyEntry) {
+	binary.LittleEndian.PutUint64(b[0:], e.key[0])
+	binary.LittleEndian.PutUint64(b[8:], e.key[1])
+	binary.LittleEndian.PutUint64(b[16:], e.content)
 }
 
 // finish flushes and fsyncs the file; it returns its size and sha256.
@@ -90,30 +95,60 @@ func writeKeysFile(name string, entries []keyEntry) (int64, []byte, error) {
 	return kw.finish()
 }
 
-// readKeysFile reads the key index of f, checking its length against the
-// row count of the manifest.
-func readKeysFile(root string, f FileEntry, buf []byte) ([]byte, error) {
+// readKeysFile reads the entries of f's key index into dst (allocated
+// when nil; else len(dst) must be 24 bytes a row), checking the magic and
+// the length against the row count of the manifest.
+func readKeysFile(root string, f FileEntry, dst []byte) error {
 	name := filepath.Join(root, filepath.FromSlash(f.Keys))
 	fh, err := os.Open(name)
 	if err != nil {
-		return buf, fmt.Errorf("read key index %s: %w", f.Keys, err)
+		return fmt.Errorf("read key index %s: %w", f.Keys, err)
 	}
 	defer fh.Close()
 	want := int64(len(keysMagic)) + keyEntryBytes*f.Rows
-	if int64(cap(buf)) < want {
-		buf = make([]byte, want)
-	}
-	buf = buf[:want]
-	if n, err := fh.ReadAt(buf, 0); int64(n) != want {
-		return buf, fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", f.Keys, n, want, f.Rows, err)
+	if dst == nil {
+		dst = make([]byte, keyEntryBytes*f.Rows)
 	}
 	if st, err := fh.Stat(); err == nil && st.Size() != want {
-		return buf, fmt.Errorf("read key index %s: %d bytes, want %d for %d rows", f.Keys, st.Size(), want, f.Rows)
+		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows", f.Keys, st.Size(), want, f.Rows)
 	}
-	if string(buf[:len(keysMagic)]) != keysMagic {
-		return buf, fmt.Errorf("read key index %s: %w", f.Keys, errBadKeys)
+	var magic [len(keysMagic)]byte
+	if n, err := fh.ReadAt(magic[:], 0); n != len(magic) {
+		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", f.Keys, n, want, f.Rows, err)
 	}
-	return buf, nil
+	if string(magic[:]) != keysMagic {
+		return fmt.Errorf("read key index %s: %w", f.Keys, errBadKeys)
+	}
+	if n, err := fh.ReadAt(dst, int64(len(keysMagic))); n != len(dst) {
+		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", f.Keys, n+len(keysMagic), want, f.Rows, err)
+	}
+	return nil
+}
+
+// mapKeysFile maps f's key index read-only, checking its length against
+// the row count of the manifest and its magic. A mapping it returns with
+// an error is the caller's to unmap.
+func mapKeysFile(root string, f FileEntry) ([]byte, error) {
+	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Keys)))
+	if err != nil {
+		return nil, fmt.Errorf("read key index %s: %w", f.Keys, err)
+	}
+	defer fh.Close()
+	want := int64(len(keysMagic)) + keyEntryBytes*f.Rows
+	if st, err := fh.Stat(); err != nil || st.Size() != want {
+		if err == nil {
+			err = fmt.Errorf("%d bytes, want %d for %d rows", st.Size(), want, f.Rows)
+		}
+		return nil, fmt.Errorf("read key index %s: %w", f.Keys, err)
+	}
+	m, err := syscall.Mmap(int(fh.Fd()), 0, int(want), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map key index %s: %w", f.Keys, err)
+	}
+	if string(m[:len(keysMagic)]) != keysMagic {
+		return m, fmt.Errorf("read key index %s: %w", f.Keys, errBadKeys)
+	}
+	return m, nil
 }
 
 var errBadKeys = errors.New("not a key index file (or another format)")
@@ -123,127 +158,4 @@ func decodeKeyEntry(b []byte) keyEntry {
 		key:     [2]uint64{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])},
 		content: binary.LittleEndian.Uint64(b[16:]),
 	}
-}
-
-// located is a stored row's key entry and where the row is.
-type located struct {
-	keyEntry
-	file uint32 // index into partIndex.files
-	row  uint32 // row number within the file
-}
-
-// partIndex is the key index of one partition in memory: entries bucketed
-// by the top bits of the key hash (hashes are uniform, so buckets hold a
-// few entries), found with one directory read and a short scan.
-//
-// In front of the buckets sits a filter of 2–4 bytes per entry (a Bloom
-// filter with one 64-bit word per key, three bits set). Appended rows are
-// mostly new keys, and rows of many partitions arrive interleaved, so
-// without it every lookup is a cache miss into a table of 32 bytes per
-// stored row; the filter is small enough to stay in cache and answers "not
-// stored" for all but ≈ 0.5% of new keys with one read.
-type partIndex struct {
-	files  []FileEntry
-	shift  uint
-	dir    []uint32 // bucket b holds ents[dir[b]:dir[b+1]]
-	ents   []located
-	filter []uint64 // word key[1]>>shift, bits filterBits(key[1])
-}
-
-// filterBits returns the three bits of a key in its filter word; they come
-// from the low bits of the second key hash, the word from its top bits.
-func filterBits(k uint64) uint64 {
-	return 1<<(k&63) | 1<<((k>>6)&63) | 1<<((k>>12)&63)
-}
-
-func (px *partIndex) lookup(key [2]uint64) (*located, bool) {
-	if len(px.ents) == 0 {
-		return nil, false
-	}
-	if m := filterBits(key[1]); px.filter[key[1]>>px.shift]&m != m {
-		return nil, false
-	}
-	b := key[0] >> px.shift
-	for i := px.dir[b]; i < px.dir[b+1]; i++ {
-		if px.ents[i].key == key {
-			return &px.ents[i], true
-		}
-	}
-	return nil, false
-}
-
-// loadPartIndex reads the key index files of a partition's data files.
-// Files written before the index existed (no Keys in the manifest) are read
-// row by row once and get an index file in this transaction (upgrade).
-func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
-	px := &partIndex{files: files}
-	var total int64
-	for _, f := range files {
-		total += f.Rows
-	}
-	if total == 0 {
-		return px, nil
-	}
-	if total >= 1<<32 {
-		return nil, fmt.Errorf("partition of %s holds %d rows; compact or split it", t.Name, total)
-	}
-	nb := max(1, bits.Len64(uint64(total)/4))
-	px.shift = uint(64 - nb)
-	px.dir = make([]uint32, (1<<nb)+1)
-	// Two passes over the files: count per bucket, then place.
-	old := map[int][]keyEntry{}
-	var buf []byte
-	each := func(fn func(fi int, row uint32, e keyEntry)) error {
-		for fi, f := range files {
-			if f.Keys == "" {
-				entries, ok := old[fi]
-				if !ok {
-					var err error
-					if entries, err = t.ops.fileKeys(tx.l.root, t, f); err != nil {
-						return err
-					}
-					if err := tx.addKeys(f, entries); err != nil {
-						return err
-					}
-					old[fi] = entries
-				}
-				for r, e := range entries {
-					fn(fi, uint32(r), e)
-				}
-				continue
-			}
-			var err error
-			if buf, err = readKeysFile(tx.l.root, f, buf); err != nil {
-				return fmt.Errorf("%w (run `trustlake lake check`)", err)
-			}
-			for r := int64(0); r < f.Rows; r++ {
-				off := len(keysMagic) + int(r)*keyEntryBytes
-				fn(fi, uint32(r), decodeKeyEntry(buf[off:off+keyEntryBytes]))
-			}
-		}
-		return nil
-	}
-	px.filter = make([]uint64, 1<<nb)
-	err := each(func(_ int, _ uint32, e keyEntry) {
-		px.dir[(e.key[0]>>px.shift)+1]++
-		px.filter[e.key[1]>>px.shift] |= filterBits(e.key[1])
-	})
-	if err != nil {
-		return nil, err
-	}
-	for b := 1; b < len(px.dir); b++ {
-		px.dir[b] += px.dir[b-1]
-	}
-	px.ents = make([]located, total)
-	next := make([]uint32, len(px.dir)-1)
-	copy(next, px.dir)
-	err = each(func(fi int, row uint32, e keyEntry) {
-		b := e.key[0] >> px.shift
-		px.ents[next[b]] = located{keyEntry: e, file: uint32(fi), row: row}
-		next[b]++
-	})
-	if err != nil {
-		return nil, err
-	}
-	return px, nil
 }

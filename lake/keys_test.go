@@ -1,7 +1,6 @@
 package lake
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -11,34 +10,28 @@ import (
 func TestPartIndexFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const n = 100_000
-	nb := bits.Len64(n / 4)
-	px := &partIndex{shift: uint(64 - nb), dir: make([]uint32, (1<<nb)+1), filter: make([]uint64, 1<<nb)}
 	stored := make([]keyEntry, n)
+	raw := make([]byte, n*keyEntryBytes)
+	px := &partIndex{starts: []uint32{0, n / 2}, ents: [][]byte{raw[:n/2*keyEntryBytes], raw[n/2*keyEntryBytes:]}}
 	for i := range stored {
 		stored[i] = keyEntry{key: [2]uint64{r.Uint64(), r.Uint64()}, content: uint64(i)}
-		px.dir[(stored[i].key[0]>>px.shift)+1]++
-		px.filter[stored[i].key[1]>>px.shift] |= filterBits(stored[i].key[1])
+		putKeyEntry(raw[i*keyEntryBytes:], stored[i])
 	}
-	for b := 1; b < len(px.dir); b++ {
-		px.dir[b] += px.dir[b-1]
-	}
-	px.ents = make([]located, n)
-	next := append([]uint32(nil), px.dir[:len(px.dir)-1]...)
-	for i, e := range stored {
-		b := e.key[0] >> px.shift
-		px.ents[next[b]] = located{keyEntry: e, row: uint32(i)}
-		next[b]++
-	}
+	px.build()
 	for i, e := range stored {
 		got, ok := px.lookup(e.key)
-		if !ok || got.content != e.content || got.row != uint32(i) {
+		wantFile, wantRow := 0, i
+		if i >= n/2 {
+			wantFile, wantRow = 1, i-n/2
+		}
+		if !ok || got.content != e.content || got.file != uint32(wantFile) || got.row != uint32(wantRow) {
 			t.Fatalf("stored key %d: found %v %+v", i, ok, got)
 		}
 	}
 	passed := 0
 	for range n {
 		k := r.Uint64()
-		if m := filterBits(k); px.filter[k>>px.shift]&m == m {
+		if px.mayHold([2]uint64{r.Uint64(), k}) {
 			passed++
 		}
 	}
