@@ -87,6 +87,7 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 	}
 	R := opts.Resamples
 	vals := make([]float64, len(stats)*R)
+	shared := sharedDraws(opts.Seed, n, R) // nil: draw here
 	parallel(opts.Workers, func(first, step int) {
 		w := make([]float64, n)
 		src := &rand.PCG{}
@@ -95,10 +96,16 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 			if stopped(opts.Stop) {
 				return
 			}
-			clear(w)
-			reseed(src, opts.Seed, r)
-			for range n {
-				w[rng.IntN(n)]++
+			if shared != nil {
+				for k, c := range shared[r*n : (r+1)*n] {
+					w[k] = float64(c)
+				}
+			} else {
+				clear(w)
+				reseed(src, opts.Seed, r)
+				for range n {
+					w[rng.IntN(n)]++
+				}
 			}
 			off := 0
 			for s := range stats {
