@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/trustlake/trustlake/queries"
@@ -176,8 +175,8 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		for i, c := range counts {
 			w[i] = float64(c)
 		}
-		vals[r] = weightedRatio(fp, neg, w)
-		vals[R+r] = weightedRatio(tp, pos, w)
+		vals[r] = stats.WeightedRatio(fp, neg, w)
+		vals[R+r] = stats.WeightedRatio(tp, pos, w)
 		vals[2*R+r] = pairs.weighted(w, sc.drawn)
 	})
 	if err != nil {
@@ -187,19 +186,4 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		m.Boot = percentiles(vals[k*R:(k+1)*R], mo.Alpha) // NaNs when every resample is undefined, as before
 	}
 	return nil
-}
-
-// weightedRatio is Σ w·num / Σ w·den summed in task order (NaN when the
-// denominator is 0): the value stats.BootstrapRatios gives a ratio.
-func weightedRatio(num, den, w []float64) float64 {
-	var sn, sd float64
-	num, den = num[:len(w)], den[:len(w)]
-	for i, wi := range w {
-		sn += wi * num[i]
-		sd += wi * den[i]
-	}
-	if sd == 0 {
-		return math.NaN()
-	}
-	return sn / sd
 }

@@ -127,15 +127,16 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 // ratioStat evaluates a statistic stored as 2 or 4 consecutive vectors of
 // length n in v, with cluster multiplicities w.
 func ratioStat(v []float64, n int, w []float64) float64 {
-	a := weightedRatio(v[:n], v[n:2*n], w)
+	a := WeightedRatio(v[:n], v[n:2*n], w)
 	if len(v) == 2*n {
 		return a
 	}
-	return a - weightedRatio(v[2*n:3*n], v[3*n:4*n], w)
+	return a - WeightedRatio(v[2*n:3*n], v[3*n:4*n], w)
 }
 
-// weightedRatio returns Σ w·num / Σ w·den, or NaN when the denominator is 0.
-func weightedRatio(num, den, w []float64) float64 {
+// WeightedRatio returns Σ w·num / Σ w·den summed in order, or NaN when the
+// denominator is 0: a ratio's value in one resample of BootstrapRatios.
+func WeightedRatio(num, den, w []float64) float64 {
 	var sn, sd float64
 	num, den = num[:len(w)], den[:len(w)]
 	for i, wi := range w {
