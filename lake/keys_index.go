@@ -57,13 +57,6 @@ func (px *partIndex) mayHold(key [2]uint64) bool {
 	return px.filter[key[1]>>px.shift]&m == m
 }
 
-func (px *partIndex) lookup(key [2]uint64) (located, bool) {
-	if !px.mayHold(key) {
-		return located{}, false
-	}
-	return px.find(key)
-}
-
 // find looks key up in the buckets, without the filter.
 func (px *partIndex) find(key [2]uint64) (located, bool) {
 	if len(px.ords) == 0 {

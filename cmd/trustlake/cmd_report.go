@@ -114,8 +114,7 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	doc, closed, err := buildReport(ctx, opts, src)
-	defer closed()
+	doc, err := buildReport(ctx, opts, src)
 	if err != nil {
 		return err
 	}

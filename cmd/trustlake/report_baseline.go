@@ -35,10 +35,7 @@ func applyBaseline(ctx context.Context, opts reportOptions, src *lake.Lake, doc 
 	case err == nil:
 		bopts := opts
 		bopts.lakeDir, bopts.checklists = path, nil
-		var closed func()
-		base, closed, err = buildReport(ctx, bopts, bl)
-		defer closed()
-		if err != nil {
+		if base, err = buildReport(ctx, bopts, bl); err != nil {
 			return fmt.Errorf("baseline %s: %w", path, err)
 		}
 		if paired, err = pairLakes(ctx, opts, src, bl); err != nil {

@@ -23,16 +23,13 @@ const maxROCPoints = 200
 
 // buildReport computes every section of the report from the lake. The
 // figures are the typed results of the same functions the commands
-// metrics, compare, threshold, trust, checklist and lake check print. Its
-// session closes in the background (DuckDB's teardown takes ~10 ms, which
-// writing the report overlaps): closed waits for it, also after an error.
-func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (doc *report.Document, closed func(), err error) {
-	closed = func() {}
+// metrics, compare, threshold, trust, checklist and lake check print.
+func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*report.Document, error) {
 	version, digest, err := src.ManifestDigest()
 	if err != nil {
-		return nil, closed, err
+		return nil, err
 	}
-	doc = &report.Document{Format: report.FormatVersion, Title: opts.title,
+	doc := &report.Document{Format: report.FormatVersion, Title: opts.title,
 		Judges: []report.JudgeRow{}, Strata: []report.StratumRow{}, ClaimSway: []report.Sway{}, RewardModels: []report.RewardModel{},
 		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{},
 		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.alpha)},
@@ -40,16 +37,9 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (doc *
 			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.seed, Params: reportParams(opts)}}
 	sess, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
 	if err != nil {
-		return nil, closed, err
+		return nil, err
 	}
-	done := make(chan struct{})
-	closed = func() { <-done }
-	defer func() {
-		go func() {
-			defer close(done)
-			sess.Close()
-		}()
-	}()
+	defer sess.Close()
 	eng := newReportEngine(sess)
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
@@ -72,9 +62,9 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (doc *
 	health() // when the judge sections did not start it
 	wg.Wait()
 	if err := cmp.Or(err, lakeErr, healthErr, trustErr); err != nil {
-		return nil, closed, err
+		return nil, err
 	}
-	return doc, closed, nil
+	return doc, nil
 }
 
 func versionString() string { return version }
