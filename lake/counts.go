@@ -86,7 +86,7 @@ func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
 			e.key, scratch = t.rows.keyHash(scratch, p)
 			e.content, scratch = t.rows.contentHash(scratch, p)
 			keys = append(keys, e)
-			c.addRun(v.EpisodeID, v.Verdict, v.Score)
+			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
 		}
 		return nil
 	})
@@ -97,9 +97,10 @@ func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
 }
 
 // verdictRun is the part of a verdict row that run counts read: a reader
-// of this type decodes three columns of a verdicts file, not the row.
+// of this type decodes four columns of a verdicts file, not the row.
 type verdictRun struct {
 	EpisodeID string   `parquet:"episode_id"`
+	Run       int64    `parquet:"run"`
 	Verdict   *string  `parquet:"verdict,optional"`
 	Score     *float64 `parquet:"score,optional"`
 }
@@ -128,7 +129,7 @@ func countPath(name, rel string) (*runCounter, error) {
 	for {
 		n, err := r.Read(buf)
 		for _, v := range buf[:n] {
-			c.addRun(v.EpisodeID, v.Verdict, v.Score)
+			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
 		}
 		if errors.Is(err, io.EOF) {
 			return c, nil
@@ -240,21 +241,42 @@ func checkRunCounts(root string, data FileEntry, counts *FileEntry, c *runCounte
 	return Problem{}, true
 }
 
-// sameRunCount compares two rows of one file's run counts (provenance
-// aside).
-func sameRunCount(a, b schema.RunCount) bool {
-	same := func(x, y *float64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+// sameRunCount compares a stored row of one file's run counts with the
+// row counted from the file's runs (provenance aside). A stored row
+// written before run numbers were kept (ScoredVerdicts nil) has neither
+// run numbers nor ScoredVerdicts: the rest must agree.
+func sameRunCount(stored, counted schema.RunCount) bool {
+	a, b := stored, counted
+	if a.ScoredVerdicts == nil {
+		if a.Run1 != nil || a.Run2 != nil || a.Run3 != nil {
+			return false
+		}
+		b.Run1, b.Run2, b.Run3, b.ScoredVerdicts = nil, nil, nil, nil
+	}
 	return a.EpisodeID == b.EpisodeID && a.Seq == b.Seq && a.Runs == b.Runs && a.Parse == b.Parse &&
 		a.Success == b.Success && a.Failure == b.Failure && a.Uncertain == b.Uncertain &&
-		same(a.Score1, b.Score1) && same(a.Score2, b.Score2) && same(a.Score3, b.Score3)
+		same(a.Score1, b.Score1) && same(a.Score2, b.Score2) && same(a.Score3, b.Score3) &&
+		same(a.Run1, b.Run1) && same(a.Run2, b.Run2) && same(a.Run3, b.Run3) && same(a.ScoredVerdicts, b.ScoredVerdicts)
+}
+
+// same reports whether x and y are both nil or both point to equal values.
+func same[T comparable](x, y *T) bool {
+	return x == nil && y == nil || x != nil && y != nil && *x == *y
 }
 
 func runCountString(r schema.RunCount) string {
-	s := fmt.Sprintf("episode %s seq %d: runs=%d parse_error=%d success=%d failure=%d uncertain=%d scores=[",
+	s := fmt.Sprintf("episode %s seq %d: runs=%d parse_error=%d success=%d failure=%d uncertain=%d",
 		r.EpisodeID, r.Seq, r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain)
-	for _, p := range []*float64{r.Score1, r.Score2, r.Score3} {
+	if r.ScoredVerdicts != nil {
+		s += fmt.Sprintf(" scored_verdicts=%d", *r.ScoredVerdicts)
+	}
+	s += " scores=["
+	for j, p := range []*float64{r.Score1, r.Score2, r.Score3} {
 		if p != nil {
 			s += fmt.Sprintf(" %v", *p)
+		}
+		if run := []*int64{r.Run1, r.Run2, r.Run3}[j]; run != nil {
+			s += fmt.Sprintf(" (run %d)", *run)
 		}
 	}
 	return s + " ]"

@@ -12,24 +12,28 @@ import (
 // TestRunCounterOrder: the counter keeps no index while episodes come in
 // ascending order and builds one at the first id out of order (also after
 // an episode has continued in a second row); in every order its rows add
-// up, per episode, to the runs counted naively, and each episode's scores
-// keep their input order.
+// up, per episode, to the runs counted naively, each episode's scores keep
+// their input order with their run numbers, and the runs with a verdict
+// and a score are counted.
 func TestRunCounterOrder(t *testing.T) {
 	type run struct {
 		ep      string
 		verdict string // "" is score-only
 		score   float64
+		scored  bool // a verdict run with a score
+		no      int64
 	}
 	type totals struct {
-		runs, parse, success, failure, uncertain int64
-		scores                                   []float64
+		runs, parse, success, failure, uncertain, scoredVerdicts int64
+		scores                                                   []float64
+		runNos                                                   []int64
 	}
 	vals := []string{"", schema.VerdictSuccess, schema.VerdictFailure, schema.VerdictUncertain, schema.VerdictParseError}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var sorted []run
 	for e := 0; e < 200; e++ {
 		for r := 0; r < 1+e%9; r++ { // up to nine runs: up to three rows of scores
-			sorted = append(sorted, run{fmt.Sprintf("ep%04d", e), vals[rng.IntN(len(vals))], float64(rng.IntN(1000)) / 1000})
+			sorted = append(sorted, run{fmt.Sprintf("ep%04d", e), vals[rng.IntN(len(vals))], float64(rng.IntN(1000)) / 1000, rng.IntN(4) == 0, int64(r + 1)})
 		}
 	}
 	shuffled := slices.Clone(sorted)
@@ -49,6 +53,7 @@ func TestRunCounterOrder(t *testing.T) {
 				switch r.verdict {
 				case "":
 					w.scores = append(w.scores, r.score)
+					w.runNos = append(w.runNos, r.no)
 				case schema.VerdictParseError:
 					w.parse++
 				case schema.VerdictSuccess:
@@ -58,7 +63,10 @@ func TestRunCounterOrder(t *testing.T) {
 				case schema.VerdictUncertain:
 					w.uncertain++
 				}
-				c.add(r.ep, r.verdict, r.verdict != "", r.score, r.verdict == "")
+				if r.verdict != "" && r.scored {
+					w.scoredVerdicts++
+				}
+				c.add(r.ep, r.verdict, r.verdict != "", r.score, r.verdict == "" || r.scored, r.no)
 			}
 			if indexed := c.index != nil; indexed != (name != "in order") {
 				t.Errorf("index kept: %v", indexed)
@@ -80,9 +88,13 @@ func TestRunCounterOrder(t *testing.T) {
 				g.success += row.Success
 				g.failure += row.Failure
 				g.uncertain += row.Uncertain
-				for _, s := range []*float64{row.Score1, row.Score2, row.Score3} {
-					if s != nil {
+				g.scoredVerdicts += *row.ScoredVerdicts
+				for j, s := range []*float64{row.Score1, row.Score2, row.Score3} {
+					if no := []*int64{row.Run1, row.Run2, row.Run3}[j]; (s == nil) != (no == nil) {
+						t.Errorf("%s: score %d and its run number: one is missing", row.EpisodeID, j+1)
+					} else if s != nil {
 						g.scores = append(g.scores, *s)
+						g.runNos = append(g.runNos, *no)
 					}
 				}
 			}

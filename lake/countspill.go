@@ -67,7 +67,7 @@ func (c *runCounter) group(episode string) int32 {
 		if s.err == nil {
 			s.err = s.write(c)
 		}
-		c.tallies, c.ids, c.scores = c.tallies[:0], c.ids[:0], c.scores[:0]
+		c.tallies, c.ids, c.scores, c.runs = c.tallies[:0], c.ids[:0], c.scores[:0], c.runs[:0]
 	}
 	h := xxh3.HashString128(episode)
 	s.pending = append(s.pending, seenKey{key: [2]uint64{h.Hi, h.Lo}, line: s.n})
@@ -82,17 +82,18 @@ func (c *runCounter) group(episode string) int32 {
 }
 
 // write appends c's tallies: per tally the episode id, seq, counts and
-// scores, as varints (scores as their bits).
+// scores with their run numbers, as varints (scores as their bits).
 func (s *countSpill) write(c *runCounter) error {
 	for i := range c.tallies {
 		t := &c.tallies[i]
 		b := binary.AppendUvarint(s.buf[:0], uint64(t.idLen))
 		b = append(b, c.idOf(t)...)
-		for _, v := range []int32{t.seq, t.runs, t.parse, t.success, t.failure, t.uncert, t.nScores} {
+		for _, v := range []int32{t.seq, t.runs, t.parse, t.success, t.failure, t.uncert, t.scoredVerdicts, t.nScores} {
 			b = binary.AppendUvarint(b, uint64(v))
 		}
-		for _, sc := range c.scores[t.score : t.score+t.nScores] {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(sc))
+		for j := t.score; j < t.score+t.nScores; j++ {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.scores[j]))
+			b = binary.AppendVarint(b, c.runs[j])
 		}
 		s.buf = b
 		if _, err := s.w.Write(b); err != nil {
@@ -124,7 +125,7 @@ func (s *countSpill) replay(c *runCounter, fn func(*runCounter) error) error {
 	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10)
 	part := &runCounter{}
 	for {
-		part.tallies, part.ids, part.scores = part.tallies[:0], part.ids[:0], part.scores[:0]
+		part.tallies, part.ids, part.scores, part.runs = part.tallies[:0], part.ids[:0], part.scores[:0], part.runs[:0]
 		for len(part.tallies) < s.every {
 			ok, err := part.read(r)
 			if err != nil {
@@ -157,7 +158,7 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 	if _, err := io.ReadFull(r, c.ids[t.id:]); err != nil {
 		return false, err
 	}
-	for _, v := range []*int32{&t.seq, &t.runs, &t.parse, &t.success, &t.failure, &t.uncert, &t.nScores} {
+	for _, v := range []*int32{&t.seq, &t.runs, &t.parse, &t.success, &t.failure, &t.uncert, &t.scoredVerdicts, &t.nScores} {
 		x, err := binary.ReadUvarint(r)
 		if err != nil {
 			return false, err
@@ -170,7 +171,12 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 		if _, err := io.ReadFull(r, b[:]); err != nil {
 			return false, err
 		}
+		run, err := binary.ReadVarint(r)
+		if err != nil {
+			return false, err
+		}
 		c.scores = append(c.scores, math.Float64frombits(binary.LittleEndian.Uint64(b[:])))
+		c.runs = append(c.runs, run)
 	}
 	c.tallies = append(c.tallies, t)
 	return true, nil

@@ -21,7 +21,12 @@ func TestCountsInMemory(t *testing.T) {
 	for e := range 300 {
 		ep := fmt.Sprintf("ep%03d", e*7%300) // not in ascending order
 		for r := range int64(1 + e%4) {
-			together = append(together, verdict(ep, "vlm", "E1", r, vals[(e+int(r))%4], int64(len(together)+1)))
+			v := verdict(ep, "vlm", "E1", r, vals[(e+int(r))%4], int64(len(together)+1))
+			if e%5 == 0 { // a verdict with a score (counted, not kept)
+				sc := float64(e) / 1000
+				v.Score = &sc
+			}
+			together = append(together, v)
 		}
 		for r := range int64(e % 8) { // up to seven scores: up to three rows
 			together = append(together, scored(ep, "rm", "E1", r, float64(e+int(r))/1000, int64(len(together)+1)))
@@ -68,10 +73,18 @@ func TestCountsInMemory(t *testing.T) {
 	}
 }
 
-// deref shows a run count's scores, not their pointers.
+// deref shows a run count's scores, run numbers and scored verdicts, not
+// their pointers.
 func deref(r schema.RunCount) []any {
 	s := []any{r.Judge, r.Condition, r.EpisodeID, r.Seq, r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain}
 	for _, p := range []*float64{r.Score1, r.Score2, r.Score3} {
+		if p != nil {
+			s = append(s, *p)
+		} else {
+			s = append(s, nil)
+		}
+	}
+	for _, p := range []*int64{r.Run1, r.Run2, r.Run3, r.ScoredVerdicts} {
 		if p != nil {
 			s = append(s, *p)
 		} else {

@@ -17,12 +17,13 @@ import (
 type runCounter struct {
 	tallies []runTally
 	scores  []float64        // the scores of score-only runs, three per tally that has any
+	runs    []int64          // the run numbers of scores, place for place
 	ids     []byte           // the episode ids, back to back
 	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last    int32            // the tally of the previous verdict: runs of an episode usually come together
 	spill   *countSpill      // when set, tallies go to disk as they are final (countspill.go)
 
-	episode, verdict, score int // columns of a verdicts colBatch
+	episode, verdict, score, run int // columns of a verdicts colBatch
 }
 
 // scoresPerRow is how many score-only runs one schema.RunCount holds.
@@ -34,7 +35,8 @@ type runTally struct {
 	id, idLen                             int32 // the episode id: ids[id : id+idLen]
 	seq                                   int32
 	runs, parse, success, failure, uncert int32
-	nScores                               int32 // scores[score : score+nScores]
+	scoredVerdicts                        int32 // runs with a verdict and a score
+	nScores                               int32 // scores[score : score+nScores], runs[score : score+nScores]
 	score                                 int32
 }
 
@@ -49,6 +51,8 @@ func newRunCounter(cl *colLayout) *runCounter {
 			c.verdict = col
 		case "score":
 			c.score = col
+		case "run":
+			c.run = col
 		}
 	}
 	return c
@@ -58,7 +62,7 @@ func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen
 
 // addBatch counts the verdicts of a batch.
 func (c *runCounter) addBatch(b *colBatch) {
-	ep, v, s := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score]
+	ep, v, s, run := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score], &b.cols[c.run]
 	// A column null in every row of the batch stores nothing (colData).
 	noVerdicts, noScores := v.nulls == b.n, s.nulls == b.n
 	for r := 0; r < b.n; r++ {
@@ -71,12 +75,12 @@ func (c *runCounter) addBatch(b *colBatch) {
 		if hasScore {
 			score = math.Float64frombits(s.num[r])
 		}
-		c.add(ep.str[r], verdict, hasVerdict, score, hasScore)
+		c.add(ep.str[r], verdict, hasVerdict, score, hasScore, int64(run.num[r]))
 	}
 }
 
 // addRun counts one verdict run of a decoded row (nil: the field is null).
-func (c *runCounter) addRun(episode string, verdict *string, score *float64) {
+func (c *runCounter) addRun(episode string, run int64, verdict *string, score *float64) {
 	var v string
 	var sc float64
 	if verdict != nil {
@@ -85,11 +89,11 @@ func (c *runCounter) addRun(episode string, verdict *string, score *float64) {
 	if score != nil {
 		sc = *score
 	}
-	c.add(episode, v, verdict != nil, sc, score != nil)
+	c.add(episode, v, verdict != nil, sc, score != nil, run)
 }
 
-// add counts one verdict run.
-func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool) {
+// add counts one verdict run, run its run number.
+func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
 	i := c.last
 	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
 		if c.spill != nil {
@@ -118,10 +122,15 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 		if t.nScores == 0 {
 			t.score = int32(len(c.scores))
 			c.scores = append(c.scores, 0, 0, 0)
+			c.runs = append(c.runs, 0, 0, 0)
 		}
 		c.scores[t.score+t.nScores] = score
+		c.runs[t.score+t.nScores] = run
 		t.nScores++
 		return
+	}
+	if hasScore {
+		t.scoredVerdicts++
 	}
 	switch verdict {
 	case schema.VerdictParseError:
@@ -185,7 +194,8 @@ func (c *runCounter) newTally(episode string, seq int32) int32 {
 
 // each hands the counted rows, in batches, to fn, with values as their
 // partition and src as their provenance. fn may keep the rows' values
-// (their scores stay valid) but not the slice, which the next batch reuses.
+// (their scores and run numbers stay valid) but not the slice, which the
+// next batch reuses.
 func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount) error) error {
 	const batch = 4096
 	var judge, condition string
@@ -199,21 +209,26 @@ func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount
 		rows := buf[:len(part)]
 		clear(rows)
 		scores := make([]float64, 0, scoresPerRow*len(part))
+		runs := make([]int64, 0, scoresPerRow*len(part))
+		scoredVerdicts := make([]int64, len(part))
 		for i := range part {
 			t, r := &part[i], &rows[i]
 			r.EpisodeID, r.Judge, r.Condition, r.Seq = ids[t.id:t.id+t.idLen], judge, condition, int64(t.seq)
 			r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain = int64(t.runs), int64(t.parse), int64(t.success), int64(t.failure), int64(t.uncert)
+			scoredVerdicts[i] = int64(t.scoredVerdicts)
+			r.ScoredVerdicts = &scoredVerdicts[i]
 			n := len(scores)
 			scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
+			runs = append(runs, c.runs[t.score:t.score+t.nScores]...)
 			switch t.nScores {
 			case 3:
-				r.Score3 = &scores[n+2]
+				r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
 				fallthrough
 			case 2:
-				r.Score2 = &scores[n+1]
+				r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
 				fallthrough
 			case 1:
-				r.Score1 = &scores[n]
+				r.Score1, r.Run1 = &scores[n], &runs[n]
 			}
 			r.SrcFile = src
 		}

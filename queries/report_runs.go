@@ -27,6 +27,9 @@ type ReportRuns struct {
 	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns
 	unknown []map[uint64]*episodeRuns
+	// scoreRuns[k]: every run of judge × condition k with a score is
+	// score-only and its score is kept with its run number (HasScoreRuns).
+	scoreRuns []bool
 }
 
 // reportEpisode is one episode of report_episodes (readReportEpisodes).
@@ -44,20 +47,40 @@ type episodeRuns struct {
 	runs, parse, success, failure, unc int32
 	seen                               bool
 	scores                             []float64 // of score-only runs
+	scoreRuns                          []int64   // their run numbers, place for place (with run numbers)
 }
 
-// addScore keeps x, the first three in slab (one row's worth; see
-// scoreSlab), the others wherever append puts them.
-func (e *episodeRuns) addScore(x float64, slab *[]float64) {
+// scoreSlabs hold the first three scores of episodes and their run
+// numbers, one row's worth each (addScore).
+type scoreSlabs struct {
+	scores []float64
+	runs   []int64
+}
+
+// addScore keeps x and its run number (when hasRun), the first three in
+// slabs, the others wherever append puts them.
+func (e *episodeRuns) addScore(x float64, run int64, hasRun bool, slabs *scoreSlabs) {
 	if e.scores == nil {
-		if len(*slab) == cap(*slab) {
-			*slab = make([]float64, 0, 3*4096)
+		if len(slabs.scores) == cap(slabs.scores) {
+			slabs.scores = make([]float64, 0, 3*4096)
 		}
-		n := len(*slab)
-		*slab = (*slab)[:n+3]
-		e.scores = (*slab)[n : n : n+3]
+		n := len(slabs.scores)
+		slabs.scores = slabs.scores[:n+3]
+		e.scores = slabs.scores[n : n : n+3]
 	}
 	e.scores = append(e.scores, x)
+	if !hasRun {
+		return
+	}
+	if e.scoreRuns == nil {
+		if len(slabs.runs) == cap(slabs.runs) {
+			slabs.runs = make([]int64, 0, 3*4096)
+		}
+		n := len(slabs.runs)
+		slabs.runs = slabs.runs[:n+3]
+		e.scoreRuns = slabs.runs[n : n : n+3]
+	}
+	e.scoreRuns = append(e.scoreRuns, run)
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
@@ -66,8 +89,9 @@ func (e *episodeRuns) addScore(x float64, slab *[]float64) {
 var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 
 // ReadReportRuns reads the run counts of every judge × condition and the
-// episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql, as
-// Arrow batches; readReportEpisodes) and joins them here, by episode code: DuckDB's 64-bit
+// episodes' attributes (sql/report_episodes.sql, sql/report_runs.sql or,
+// without complete run counts, sql/report_runs_scan.sql, as Arrow batches;
+// readReportEpisodes) and joins them here, by episode code: DuckDB's 64-bit
 // hash(episode_id), a number on every row instead of a string. Codes are
 // checked distinct over the episodes; a run of an id outside them
 // (without an episode, ground-truth or label row) would be taken for an
@@ -87,17 +111,23 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	var last uint64
 	k := -1
 	look := r.lookup()
-	var slab []float64 // the episodes' scores, three places each
-	err = s.queryArrow(ctx, sqlFile("report_runs"), nil, func(rec arrow.RecordBatch) error {
+	var slabs scoreSlabs
+	query := "report_runs"
+	if !s.runCountsComplete {
+		query = "report_runs_scan"
+	}
+	err = s.queryArrow(ctx, sqlFile(query), nil, func(rec arrow.RecordBatch) error {
 		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.Uint64).Uint64Values()
 		n := func(j int) []int32 { return rec.Column(j).(*array.Int32).Int32Values() }
 		runs, parse, success, failure, unc := n(2), n(3), n(4), n(5), n(6)
-		var scores []*array.Float64 // the score columns with a value in this batch
+		var scores []*array.Float64  // the score columns with a value in this batch
+		var scoreRuns []*array.Int64 // and their run numbers
 		for j := 7; j <= 9; j++ {
 			if sc := rec.Column(j).(*array.Float64); sc.NullN() < sc.Len() {
-				scores = append(scores, sc)
+				scores, scoreRuns = append(scores, sc), append(scoreRuns, rec.Column(j+3).(*array.Int64))
 			}
 		}
+		scoredVerdicts := rec.Column(13).(*array.Int64)
 		for row := range int(rec.NumRows()) {
 			// Rows come file by file: the judge × condition seldom changes.
 			if h := jc[row]; k < 0 || h != last {
@@ -111,7 +141,11 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 					r.jcs = append(r.jcs, name)
 					r.runs = append(r.runs, make([]episodeRuns, len(r.eps)))
 					r.unknown = append(r.unknown, nil)
+					r.scoreRuns = append(r.scoreRuns, true)
 				}
+			}
+			if scoredVerdicts.IsNull(row) || scoredVerdicts.Value(row) != 0 {
+				r.scoreRuns[k] = false // written before run numbers, or scores not kept
 			}
 			var e *episodeRuns
 			if i, ok := look.find(id[row]); ok {
@@ -131,10 +165,15 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 			e.success += success[row]
 			e.failure += failure[row]
 			e.unc += unc[row]
-			for _, sc := range scores {
-				if !sc.IsNull(row) {
-					e.addScore(sc.Value(row), &slab)
+			for j, sc := range scores {
+				if sc.IsNull(row) {
+					continue
 				}
+				no := scoreRuns[j]
+				if no.IsNull(row) {
+					r.scoreRuns[k] = false
+				}
+				e.addScore(sc.Value(row), no.Value(row), !no.IsNull(row), &slabs)
 			}
 		}
 		return nil

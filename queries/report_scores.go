@@ -12,16 +12,42 @@ import (
 )
 
 // ReportScores returns MetricsScores(jc, source) for every jc of jcs, in
-// their order, from one statement (sql/report_scores.sql) and the episodes
-// of r: the report's reward models. The statement returns the runs as
-// Arrow batches; each episode's mean is summed here in run order, as
-// metrics_scores.sql's avg(score ORDER BY run) does (TestReportScores
-// compares the two).
+// their order: the report's reward models. Those whose run counts keep
+// every score with its run number (ReportRuns.HasScoreRuns) are averaged
+// from r; the others are read in one statement (sql/report_scores.sql)
+// and joined with the episodes of r. The statement returns the runs as
+// Arrow batches. Either way each episode's mean is summed here in run
+// order, as metrics_scores.sql's avg(score ORDER BY run) does
+// (TestReportRunsAsSession compares them).
 func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCondition, source string) ([][]MetricScore, error) {
 	out := make([][]MetricScore, len(jcs))
-	if len(jcs) == 0 {
+	var read []JudgeCondition // by the statement
+	for k, jc := range jcs {
+		if r.HasScoreRuns(jc) {
+			out[k] = r.scores(jc, source)
+		} else {
+			read = append(read, jc)
+		}
+	}
+	if len(read) == 0 {
 		return out, nil
 	}
+	got, err := s.readReportScores(ctx, r, read, source)
+	if err != nil {
+		return nil, err
+	}
+	for k, jc := range jcs {
+		if i := slices.Index(read, jc); i >= 0 {
+			out[k] = got[i]
+		}
+	}
+	return out, nil
+}
+
+// readReportScores is ReportScores from one statement for every jc of
+// jcs.
+func (s *Session) readReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCondition, source string) ([][]MetricScore, error) {
+	out := make([][]MetricScore, len(jcs))
 	var judges, conditions []string
 	for _, jc := range jcs {
 		judges = append(judges, quote(jc.Judge))
@@ -110,6 +136,43 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	return out, nil
 }
 
+// HasScoreRuns reports whether the run counts of jc give its episodes'
+// scores as the verdicts do: every run of jc with a score is score-only
+// and its score is kept with its run number (rows written since run_counts
+// keep them, with no run that carries both a verdict and a score). A jc
+// without runs has none either way.
+func (r *ReportRuns) HasScoreRuns(jc JudgeCondition) bool {
+	k := slices.Index(r.jcs, jc)
+	return k < 0 || r.scoreRuns[k]
+}
+
+// scores returns MetricsScores(jc, source) from the run counts (jc
+// HasScoreRuns): the episodes with a task row of source and the
+// verifier's ground truth, in the order of their ids, each with the mean
+// of its scores summed in run order.
+func (r *ReportRuns) scores(jc JudgeCondition, source string) []MetricScore {
+	k := slices.Index(r.jcs, jc)
+	if k < 0 {
+		return nil
+	}
+	var out []MetricScore
+	var buf []scoredRun
+	for _, i := range r.byID {
+		e, runs := &r.eps[i], &r.runs[k][i]
+		if len(runs.scores) == 0 || !e.hasSource || e.source != source || !e.gt.valid {
+			continue
+		}
+		buf = buf[:0]
+		for j, x := range runs.scores {
+			buf = append(buf, scoredRun{run: runs.scoreRuns[j], score: x})
+		}
+		m, _ := meanInRunOrder(buf, int(runs.runs))
+		m.EpisodeID, m.TaskID, m.GTPass = e.id, e.task, e.gt.v
+		out = append(out, m)
+	}
+	return out
+}
+
 // scoreEpisode gathers one episode's runs of one judge × condition: the
 // first three inline (64 bytes an episode: a million verdicts' reward
 // models fill ~100,000), the rest in more.
@@ -154,6 +217,13 @@ func (e *scoreEpisode) mean() (MetricScore, bool) {
 	if e.more != nil {
 		runs = append(runs, *e.more...)
 	}
+	return meanInRunOrder(runs, int(e.n))
+}
+
+// meanInRunOrder is the MetricScore (without its episode) of an episode's
+// runs, of which n in all: the non-null scores summed in run order and
+// divided by their count; false when none is scored. It sorts runs.
+func meanInRunOrder(runs []scoredRun, n int) (MetricScore, bool) {
 	// They usually come in run order; else a stable insertion sort (an
 	// episode has few runs).
 	for j := 1; j < len(runs); j++ {
@@ -161,15 +231,15 @@ func (e *scoreEpisode) mean() (MetricScore, bool) {
 			runs[i], runs[i-1] = runs[i-1], runs[i]
 		}
 	}
-	sum, n := 0.0, 0
+	sum, scored := 0.0, 0
 	for _, r := range runs {
 		if !r.null {
 			sum += r.score
-			n++
+			scored++
 		}
 	}
-	if n == 0 {
+	if scored == 0 {
 		return MetricScore{}, false
 	}
-	return MetricScore{Score: sum / float64(n), Scored: n, Runs: int(e.n)}, true
+	return MetricScore{Score: sum / float64(scored), Scored: scored, Runs: n}, true
 }

@@ -40,6 +40,9 @@ type Session struct {
 	// runsPerEpisode: the snapshot's run counts hold one row per (judge,
 	// condition, episode), so per_episode parts need not sum them.
 	runsPerEpisode bool
+	// runCountsComplete: the view verdict_runs reads the run_counts table
+	// (its files count every verdicts file of the snapshot).
+	runCountsComplete bool
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts

@@ -67,9 +67,10 @@ func (s *Session) createViews(ctx context.Context) error {
 		}
 	}
 	s.runsPerEpisode = snap.RunCountsPerEpisode()
+	s.runCountsComplete = snap.RunCountsComplete()
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(snap.RunCountsComplete())} {
+	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(s.runCountsComplete)} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -22,7 +23,8 @@ import (
 // episode or not, with verdicts of episodes the lake does not know, human
 // judgments (a tie, an episode known only to them), category labels (one
 // that needs review), episodes with two verifiers' ground truth and
-// score-only runs.
+// score-only runs; and with run counts written before their scores had
+// run numbers.
 func TestReportRunsAsSession(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		t.Run(fmt.Sprint("split=", split), func(t *testing.T) {
@@ -91,85 +93,110 @@ func TestReportRunsAsSession(t *testing.T) {
 					t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 				}
 			}
-			s, err := queries.Open(t.Context(), l, queries.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			r, err := s.ReadReportRuns(t.Context(), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			same := func(what string, got any, want any, err error) {
-				t.Helper()
-				if err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-				if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
-					t.Errorf("%s: from the runs (go) and the session (sql) differ:\n%s", what, firstDiff(got, want))
-				}
-			}
-			review, err := s.ReportNeedsReview(t.Context())
-			same("needs review", r.NeedsReview(), review, err)
-			if len(review) == 0 {
-				t.Error("no category needs review: the test compares nothing")
-			}
-			var judges []string
-			pairs := 0
-			for _, thr := range []*float64{nil, ptr(0), ptr(0.5), ptr(1)} {
-				want, err := s.MetricsJudgeConditions(t.Context(), thr)
-				same("judge conditions "+fmtThreshold(thr), r.JudgeConditions(thr), want, err)
-				if thr == nil {
-					for _, jc := range want {
-						if jc.Condition == "E2+claim" {
-							judges = append(judges, jc.Judge)
-						}
+			// The lake as written, and with its run_counts files as
+			// written before their scores had run numbers (the scores are
+			// then read from the verdicts).
+			for _, old := range []bool{false, true} {
+				if old {
+					if l, err = lake.OpenExisting(lakecopy.WithRunCountsBeforeRunNumbers(t, lakeDir), lake.Options{}); err != nil {
+						t.Fatal(err)
 					}
 				}
-				for _, gt := range []string{queries.GTVerifier, queries.GTHuman, queries.GTAny} {
-					for _, by := range [][2]bool{{false, false}, {false, true}, {true, true}} {
-						o := queries.MetricCellOptions{ByAgent: by[0], ByCategory: by[1], Threshold: thr, GT: gt}
-						want, err := s.MetricsCells(t.Context(), o)
-						got := r.Cells(o)
-						// The same cells in the same order of their keys; cells
-						// whose keys print alike (an unknown episode's and one
-						// known only to a label) are in no set order.
-						same(fmt.Sprintf("cell keys %+v", o), cellKeys(got), cellKeys(want), err)
-						same(fmt.Sprintf("cells %+v", o), sortedRows(got), sortedRows(want), nil)
-					}
-					for _, judge := range judges {
-						a := queries.JudgeCondition{Judge: judge, Condition: "E2+claim"}
-						b := queries.JudgeCondition{Judge: judge, Condition: "E2-lastk"}
-						for _, source := range []string{"natural", "perturbed"} {
-							want, err := s.MetricsPairs(t.Context(), a, b, source, thr, gt)
-							pairs += len(want)
-							same(fmt.Sprintf("pairs %s %s %s %s", judge, source, fmtThreshold(thr), gt), r.Pairs(a, b, source, thr, gt), want, err)
-						}
-					}
-				}
-			}
-			// The reward models' scores (every judge × condition, so that
-			// those without score-only runs are compared too).
-			var all []queries.JudgeCondition
-			for _, jc := range r.JudgeConditions(nil) {
-				all = append(all, jc.JudgeCondition)
-			}
-			scored := 0
-			for _, source := range []string{"natural", "perturbed", "none"} {
-				got, err := s.ReportScores(t.Context(), r, all, source)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i, jc := range all {
-					want, err := s.MetricsScores(t.Context(), jc, source)
-					scored += len(want)
-					same(fmt.Sprintf("scores %s %s", jc, source), got[i], want, err)
-				}
-			}
-			if len(judges) < 2 || pairs == 0 || scored == 0 {
-				t.Fatalf("judges with claim sway %v, %d pair rows, %d scores: the test compares too little", judges, pairs, scored)
+				compareReportRuns(t, l, old)
 			}
 		})
+	}
+}
+
+// compareReportRuns compares every result of ReportRuns and ReportScores
+// on l with the session's statements. The scores of rm:odd come from the
+// run counts unless old (their run counts written before run numbers);
+// those of vlm:scored (a verdict with a score) never do.
+func compareReportRuns(t *testing.T, l *lake.Lake, old bool) {
+	t.Helper()
+	s, err := queries.Open(t.Context(), l, queries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.ReadReportRuns(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.HasScoreRuns(queries.JudgeCondition{Judge: "rm:odd", Condition: "E1-final"}); got == old {
+		t.Errorf("old run counts %v: rm:odd has its scores' run numbers: %v", old, got)
+	}
+	if r.HasScoreRuns(queries.JudgeCondition{Judge: "vlm:scored", Condition: "E1-final"}) {
+		t.Error("vlm:scored (a verdict with a score): scores from the run counts")
+	}
+	same := func(what string, got any, want any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+			t.Errorf("%s: from the runs (go) and the session (sql) differ:\n%s", what, firstDiff(got, want))
+		}
+	}
+	review, err := s.ReportNeedsReview(t.Context())
+	same("needs review", r.NeedsReview(), review, err)
+	if len(review) == 0 {
+		t.Error("no category needs review: the test compares nothing")
+	}
+	var judges []string
+	pairs := 0
+	for _, thr := range []*float64{nil, ptr(0), ptr(0.5), ptr(1)} {
+		want, err := s.MetricsJudgeConditions(t.Context(), thr)
+		same("judge conditions "+fmtThreshold(thr), r.JudgeConditions(thr), want, err)
+		if thr == nil {
+			for _, jc := range want {
+				if jc.Condition == "E2+claim" {
+					judges = append(judges, jc.Judge)
+				}
+			}
+		}
+		for _, gt := range []string{queries.GTVerifier, queries.GTHuman, queries.GTAny} {
+			for _, by := range [][2]bool{{false, false}, {false, true}, {true, true}} {
+				o := queries.MetricCellOptions{ByAgent: by[0], ByCategory: by[1], Threshold: thr, GT: gt}
+				want, err := s.MetricsCells(t.Context(), o)
+				got := r.Cells(o)
+				// The same cells in the same order of their keys; cells
+				// whose keys print alike (an unknown episode's and one
+				// known only to a label) are in no set order.
+				same(fmt.Sprintf("cell keys %+v", o), cellKeys(got), cellKeys(want), err)
+				same(fmt.Sprintf("cells %+v", o), sortedRows(got), sortedRows(want), nil)
+			}
+			for _, judge := range judges {
+				a := queries.JudgeCondition{Judge: judge, Condition: "E2+claim"}
+				b := queries.JudgeCondition{Judge: judge, Condition: "E2-lastk"}
+				for _, source := range []string{"natural", "perturbed"} {
+					want, err := s.MetricsPairs(t.Context(), a, b, source, thr, gt)
+					pairs += len(want)
+					same(fmt.Sprintf("pairs %s %s %s %s", judge, source, fmtThreshold(thr), gt), r.Pairs(a, b, source, thr, gt), want, err)
+				}
+			}
+		}
+	}
+	// The reward models' scores (every judge × condition, so that
+	// those without score-only runs are compared too).
+	var all []queries.JudgeCondition
+	for _, jc := range r.JudgeConditions(nil) {
+		all = append(all, jc.JudgeCondition)
+	}
+	scored := 0
+	for _, source := range []string{"natural", "perturbed", "none"} {
+		got, err := s.ReportScores(t.Context(), r, all, source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, jc := range all {
+			want, err := s.MetricsScores(t.Context(), jc, source)
+			scored += len(want)
+			same(fmt.Sprintf("scores %s %s", jc, source), got[i], want, err)
+		}
+	}
+	if len(judges) < 2 || pairs == 0 || scored == 0 {
+		t.Fatalf("judges with claim sway %v, %d pair rows, %d scores: the test compares too little", judges, pairs, scored)
 	}
 }
 

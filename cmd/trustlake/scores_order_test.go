@@ -12,7 +12,8 @@ import (
 
 // TestScoresMeanInRunOrder: an episode's reward-model score is the mean of
 // its runs' scores summed in run order, whatever order the scan meets them
-// in. 0.1, 0.2 and 0.3 sum to different doubles
+// in (the session's statement and the report's scores from the run
+// counts). 0.1, 0.2 and 0.3 sum to different doubles
 // forwards and backwards, so a mean taken in scan order would differ.
 func TestScoresMeanInRunOrder(t *testing.T) {
 	lakeDir := genLake(t, false)
@@ -78,10 +79,29 @@ func TestScoresMeanInRunOrder(t *testing.T) {
 	if len(got) != len(episodes) {
 		t.Fatalf("%d scores, want %d", len(got), len(episodes))
 	}
-	for _, m := range got {
-		if m.Score != forward || m.Scored != 3 || m.Runs != 3 {
-			t.Errorf("%s: score %v (%d of %d runs scored), want %v in run order (scan order would give %v)",
-				m.EpisodeID, m.Score, m.Scored, m.Runs, forward, backward)
+	// The report's scores: from the run counts, which keep the scores in
+	// file order with their run numbers.
+	r, err := s.ReadReportRuns(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc := queries.JudgeCondition{Judge: "rm:order", Condition: "E1-final"}
+	if !r.HasScoreRuns(jc) {
+		t.Fatal("rm:order: the run counts have no run numbers")
+	}
+	report, err := s.ReportScores(t.Context(), r, []queries.JudgeCondition{jc}, "natural")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, got := range map[string][]queries.MetricScore{"session": got, "report": report[0]} {
+		if len(got) != len(episodes) {
+			t.Fatalf("%s: %d scores, want %d", what, len(got), len(episodes))
+		}
+		for _, m := range got {
+			if m.Score != forward || m.Scored != 3 || m.Runs != 3 {
+				t.Errorf("%s: %s: score %v (%d of %d runs scored), want %v in run order (scan order would give %v)",
+					what, m.EpisodeID, m.Score, m.Scored, m.Runs, forward, backward)
+			}
 		}
 	}
 }
