@@ -155,13 +155,28 @@ func (r *ReportRuns) scores(jc JudgeCondition, source string) []MetricScore {
 	if k < 0 {
 		return nil
 	}
-	var out []MetricScore
+	kept := func(i int) bool {
+		e := &r.eps[i]
+		return len(r.runs[k][i].scores) > 0 && e.hasSource && e.source == source && e.gt.valid
+	}
+	n := 0
+	for i := range r.eps {
+		if kept(i) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	// Sized once: with the collector off, a slice grown by appends is
+	// pages touched for nothing.
+	out := make([]MetricScore, 0, n)
 	var buf []scoredRun
 	for _, i := range r.byID {
-		e, runs := &r.eps[i], &r.runs[k][i]
-		if len(runs.scores) == 0 || !e.hasSource || e.source != source || !e.gt.valid {
+		if !kept(i) {
 			continue
 		}
+		e, runs := &r.eps[i], &r.runs[k][i]
 		buf = buf[:0]
 		for j, x := range runs.scores {
 			buf = append(buf, scoredRun{run: runs.scoreRuns[j], score: x})

@@ -43,6 +43,9 @@ type Session struct {
 	// runCountsComplete: the view verdict_runs reads the run_counts table
 	// (its files count every verdicts file of the snapshot).
 	runCountsComplete bool
+	// noResults: the snapshot's results table has no rows (its manifest
+	// lists none), so TrustBenchmarks has nothing to count.
+	noResults bool
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts

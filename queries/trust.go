@@ -17,6 +17,9 @@ type BenchmarkCount struct {
 // TrustBenchmarks returns every benchmark of the results table with its
 // number of results (sql/trust_benchmarks.sql), by name.
 func (s *Session) TrustBenchmarks(ctx context.Context) ([]BenchmarkCount, error) {
+	if s.noResults { // the manifest lists no results row: none to group
+		return nil, nil
+	}
 	rows, err := s.Query(ctx, sqlFile("trust_benchmarks"))
 	if err != nil {
 		return nil, fmt.Errorf("list benchmarks: %w", err)
