@@ -46,41 +46,28 @@ type optBool struct{ valid, v bool }
 type episodeRuns struct {
 	runs, parse, success, failure, unc int32
 	seen                               bool
-	scores                             []float64 // of score-only runs
-	scoreRuns                          []int64   // their run numbers, place for place (with run numbers)
+	scores                             []runScore // of score-only runs
 }
 
-// scoreSlabs hold the first three scores of episodes and their run
-// numbers, one row's worth each (addScore).
-type scoreSlabs struct {
-	scores []float64
-	runs   []int64
+// runScore is the score of a score-only run with its run number (0 when
+// the run counts do not have it: then ReportRuns.HasScoreRuns is false).
+type runScore struct {
+	score float64
+	run   int64
 }
 
-// addScore keeps x and its run number (when hasRun), the first three in
-// slabs, the others wherever append puts them.
-func (e *episodeRuns) addScore(x float64, run int64, hasRun bool, slabs *scoreSlabs) {
+// addScore keeps x of run, the first three in slab (one row's worth),
+// the others wherever append puts them.
+func (e *episodeRuns) addScore(x float64, run int64, slab *[]runScore) {
 	if e.scores == nil {
-		if len(slabs.scores) == cap(slabs.scores) {
-			slabs.scores = make([]float64, 0, 3*4096)
+		if len(*slab) == cap(*slab) {
+			*slab = make([]runScore, 0, 3*4096)
 		}
-		n := len(slabs.scores)
-		slabs.scores = slabs.scores[:n+3]
-		e.scores = slabs.scores[n : n : n+3]
+		n := len(*slab)
+		*slab = (*slab)[:n+3]
+		e.scores = (*slab)[n : n : n+3]
 	}
-	e.scores = append(e.scores, x)
-	if !hasRun {
-		return
-	}
-	if e.scoreRuns == nil {
-		if len(slabs.runs) == cap(slabs.runs) {
-			slabs.runs = make([]int64, 0, 3*4096)
-		}
-		n := len(slabs.runs)
-		slabs.runs = slabs.runs[:n+3]
-		e.scoreRuns = slabs.runs[n : n : n+3]
-	}
-	e.scoreRuns = append(e.scoreRuns, run)
+	e.scores = append(e.scores, runScore{x, run})
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
@@ -111,7 +98,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	var last uint64
 	k := -1
 	look := r.lookup()
-	var slabs scoreSlabs
+	var slab []runScore // the episodes' scores, three places each
 	query := "report_runs"
 	if !s.runCountsComplete {
 		query = "report_runs_scan"
@@ -173,7 +160,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				if no.IsNull(row) {
 					r.scoreRuns[k] = false
 				}
-				e.addScore(sc.Value(row), no.Value(row), !no.IsNull(row), &slabs)
+				e.addScore(sc.Value(row), no.Value(row), &slab)
 			}
 		}
 		return nil
@@ -271,7 +258,7 @@ func (e *episodeRuns) counts(threshold *float64) (success, failure, unc, unscore
 		switch {
 		case threshold == nil:
 			unscored++
-		case atLeast(sc, *threshold):
+		case atLeast(sc.score, *threshold):
 			success++
 		default:
 			failure++

@@ -178,8 +178,8 @@ func (r *ReportRuns) scores(jc JudgeCondition, source string) []MetricScore {
 		}
 		e, runs := &r.eps[i], &r.runs[k][i]
 		buf = buf[:0]
-		for j, x := range runs.scores {
-			buf = append(buf, scoredRun{run: runs.scoreRuns[j], score: x})
+		for _, x := range runs.scores {
+			buf = append(buf, scoredRun{run: x.run, score: x.score})
 		}
 		m, _ := meanInRunOrder(buf, int(runs.runs))
 		m.EpisodeID, m.TaskID, m.GTPass = e.id, e.task, e.gt.v
