@@ -50,6 +50,14 @@ func (a *rowAcc) addCell(task int, c *queries.MetricCell, policy string) {
 // when it has ByCategory or ByHardness. It fails with ErrNoVerdicts,
 // ErrUnknown, ErrScoreOnly, ErrNoGroundTruth or ErrBadOption.
 func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
+	return compute(cells, make([]queries.MetricCell, 0, len(cells)), opts)
+}
+
+// compute is Compute with the kept cells written into kept: a new slice,
+// or cells[:0] for a caller that owns cells and needs them no more (Run;
+// with the collector off a copy of every cell is pages touched for
+// nothing).
+func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return Report{}, err
@@ -63,7 +71,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	if rep.Params.By == nil {
 		rep.Params.By = []string{}
 	}
-	cells, err = selectCells(cells, opts, &rep)
+	cells, err = selectCells(cells, kept, opts, &rep)
 	if err != nil {
 		return Report{}, err
 	}
@@ -98,7 +106,10 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 		a := slots[slot][k.value]
 		if a == nil {
 			if a = accs[k]; a == nil {
-				a = &rowAcc{key: k}
+				// Room for every task: with the collector off, tallies
+				// grown by appends are pages touched for nothing, and
+				// room never used is never touched.
+				a = &rowAcc{key: k, tasks: make([]int, 0, len(ids)), tallies: make([]tally, 0, len(ids))}
 				accs[k] = a
 			}
 			slots[slot][k.value] = a
@@ -163,8 +174,9 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 
 // selectCells applies the judge and condition filters, drops score-only
 // judges without a threshold and episodes without task or ground truth
-// (with warnings), and fills the report's judge and condition lists.
-func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queries.MetricCell, error) {
+// (with warnings), and fills the report's judge and condition lists. It
+// appends the kept cells to out (which may be cells[:0]).
+func selectCells(cells, out []queries.MetricCell, opts Options, rep *Report) ([]queries.MetricCell, error) {
 	// The judge × conditions of the cells, with their statistics: cells
 	// come in runs of one judge × condition, so the map is looked up once
 	// a run.
@@ -263,7 +275,6 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 	if len(noGT) > 0 {
 		rep.Warnings = append(rep.Warnings, "excluded judged episodes without ground truth: "+strings.Join(noGT, "; "))
 	}
-	out := make([]queries.MetricCell, 0, len(cells))
 	sources := map[string]int{}
 	drop, lastJC := true, queries.JudgeCondition{}
 	for i := range cells {

@@ -10,6 +10,8 @@ import (
 // the small per-task results; the statistics are computed here, in Go, on
 // those. A DuckDB *queries.Session is the embedded engine; a Spark Connect
 // session (package queries/spark) runs the same statements on a cluster.
+// The slices an engine returns are the caller's (Run filters and sorts the
+// cells in place).
 type Engine interface {
 	MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error)
 	MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error)

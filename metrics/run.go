@@ -54,7 +54,7 @@ func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep, err := Compute(cells, opts)
+	rep, err := compute(cells, cells[:0], opts) // the engine's cells are Run's (Engine)
 	if ctx.Err() != nil { // a signal while a step that does not poll it ran: no output
 		return Report{}, ctx.Err()
 	}

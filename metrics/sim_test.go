@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,9 +303,13 @@ func TestReportProperties(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
+		before := slices.Clone(cells)
 		b, err := Compute(cells, opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !slices.Equal(cells, before) { // Run's cells are sorted in place, the caller's are not
+			t.Error("Compute changed its cells")
 		}
 		ja, _ := json.Marshal(a)
 		jb, _ := json.Marshal(b)

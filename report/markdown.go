@@ -150,10 +150,12 @@ func passWord(ok bool) string {
 	return "FAIL"
 }
 
+// mdCell escapes the characters that would break a Markdown table cell
+// (one replacer for every cell: each builds its tables on first use).
+var mdCell = strings.NewReplacer("|", `\|`, "\n", " ")
+
 // md escapes the characters that would break a Markdown table cell.
-func md(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
+func md(s string) string { return mdCell.Replace(s) }
 
 type errWriter struct {
 	w   io.Writer
