@@ -27,6 +27,20 @@ func (s *Session) ReportHealth(ctx context.Context) (Health, error) {
 	return h, nil
 }
 
+// ReportHealthOf is ReportHealth for a session whose episodes r holds
+// (ReadReportRuns): the episode counts come from r, the rest from one
+// statement without the episode scans (sql/report_health_verifiers.sql).
+func (s *Session) ReportHealthOf(ctx context.Context, r *ReportRuns) (Health, error) {
+	var h Health
+	err := s.conn.QueryRowContext(ctx, sqlFile("report_health_verifiers")).Scan(&h.Verifiers, &h.Tested, &h.SelfTests,
+		&h.SelfTestFailures, &h.Nondeterministic)
+	if err != nil {
+		return h, fmt.Errorf("query health: %w", err)
+	}
+	h.Episodes, h.WithoutGT = r.episodes, r.withoutGT
+	return h, nil
+}
+
 // ReviewCount counts GT failures whose category needs review, by raw
 // category.
 type ReviewCount struct {

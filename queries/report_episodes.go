@@ -35,8 +35,9 @@ type episodeJoin struct {
 // category from its label if it has one, else from that row; the human
 // majority (human_reference) of its id; needs review when it is in
 // categories (a ground-truth or label row), its ground truth is not a pass
-// and it has no category. An id on two episode or label rows, or two ids
-// with one code, is ErrReportRunsShape. It returns the judge × condition
+// and it has no category; the episode counts of the report's health. An
+// id on two episode or label rows, or two ids with one code, is
+// ErrReportRunsShape. It returns the judge × condition
 // of every code (two with one code are ErrReportRunsShape too).
 func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int) (map[uint64]JudgeCondition, error) {
 	names := map[uint64]JudgeCondition{}
@@ -67,6 +68,9 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 			if kind[row] == kindHuman {
 				if humans == nil {
 					humans = map[uint64]human{}
+				}
+				if old, dup := humans[code[row]]; dup && old.id != id.Value(row) { // two ids with one code
+					return ErrReportRunsShape
 				}
 				humans[code[row]] = human{ids(row), boolOf(pass, row)}
 				continue
@@ -119,8 +123,17 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 	}
 	for i := range r.eps {
 		e, j := &r.eps[i], &joins[i]
-		if h, ok := humans[e.code]; ok && h.id == e.id {
+		h, humanGT := humans[e.code]
+		if humanGT = humanGT && h.id == e.id; humanGT {
 			e.human = h.pass
+		}
+		if j.hasEpisode {
+			// human_reference has a row per id with a human ground-truth
+			// row, kind 1 the rows of every other source.
+			r.episodes++
+			if !j.hasGT && !humanGT {
+				r.withoutGT++
+			}
 		}
 		if (j.hasGT || j.hasLabel) && !(e.gt.valid && e.gt.v) && !j.hasCategory {
 			name := j.raw

@@ -23,6 +23,9 @@ type ReportRuns struct {
 	index  map[uint64]int // episode code (hash(episode_id)) → number in eps
 	byID   []int          // the numbers of eps in the order of their ids
 	review map[string]int // GT failures needing review per raw category
+	// episodes counts the episode rows, withoutGT those whose id has no
+	// ground-truth row of any source (report_health.sql's two counts).
+	episodes, withoutGT int
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns

@@ -204,9 +204,14 @@ func (e *reportEngine) scoresOf(ctx context.Context, jc queries.JudgeCondition, 
 	return e.scores[scoreKey{jc, source}], nil
 }
 
+// ReportHealth takes the episode counts from the runs when there are
+// (the statement then scans no episodes), else asks the session.
 func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.runs != nil {
+		return e.sess.ReportHealthOf(ctx, e.runs)
+	}
 	return e.sess.ReportHealth(ctx)
 }
 

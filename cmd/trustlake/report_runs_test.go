@@ -67,7 +67,7 @@ func TestReportRunsAsSession(t *testing.T) {
 			add(eps[0], "vlm:scored", "E1-final", 2, `"failure"`, "null")
 			p := filepath.Join(dir, "odd.jsonl")
 			labels := filepath.Join(dir, "human.csv")
-			csv := fmt.Sprintf("episode_id,pass,annotator\n%s,true,ann-a\n%s,false,ann-b\n%s,true,ann-a\n%s,true,ann-b\n%s,false,ann-a\nhuman-only,true,ann-a\n",
+			csv := fmt.Sprintf("episode_id,pass,annotator\n%s,true,ann-a\n%s,false,ann-b\n%s,true,ann-a\n%s,true,ann-b\n%s,false,ann-a\nhuman-only,true,ann-a\nhuman-gt,true,ann-a\n",
 				eps[0], eps[0], eps[1], eps[1], eps[2])
 			if err := os.WriteFile(p, lines, 0o644); err != nil {
 				t.Fatal(err)
@@ -88,7 +88,11 @@ func TestReportRunsAsSession(t *testing.T) {
 				"('gt-only', '%s', false, NULL), ('gt-only', '%s', true, NULL)) AS t(episode_id, verifier_sha256, pass, category)",
 				eps[0], hex("0"), eps[1], hex("f"), hex("b"), hex("a"))
 			for _, args := range [][]string{{"ingest", "verdicts", p}, {"ingest", "human-labels", labels}, {"ingest", "labels", cats},
-				{"ingest", "sql", "ground_truth", gts}} {
+				{"ingest", "sql", "ground_truth", gts},
+				// Episodes without ground truth: one with none, one with a
+				// human judgment only.
+				{"ingest", "sql", "episodes", "SELECT * FROM (VALUES ('no-gt', 't-x', 'natural', 'a', 'eps/no-gt'), ('human-gt', 't-x', 'natural', 'a', 'eps/human-gt')) " +
+					"AS t(episode_id, task_id, source, agent, dir)"}} {
 				if code, _, stderr := trustlakeExit(t, append([]string{"--lake", lakeDir}, args...)...); code != 0 {
 					t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 				}
@@ -140,6 +144,15 @@ func compareReportRuns(t *testing.T, l *lake.Lake, old bool) {
 	}
 	review, err := s.ReportNeedsReview(t.Context())
 	same("needs review", r.NeedsReview(), review, err)
+	health, err := s.ReportHealth(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReportHealthOf(t.Context(), r)
+	same("health", got, health, err)
+	if health.WithoutGT == 0 || health.WithoutGT == health.Episodes {
+		t.Errorf("health %+v: the test compares no episode without ground truth, or only such", health)
+	}
 	if len(review) == 0 {
 		t.Error("no category needs review: the test compares nothing")
 	}
