@@ -24,7 +24,7 @@ func (s *Session) ReportScores(ctx context.Context, r *ReportRuns, jcs []JudgeCo
 	var read []JudgeCondition // by the statement
 	for k, jc := range jcs {
 		if r.HasScoreRuns(jc) {
-			out[k] = r.scores(jc, source)
+			out[k] = r.Scores(jc, source)
 		} else {
 			read = append(read, jc)
 		}
@@ -146,11 +146,11 @@ func (r *ReportRuns) HasScoreRuns(jc JudgeCondition) bool {
 	return k < 0 || r.scoreRuns[k]
 }
 
-// scores returns MetricsScores(jc, source) from the run counts (jc
+// Scores returns MetricsScores(jc, source) from the run counts (jc
 // HasScoreRuns): the episodes with a task row of source and the
 // verifier's ground truth, in the order of their ids, each with the mean
-// of its scores summed in run order.
-func (r *ReportRuns) scores(jc JudgeCondition, source string) []MetricScore {
+// of its scores summed in run order. Safe for concurrent use.
+func (r *ReportRuns) Scores(jc JudgeCondition, source string) []MetricScore {
 	k := slices.Index(r.jcs, jc)
 	if k < 0 {
 		return nil

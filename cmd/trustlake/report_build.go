@@ -137,11 +137,13 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
-	// The reward models' scores first, in one statement: metrics, claim
-	// sways and reward models then compute together without a statement
-	// (Prepare). Read while the Go statistics already ran, the statement
-	// and its Go loop were slower and cost ~25 ms more CPU (DuckDB's
-	// threads competing with the bootstraps for 2 cores).
+	// The reward models' scores that the run counts do not give first, in
+	// one statement: metrics, claim sways and reward models then compute
+	// together without a statement (Prepare; each reward model averages
+	// the scores the run counts give itself). Read while the Go statistics
+	// already ran, the statement and its Go loop were slower and cost
+	// ~25 ms more CPU (DuckDB's threads competing with the bootstraps for
+	// 2 cores).
 	if err := s.ReadScores(ctx, rms, opts.source); err != nil {
 		return metricsError(err)
 	}

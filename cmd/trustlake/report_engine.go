@@ -23,8 +23,9 @@ import (
 // (queries.ReportRuns): the report calls Run, Compare per judge and
 // Threshold per reward model on one unchanging snapshot, and their cells,
 // pairs and judge × conditions are computed from those runs in Go, without
-// a statement. ReadScores reads the reward models' scores in one statement
-// for their MetricsScores calls.
+// a statement. ReadScores reads in one statement the reward models' scores
+// that the run counts do not give, for their MetricsScores calls (the
+// others are averaged from the runs by each call).
 type reportEngine struct {
 	sess *queries.Session
 	mu   sync.Mutex // held while a statement runs on sess, and for scores
@@ -39,7 +40,8 @@ type reportEngine struct {
 
 	// scoreJCs are the reward models whose scores ReadScores (or the first
 	// MetricsScores call for one of them at another source) reads in one
-	// statement (ReportScores) into scores.
+	// statement (ReportScores) into scores: those whose run counts do not
+	// give them.
 	scoreJCs []queries.JudgeCondition
 	scores   map[scoreKey][]queries.MetricScore
 }
@@ -163,20 +165,31 @@ func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondi
 }
 
 // ReadScores reads the scores of the reward models jcs of source in one
-// statement (queries.Session.ReportScores) for MetricsScores.
+// statement (queries.Session.ReportScores) for MetricsScores, but for
+// those whose run counts give them (queries.ReportRuns.HasScoreRuns):
+// each MetricsScores call averages those from the runs, beside the other
+// sections, without the session.
 func (e *reportEngine) ReadScores(ctx context.Context, jcs []queries.JudgeCondition, source string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.scoreJCs = slices.Clone(jcs)
+	e.scoreJCs = nil
+	for _, jc := range jcs {
+		if e.runs == nil || !e.runs.HasScoreRuns(jc) {
+			e.scoreJCs = append(e.scoreJCs, jc)
+		}
+	}
 	_, err := e.scoresOf(ctx, queries.JudgeCondition{}, cmp.Or(source, schema.SourceNatural))
 	return err
 }
 
-// MetricsScores answers the judge × conditions named by ReadScores from
-// one statement for all of them and the episodes of the runs
-// (queries.Session.ReportScores, the same rows as the session's
-// MetricsScores), others from the session.
+// MetricsScores answers from the run counts when they give jc's scores,
+// the judge × conditions ReadScores read from one statement for all of
+// them and the episodes of the runs (queries.Session.ReportScores, the
+// same rows as the session's MetricsScores), others from the session.
 func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
+	if e.runs != nil && e.runs.HasScoreRuns(jc) { // the runs are read only after Prepare
+		return e.runs.Scores(jc, source), nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.runs == nil || !slices.Contains(e.scoreJCs, jc) {
