@@ -101,7 +101,13 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	// their folds: a fold's training negatives are the sorted ones of the
 	// other folds, in order (what ThresholdForFPR sorts them into).
 	fold := make([]int, len(items))
-	var neg []foldScore
+	nNeg := 0
+	for _, it := range items {
+		if !it.Positive {
+			nNeg++
+		}
+	}
+	neg := make([]foldScore, 0, nNeg) // sized once: grown, it touched twice the pages
 	for i, it := range items {
 		fold[i] = out.FoldOf[it.Task]
 		if !it.Positive {
