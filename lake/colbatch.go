@@ -3,7 +3,6 @@ package lake
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 	"unsafe"
@@ -67,9 +66,9 @@ func (col *colData) present(n int) {
 type colLayout struct {
 	rt     *rowType
 	schema *parquet.Schema
-	fields []int     // rowType.fields index of each Parquet column
-	hashed []int     // column of each hashed field, in rowType.hashed order; -1-i for partition column i
-	tmpls  []pqValue // the template value of each column (values)
+	fields []int   // rowType.fields index of each Parquet column
+	hashed []int   // column of each hashed field, in rowType.hashed order; -1-i for partition column i
+	pq     *pqMeta // the data files' template (pqmeta.go)
 }
 
 // newColLayout matches the stored fields of rt with the leaf columns of
@@ -101,9 +100,6 @@ func newColLayout(rt *rowType, schema *parquet.Schema) *colLayout {
 	if len(cl.fields)+len(rt.parts) != len(rt.fields) {
 		panic(fmt.Sprintf("lake: %s: %d columns for %d stored fields", rt.typ.Name(), len(cl.fields), len(rt.fields)-len(rt.parts)))
 	}
-	for c := range cl.fields {
-		cl.tmpls = append(cl.tmpls, cl.template(c))
-	}
 	for _, i := range rt.hashed {
 		c, ok := colOf[i]
 		if !ok {
@@ -111,6 +107,7 @@ func newColLayout(rt *rowType, schema *parquet.Schema) *colLayout {
 		}
 		cl.hashed = append(cl.hashed, c)
 	}
+	cl.pq = newPQMeta(cl)
 	return cl
 }
 
@@ -193,99 +190,6 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 			}
 		}
 	}
-}
-
-// nullValues are null Parquet values (all zero), for a column that is null
-// in every row of a batch: written as they are, never built.
-var nullValues [rowGroupCheck]parquet.Value
-
-// pqValue has the memory layout of parquet.Value (checked in init): a
-// column's values are built by copying one template value, made with
-// parquet-go's own constructors and levels, and setting its data, instead
-// of a constructor and a Level call per value.
-type pqValue struct {
-	ptr  *byte
-	u64  uint64
-	kind int8
-	def  byte
-	rep  byte
-	col  uint16
-}
-
-func init() {
-	s := "abc"
-	for _, c := range []struct {
-		tmpl, want parquet.Value
-		ptr        *byte
-		u64        uint64
-	}{
-		{parquet.Int64Value(0), parquet.Int64Value(-7), nil, ^uint64(6)},
-		{parquet.DoubleValue(0).Level(0, 1, 3), parquet.DoubleValue(1.5).Level(0, 1, 3), nil, math.Float64bits(1.5)},
-		{parquet.ByteArrayValue(nil).Level(0, 1, 9), parquet.ByteArrayValue([]byte(s)).Level(0, 1, 9), unsafe.StringData(s), 3},
-	} {
-		v := *(*pqValue)(unsafe.Pointer(&c.tmpl))
-		v.ptr, v.u64 = c.ptr, c.u64
-		got := *(*parquet.Value)(unsafe.Pointer(&v))
-		if unsafe.Sizeof(v) != unsafe.Sizeof(c.want) || !parquet.Equal(got, c.want) || got.DefinitionLevel() != c.want.DefinitionLevel() ||
-			got.Column() != c.want.Column() || got.Kind() != c.want.Kind() {
-			panic("lake: parquet.Value has a new memory layout: update pqValue")
-		}
-	}
-}
-
-// template returns the value that values copies for column c: the column's
-// kind, and for an optional column the levels of a present value.
-func (cl *colLayout) template(c int) pqValue {
-	var v parquet.Value
-	switch cl.rt.fields[cl.fields[c]].kind {
-	case kString, kPtrString:
-		v = parquet.ByteArrayValue(nil)
-	case kInt64, kTime, kPtrInt64, kPtrTime:
-		v = parquet.Int64Value(0)
-	case kFloat64, kPtrFloat64:
-		v = parquet.DoubleValue(0)
-	case kBool, kPtrBool:
-		v = parquet.BooleanValue(false)
-	}
-	if cl.rt.fields[cl.fields[c]].kind >= kPtrString {
-		v = v.Level(0, 1, c)
-	}
-	return *(*pqValue)(unsafe.Pointer(&v))
-}
-
-// values fills out with rows [i, j) of column c as Parquet values. A
-// required column's values need no levels (both are 0); an optional
-// column's present values are at definition level 1, its nulls (the zero
-// value) at 0. Booleans are stored as 0/1, which is parquet-go's own u64.
-// This runs for every value written.
-func (cl *colLayout) values(b *colBatch, c, i, j int, out []parquet.Value) []parquet.Value {
-	col := &b.cols[c]
-	out = slices.Grow(out[:0], j-i)[:j-i]
-	vs := unsafe.Slice((*pqValue)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
-	t := cl.tmpls[c]
-	var null []bool
-	if cl.rt.fields[cl.fields[c]].kind >= kPtrString {
-		null = col.null[i:j]
-	}
-	if col.str != nil {
-		for k, s := range col.str[i:j] {
-			v := t
-			v.ptr, v.u64 = unsafe.StringData(s), uint64(len(s))
-			vs[k] = v
-		}
-	} else {
-		for k, u := range col.num[i:j] {
-			v := t
-			v.u64 = u
-			vs[k] = v
-		}
-	}
-	for k, isNull := range null {
-		if isNull {
-			vs[k] = pqValue{}
-		}
-	}
-	return out
 }
 
 // hashPlan returns the indexes into cl.hashed that can contribute to the

@@ -32,14 +32,13 @@ type fileWriter struct {
 	tmp    string // where it is written until Commit
 	f      *os.File
 	h      hashWriter
-	w      *parquet.Writer
+	w      *pqFile
 	keys   *keysWriter
 	rows   int64
 	ch     chan *colBatch // batches for the encoding goroutine
 	free   chan *colBatch // batches the encoder is done with, for reuse
 	done   chan error     // the encoding goroutine's result
 	closed bool           // ch is closed: no more rows
-	dicts  []dictCap      // the dictionary-encoded columns' caps (dictcap.go)
 	// groupRows, when > 0, cuts row groups at this many rows (below the
 	// lake's RowGroupRows; WriterOptions.RowGroupRows).
 	groupRows int64
@@ -112,10 +111,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int
 		}
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = parquet.NewWriter(&fw.h, writerOptions(tx, t.cols.schema, dictBytes)...)
-	if dictBytes > 0 {
-		fw.dicts = dictCaps(t.cols.schema, dictBytes)
-	}
+	fw.w = newPQFile(&fw.h, t.cols.pq, zstdFastest, dictBytes)
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
@@ -151,7 +147,7 @@ func (fw *fileWriter) encode() {
 	var scratch []byte
 	var plan []int
 	var ents []byte
-	g := rowGroup{flushed: fw.w.Size()}
+	g := rowGroup{flushed: fw.w.size()}
 	for b := range fw.ch {
 		if err == nil {
 			err = fw.writeBatch(b, &g)
@@ -197,7 +193,7 @@ func (fw *fileWriter) encode() {
 // finish completes the data file and its key index and fsyncs both, in
 // the encoding goroutine: the files of a batch finish side by side.
 func (fw *fileWriter) finish() error {
-	if err := fw.w.Close(); err != nil {
+	if err := fw.w.close(); err != nil {
 		return fmt.Errorf("finish %s: %w", fw.rel, err)
 	}
 	if fw.keys != nil {
@@ -216,48 +212,47 @@ func (fw *fileWriter) finish() error {
 // rowGroup is the state of the row group being written.
 type rowGroup struct {
 	rows    int64
-	flushed int64 // the writer's Size (bytes written plus, an upper bound, those buffered) at the last cut
-	vals    []parquet.Value
+	flushed int64 // the file's size (bytes written plus, an upper bound, those buffered) at the last cut
 }
 
-// writeBatch writes the batch column by column, in chunks of rowGroupCheck
-// rows, cutting the row group after a chunk once it holds RowGroupRows
-// rows or its buffered bytes pass RowGroupBytes: wide rows (message text,
-// raw judge replies) are then bounded by size, whatever the row count;
-// narrow tables keep RowGroupRows rows per group.
+// writeBatch writes the batch to the data file (writeChunks).
 func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
-	cl := fw.table.cols
 	maxRows, limit := int64(fw.tx.l.opts.RowGroupRows), fw.tx.l.opts.RowGroupBytes
 	if fw.groupRows > 0 {
 		maxRows = min(maxRows, fw.groupRows)
 	}
+	if err := writeChunks(fw.w, b, g, maxRows, limit); err != nil {
+		return fmt.Errorf("write %s: %w", fw.rel, err)
+	}
+	return nil
+}
+
+// chunkWriter is what writeChunks writes rows to: a data file (pqFile;
+// the tests also pass parquet-go's writer).
+type chunkWriter interface {
+	write(b *colBatch, i, j int) error // rows [i, j) of b
+	size() int64                       // bytes written plus, an upper bound, those buffered
+	flush() error                      // end the row group
+}
+
+// writeChunks writes the batch in chunks of rowGroupCheck rows, cutting
+// the row group after a chunk once it holds maxRows rows or its buffered
+// bytes pass limit: wide rows (message text, raw judge replies) are then
+// bounded by size, whatever the row count; narrow tables keep maxRows
+// rows per group.
+func writeChunks(w chunkWriter, b *colBatch, g *rowGroup, maxRows, limit int64) error {
 	for i := 0; i < b.n; {
 		j := min(b.n, i+rowGroupCheck, i+int(maxRows-g.rows))
-		cws := fw.w.ColumnWriters()
-		for c := range b.cols {
-			vals := nullValues[:j-i]
-			if b.cols[c].nulls < b.n {
-				g.vals = cl.values(b, c, i, j, g.vals)
-				vals = g.vals
-			}
-			if _, err := cws[c].WriteRowValues(vals); err != nil {
-				return fmt.Errorf("write %s: %w", fw.rel, err)
-			}
-		}
-		clear(g.vals) // pin no strings
-		g.rows += int64(j - i)
-		if err := fw.capDictionaries(b, i, j); err != nil {
+		if err := w.write(b, i, j); err != nil {
 			return err
 		}
+		g.rows += int64(j - i)
 		i = j
-		if g.rows >= maxRows || fw.w.Size()-g.flushed > limit {
-			if err := fw.w.Flush(); err != nil {
-				return fmt.Errorf("write %s: %w", fw.rel, err)
+		if g.rows >= maxRows || w.size()-g.flushed > limit {
+			if err := w.flush(); err != nil {
+				return err
 			}
-			g.rows, g.flushed = 0, fw.w.Size()
-			for k := range fw.dicts {
-				fw.dicts[k].reset()
-			}
+			g.rows, g.flushed = 0, w.size()
 		}
 	}
 	return nil
@@ -273,13 +268,15 @@ const rowGroupCheck = 512
 // its files have that many bytes.
 const pageBytes = 64 << 10
 
-// writerOptions are the Parquet writer options of every data file, schema
-// first; dictBytes > 0 caps its dictionaries.
-func writerOptions(tx *Tx, s *parquet.Schema, dictBytes int) []parquet.WriterOption {
+// writerOptions are the options with which parquet-go would write a data
+// file with the same bytes as pqFile (the template of newPQMeta; the
+// reference of TestPQFileMatchesParquetGo), schema first; dictBytes > 0
+// caps its dictionaries.
+func writerOptions(s *parquet.Schema, rowGroupRows, dictBytes int) []parquet.WriterOption {
 	o := []parquet.WriterOption{
 		s,
 		parquet.Compression(zstdFastest),
-		parquet.MaxRowsPerRowGroup(int64(tx.l.opts.RowGroupRows)),
+		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 		parquet.PageBufferSize(pageBytes),
 		parquet.CreatedBy("trustlake", "1", ""),
 		parquet.WriteBufferSize(256 << 10),

@@ -80,15 +80,30 @@ func BenchmarkWritePath(b *testing.B) {
 		cpu0 := cpuTime()
 		defer func() { reportCPU(b, n, cpu0) }()
 		for range b.N {
-			w := parquet.NewWriter(io.Discard, append(opts, cl.schema)...)
-			fw := &fileWriter{table: tab, w: w, tx: &Tx{l: &Lake{opts: Options{RowGroupRows: 131072, RowGroupBytes: 32 << 20}}}}
+			w := newRefWriter(io.Discard, cl, 131072, 0)
 			g := rowGroup{}
 			for _, cb := range batches() {
-				if err := fw.writeBatch(cb, &g); err != nil {
+				if err := writeChunks(w, cb, &g, 131072, 32<<20); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if err := w.Close(); err != nil {
+			if err := w.close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("typed-pages", func(b *testing.B) {
+		cpu0 := cpuTime()
+		defer func() { reportCPU(b, n, cpu0) }()
+		for range b.N {
+			w := newPQFile(io.Discard, cl.pq, zstdFastest, 0)
+			g := rowGroup{}
+			for _, cb := range batches() {
+				if err := writeChunks(w, cb, &g, 131072, 32<<20); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.close(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,0 +1,327 @@
+package lake
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// pqColumn writes one column of a data file: it encodes the column's
+// values of a batch straight from the batch's slices into the page being
+// filled (no parquet.Value per value), ends the page once it holds as many
+// bytes as parquet-go's column buffer would (pageLimit), and keeps the row
+// group's pages, statistics, column index and offset index until the row
+// group is written (pqFile).
+type pqColumn struct {
+	spec    pqColumnSpec
+	dict    *pqDict // dictionary columns
+	plain   bool    // a capped dictionary column writes PLAIN pages until the row group ends
+	page    pqPage
+	chunk   pqChunk
+	scratch pqScratch
+}
+
+// pqPage is the page being filled.
+type pqPage struct {
+	rows, nulls int
+	defs        []byte   // definition levels (optional columns)
+	vals        []byte   // PLAIN doubles, bools one byte each
+	sdata       []byte   // strings back to back
+	soff        []uint32 // offset of each string in sdata, and the end (parquet-go's byte array layout)
+	ints        []int64  // DELTA_BINARY_PACKED values
+	idx         []int32  // dictionary indexes
+	strBytes    int      // bytes of the string values
+	// Bounds of the present values: a string's as its place in sdata, a
+	// number's as its bits.
+	bounded          bool
+	minOff, minLen   int
+	maxOff, maxLen   int
+	minBits, maxBits uint64
+}
+
+// pqChunk is the column chunk of the row group being written.
+type pqChunk struct {
+	pages     []byte // data pages, headers included
+	meta      format.ColumnMetaData
+	indexer   parquet.ColumnIndexer
+	locs      []format.PageLocation
+	rows      int64
+	unencoded int64 // bytes of PLAIN string values (SizeStatistics)
+	defHist   []int64
+	pageHists []int64
+	dictPage  []byte // set when the row group is written
+}
+
+// pqScratch holds buffers reused from page to page.
+type pqScratch struct {
+	defs, enc, comp []byte
+	hdr             bytes.Buffer
+	mark            []uint32 // dictionary bounds: the page that last saw each index
+	gen             uint32
+}
+
+func newPQColumn(spec pqColumnSpec, meta format.ColumnMetaData) *pqColumn {
+	c := &pqColumn{spec: spec}
+	if spec.dict {
+		c.dict = newPQDict()
+	}
+	c.chunk.meta = meta
+	c.chunk.indexer = spec.indexer()
+	if spec.optional {
+		c.chunk.defHist = make([]int64, 2)
+	}
+	return c
+}
+
+// dictActive reports whether the column's pages are dictionary indexes.
+func (c *pqColumn) dictActive() bool { return c.dict != nil && !c.plain }
+
+// add appends rows [i, j) of col, a column of a batch of n rows.
+func (c *pqColumn) add(col *colData, n, i, j int) {
+	p := &c.page
+	rows := j - i
+	var null []bool
+	if c.spec.optional {
+		if col.nulls == n && len(col.null) == 0 { // null in every row of the batch
+			p.defs = append(p.defs, make([]byte, rows)...)
+			p.rows += rows
+			p.nulls += rows
+			return
+		}
+		null = col.null[i:j]
+		for _, isNull := range null {
+			d := byte(1)
+			if isNull {
+				d = 0
+				p.nulls++
+			}
+			p.defs = append(p.defs, d)
+		}
+	}
+	p.rows += rows
+	switch c.spec.kind {
+	case kString:
+		c.addStrings(col.str[i:j], null)
+	case kInt64, kTime:
+		for k, u := range col.num[i:j] {
+			if k < len(null) && null[k] {
+				continue
+			}
+			p.ints = append(p.ints, int64(u))
+			if v := int64(u); !p.bounded {
+				p.bounded, p.minBits, p.maxBits = true, u, u
+			} else if v < int64(p.minBits) {
+				p.minBits = u
+			} else if v > int64(p.maxBits) {
+				p.maxBits = u
+			}
+		}
+	case kFloat64:
+		for k, u := range col.num[i:j] {
+			if k < len(null) && null[k] {
+				continue
+			}
+			p.vals = binary.LittleEndian.AppendUint64(p.vals, u)
+			if v := math.Float64frombits(u); !p.bounded {
+				p.bounded, p.minBits, p.maxBits = true, u, u
+			} else if v < math.Float64frombits(p.minBits) {
+				p.minBits = u
+			} else if v > math.Float64frombits(p.maxBits) {
+				p.maxBits = u
+			}
+		}
+	case kBool:
+		for k, u := range col.num[i:j] {
+			if k < len(null) && null[k] {
+				continue
+			}
+			p.vals = append(p.vals, byte(u))
+			if !p.bounded {
+				p.bounded, p.minBits, p.maxBits = true, u, u
+			} else {
+				p.minBits, p.maxBits = min(p.minBits, u), max(p.maxBits, u)
+			}
+		}
+	}
+}
+
+// addStrings appends string values (null rows skipped): dictionary
+// indexes, or the bytes with the page's bounds kept as places in sdata.
+func (c *pqColumn) addStrings(strs []string, null []bool) {
+	p := &c.page
+	if c.dictActive() {
+		for k, s := range strs {
+			if k < len(null) && null[k] {
+				continue
+			}
+			p.idx = append(p.idx, c.dict.lookup(s))
+			p.strBytes += len(s)
+		}
+		return
+	}
+	if len(p.soff) == 0 {
+		p.soff = append(p.soff, 0)
+	}
+	for k, s := range strs {
+		if k < len(null) && null[k] {
+			continue
+		}
+		off := len(p.sdata)
+		p.sdata = append(p.sdata, s...)
+		p.soff = append(p.soff, uint32(len(p.sdata)))
+		p.strBytes += len(s)
+		switch {
+		case !p.bounded:
+			p.bounded, p.minOff, p.minLen, p.maxOff, p.maxLen = true, off, len(s), off, len(s)
+		case s < p.str(p.minOff, p.minLen):
+			p.minOff, p.minLen = off, len(s)
+		case s > p.str(p.maxOff, p.maxLen):
+			p.maxOff, p.maxLen = off, len(s)
+		}
+	}
+}
+
+// str is the string at sdata[off:off+n].
+func (p *pqPage) str(off, n int) string {
+	return unsafe.String(unsafe.SliceData(p.sdata[off:]), n)
+}
+
+// pageLimit is the buffered size at which parquet-go's column writer ends
+// a page: 98% of the page buffer.
+const pageLimit = pageBytes * 98 / 100 // parquet-go: int32(float64(size) * 0.98)
+
+// bufferedSize is the size parquet-go's column buffer would report for the
+// page's values (the page ends once it reaches pageLimit): 8 bytes per
+// number, 4 per dictionary index, a string's bytes plus 4, a bit per
+// bool, and for an optional column 5 more bytes per row (row index and
+// level).
+func (c *pqColumn) bufferedSize() int {
+	p := &c.page
+	present := p.rows - p.nulls
+	var n int
+	switch {
+	case c.spec.kind == kString && c.dictActive():
+		n = 4 * present
+	case c.spec.kind == kString:
+		n = p.strBytes + 4*present
+	case c.spec.kind == kBool:
+		n = (present + 7) / 8
+	default:
+		n = 8 * present
+	}
+	if c.spec.optional {
+		n += 5 * p.rows
+	}
+	return n
+}
+
+// bounds returns the page's min and max as Parquet values (null values
+// for a page of nulls).
+func (c *pqColumn) bounds() (lo, hi parquet.Value, ok bool) {
+	p := &c.page
+	if c.spec.kind == kString && c.dictActive() {
+		return c.dictBounds()
+	}
+	if !p.bounded {
+		return parquet.Value{}, parquet.Value{}, false
+	}
+	switch c.spec.kind {
+	case kString:
+		return parquet.ByteArrayValue(p.sdata[p.minOff : p.minOff+p.minLen]), parquet.ByteArrayValue(p.sdata[p.maxOff : p.maxOff+p.maxLen]), true
+	case kFloat64:
+		return parquet.DoubleValue(math.Float64frombits(p.minBits)), parquet.DoubleValue(math.Float64frombits(p.maxBits)), true
+	case kBool:
+		return parquet.BooleanValue(p.minBits != 0), parquet.BooleanValue(p.maxBits != 0), true
+	default:
+		return parquet.Int64Value(int64(p.minBits)), parquet.Int64Value(int64(p.maxBits)), true
+	}
+}
+
+// dictBounds finds the least and greatest value among the page's
+// dictionary indexes, comparing each distinct index once.
+func (c *pqColumn) dictBounds() (lo, hi parquet.Value, ok bool) {
+	p, s := &c.page, &c.scratch
+	if len(p.idx) == 0 {
+		return parquet.Value{}, parquet.Value{}, false
+	}
+	if len(s.mark) < c.dict.len() {
+		s.mark = append(s.mark, make([]uint32, c.dict.len()-len(s.mark))...)
+	}
+	s.gen++
+	if s.gen == 0 { // wrapped: forget every mark
+		clear(s.mark)
+		s.gen = 1
+	}
+	var minS, maxS string
+	last := int32(-1)
+	for _, i := range p.idx {
+		if i == last || s.mark[i] == s.gen {
+			continue
+		}
+		last, s.mark[i] = i, s.gen
+		v := c.dict.value(i)
+		if !ok {
+			minS, maxS, ok = v, v, true
+		} else if v < minS {
+			minS = v
+		} else if v > maxS {
+			maxS = v
+		}
+	}
+	return parquet.ByteArrayValue([]byte(minS)), parquet.ByteArrayValue([]byte(maxS)), true
+}
+
+// reset empties the page.
+func (p *pqPage) reset() {
+	p.rows, p.nulls, p.strBytes, p.bounded = 0, 0, 0, false
+	p.defs, p.vals, p.ints, p.idx = p.defs[:0], p.vals[:0], p.ints[:0], p.idx[:0]
+	p.sdata, p.soff = p.sdata[:0], p.soff[:0]
+}
+
+// resetChunk starts a new row group.
+func (c *pqColumn) resetChunk() {
+	ch := &c.chunk
+	ch.pages, ch.locs, ch.rows, ch.unencoded, ch.pageHists, ch.dictPage = ch.pages[:0], nil, 0, 0, nil, nil
+	clear(ch.defHist)
+	ch.indexer.Reset()
+	m := &ch.meta
+	ch.meta = format.ColumnMetaData{Type: m.Type, Encoding: m.Encoding, PathInSchema: m.PathInSchema, Codec: m.Codec}
+	if c.dict != nil {
+		c.dict.reset()
+	}
+	c.plain = false
+}
+
+// compareStat compares two statistics values of the column's type (as
+// stored in format.Statistics).
+func (c *pqColumn) compareStat(a, b []byte) int {
+	switch c.spec.kind {
+	case kString:
+		return strings.Compare(string(a), string(b))
+	case kFloat64:
+		x, y := math.Float64frombits(binary.LittleEndian.Uint64(a)), math.Float64frombits(binary.LittleEndian.Uint64(b))
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	case kBool:
+		return int(a[0]) - int(b[0])
+	default:
+		x, y := int64(binary.LittleEndian.Uint64(a)), int64(binary.LittleEndian.Uint64(b))
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+}
