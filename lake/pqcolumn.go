@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -23,7 +24,9 @@ type pqColumn struct {
 	plain   bool    // a capped dictionary column writes PLAIN pages until the row group ends
 	page    pqPage
 	chunk   pqChunk
-	scratch pqScratch
+	scratch *pqScratch // shared by the file's columns
+	mark    []uint32   // dictionary bounds: the page that last saw each index
+	gen     uint32
 }
 
 // pqPage is the page being filled.
@@ -57,16 +60,15 @@ type pqChunk struct {
 	dictPage  []byte // set when the row group is written
 }
 
-// pqScratch holds buffers reused from page to page.
+// pqScratch holds the buffers a page is encoded and compressed in, reused
+// from page to page by every column of a file.
 type pqScratch struct {
 	defs, enc, comp []byte
 	hdr             bytes.Buffer
-	mark            []uint32 // dictionary bounds: the page that last saw each index
-	gen             uint32
 }
 
-func newPQColumn(spec pqColumnSpec, meta format.ColumnMetaData) *pqColumn {
-	c := &pqColumn{spec: spec}
+func newPQColumn(spec pqColumnSpec, meta format.ColumnMetaData, scratch *pqScratch) *pqColumn {
+	c := &pqColumn{spec: spec, scratch: scratch}
 	if spec.dict {
 		c.dict = newPQDict()
 	}
@@ -88,7 +90,8 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 	var null []bool
 	if c.spec.optional {
 		if col.nulls == n && len(col.null) == 0 { // null in every row of the batch
-			p.defs = append(p.defs, make([]byte, rows)...)
+			p.defs = slices.Grow(p.defs, rows)[:len(p.defs)+rows]
+			clear(p.defs[len(p.defs)-rows:])
 			p.rows += rows
 			p.nulls += rows
 			return
@@ -154,12 +157,21 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 // indexes, or the bytes with the page's bounds kept as places in sdata.
 func (c *pqColumn) addStrings(strs []string, null []bool) {
 	p := &c.page
+	// The batch's strings do not change during the call: a value with the
+	// previous one's bytes (decoders share an episode's id between its
+	// rows and intern low-cardinality values) is that value again.
+	var prev *byte
+	prevLen := -1
 	if c.dictActive() {
+		var idx int32
 		for k, s := range strs {
 			if k < len(null) && null[k] {
 				continue
 			}
-			p.idx = append(p.idx, c.dict.lookup(s))
+			if unsafe.StringData(s) != prev || len(s) != prevLen {
+				idx, prev, prevLen = c.dict.lookup(s), unsafe.StringData(s), len(s)
+			}
+			p.idx = append(p.idx, idx)
 			p.strBytes += len(s)
 		}
 		return
@@ -175,6 +187,10 @@ func (c *pqColumn) addStrings(strs []string, null []bool) {
 		p.sdata = append(p.sdata, s...)
 		p.soff = append(p.soff, uint32(len(p.sdata)))
 		p.strBytes += len(s)
+		if unsafe.StringData(s) == prev && len(s) == prevLen {
+			continue // already within the bounds
+		}
+		prev, prevLen = unsafe.StringData(s), len(s)
 		switch {
 		case !p.bounded:
 			p.bounded, p.minOff, p.minLen, p.maxOff, p.maxLen = true, off, len(s), off, len(s)
@@ -245,7 +261,7 @@ func (c *pqColumn) bounds() (lo, hi parquet.Value, ok bool) {
 // dictBounds finds the least and greatest value among the page's
 // dictionary indexes, comparing each distinct index once.
 func (c *pqColumn) dictBounds() (lo, hi parquet.Value, ok bool) {
-	p, s := &c.page, &c.scratch
+	p, s := &c.page, c
 	if len(p.idx) == 0 {
 		return parquet.Value{}, parquet.Value{}, false
 	}

@@ -49,8 +49,9 @@ func newPQFile(w io.Writer, meta *pqMeta, codec compress.Codec, dictBytes int) *
 	f := &pqFile{out: bufio.NewWriterSize(w, 256<<10), meta: meta, codec: codec, dictMax: dictBytes}
 	f.counting = pqCounter{f}
 	f.enc = thrift.NewEncoder(new(thrift.CompactProtocol).NewWriter(f.counting))
+	scratch := new(pqScratch)
 	for c, s := range meta.spec {
-		f.cols = append(f.cols, newPQColumn(s, meta.cols[c]))
+		f.cols = append(f.cols, newPQColumn(s, meta.cols[c], scratch))
 	}
 	return f
 }

@@ -27,7 +27,7 @@ var (
 // row group's pages and records its statistics, as parquet-go's column
 // writer does; an empty page writes nothing.
 func (c *pqColumn) endPage(codec compress.Codec) error {
-	p, s := &c.page, &c.scratch
+	p, s := &c.page, c.scratch
 	if p.rows == 0 {
 		return nil
 	}
@@ -98,7 +98,7 @@ func (c *pqColumn) endPage(codec compress.Codec) error {
 
 // encodeValues returns the page's values encoded, and their encoding.
 func (c *pqColumn) encodeValues() (format.Encoding, []byte, error) {
-	p, s := &c.page, &c.scratch
+	p, s := &c.page, c.scratch
 	var err error
 	switch {
 	case c.spec.kind == kString && c.dictActive():
@@ -146,7 +146,7 @@ func (c *pqColumn) record(h *format.PageHeader, hdrLen int, enc format.Encoding)
 // dictionaryPage encodes the row group's dictionary (PLAIN, compressed)
 // into chunk.dictPage and records it.
 func (c *pqColumn) dictionaryPage(codec compress.Codec) error {
-	s, d := &c.scratch, c.dict
+	s, d := c.scratch, c.dict
 	s.enc = s.enc[:0]
 	for i := range d.len() {
 		s.enc = plain.AppendByteArrayString(s.enc, d.value(int32(i)))
