@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -66,9 +67,9 @@ func (col *colData) present(n int) {
 type colLayout struct {
 	rt     *rowType
 	schema *parquet.Schema
-	fields []int   // rowType.fields index of each Parquet column
-	hashed []int   // column of each hashed field, in rowType.hashed order; -1-i for partition column i
-	pq     *pqMeta // the data files' template (pqmeta.go)
+	fields []int          // rowType.fields index of each Parquet column
+	hashed []int          // column of each hashed field, in rowType.hashed order; -1-i for partition column i
+	pq     func() *pqMeta // the data files' template (pqmeta.go), made on first use
 }
 
 // newColLayout matches the stored fields of rt with the leaf columns of
@@ -107,7 +108,7 @@ func newColLayout(rt *rowType, schema *parquet.Schema) *colLayout {
 		}
 		cl.hashed = append(cl.hashed, c)
 	}
-	cl.pq = newPQMeta(cl)
+	cl.pq = sync.OnceValue(func() *pqMeta { return newPQMeta(cl) })
 	return cl
 }
 

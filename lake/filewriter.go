@@ -111,7 +111,7 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int
 		}
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = newPQFile(&fw.h, t.cols.pq, zstdFastest, dictBytes)
+	fw.w = newPQFile(&fw.h, t.cols.pq(), zstdFastest, dictBytes)
 	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {

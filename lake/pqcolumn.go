@@ -97,32 +97,40 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 			return
 		}
 		null = col.null[i:j]
-		for _, isNull := range null {
-			d := byte(1)
-			if isNull {
-				d = 0
-				p.nulls++
-			}
-			p.defs = append(p.defs, d)
+		base := len(p.defs)
+		p.defs = slices.Grow(p.defs, rows)[:base+rows]
+		defs, nulls := p.defs[base:], 0
+		for k, isNull := range null {
+			d := *(*byte)(unsafe.Pointer(&isNull)) // 0 or 1
+			defs[k] = d ^ 1
+			nulls += int(d)
 		}
+		p.nulls += nulls
 	}
 	p.rows += rows
 	switch c.spec.kind {
 	case kString:
 		c.addStrings(col.str[i:j], null)
 	case kInt64, kTime:
-		for k, u := range col.num[i:j] {
+		vals := col.num[i:j]
+		if len(vals) == 0 {
+			break
+		}
+		lo, hi := int64(p.minBits), int64(p.maxBits)
+		if !p.bounded {
+			lo, hi = math.MaxInt64, math.MinInt64
+		}
+		n0 := len(p.ints)
+		for k, u := range vals {
 			if k < len(null) && null[k] {
 				continue
 			}
-			p.ints = append(p.ints, int64(u))
-			if v := int64(u); !p.bounded {
-				p.bounded, p.minBits, p.maxBits = true, u, u
-			} else if v < int64(p.minBits) {
-				p.minBits = u
-			} else if v > int64(p.maxBits) {
-				p.maxBits = u
-			}
+			v := int64(u)
+			p.ints = append(p.ints, v)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if len(p.ints) > n0 {
+			p.bounded, p.minBits, p.maxBits = true, uint64(lo), uint64(hi)
 		}
 	case kFloat64:
 		for k, u := range col.num[i:j] {

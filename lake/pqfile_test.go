@@ -51,7 +51,7 @@ func TestPQFileMatchesParquetGo(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(ci), 7))
 				batches := randomBatches(rng, tab.cols, c)
 				got := writeWith(t, batches, c, func(w *bytes.Buffer) chunkWriterCloser {
-					return pqCloser{newPQFile(w, tab.cols.pq, zstdFastest, c.dictMax)}
+					return pqCloser{newPQFile(w, tab.cols.pq(), zstdFastest, c.dictMax)}
 				})
 				want := writeWith(t, batches, c, func(w *bytes.Buffer) chunkWriterCloser {
 					return newRefWriter(w, tab.cols, int(c.groupMax), c.dictMax)

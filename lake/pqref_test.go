@@ -31,7 +31,7 @@ type refCap struct {
 
 func newRefWriter(out io.Writer, cl *colLayout, rowGroupRows, dictBytes int) *refWriter {
 	r := &refWriter{w: parquet.NewWriter(out, writerOptions(cl.schema, rowGroupRows, dictBytes)...), cl: cl, dictMax: dictBytes}
-	for c, s := range cl.pq.spec {
+	for c, s := range cl.pq().spec {
 		if s.dict && dictBytes > 0 {
 			r.caps = append(r.caps, refCap{col: c, seen: map[string]bool{}})
 		}
@@ -84,7 +84,7 @@ func (r *refWriter) isNull(col *colData, n, row int) bool {
 
 // values returns rows [i, j) of column c as parquet-go values.
 func (r *refWriter) values(b *colBatch, c, i, j int, out []parquet.Value) []parquet.Value {
-	s := r.cl.pq.spec[c]
+	s := r.cl.pq().spec[c]
 	col := &b.cols[c]
 	for row := i; row < j; row++ {
 		if s.optional && r.isNull(col, b.n, row) {

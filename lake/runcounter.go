@@ -3,6 +3,7 @@ package lake
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/zeebo/xxh3"
 
@@ -65,6 +66,11 @@ func (c *runCounter) addBatch(b *colBatch) {
 	ep, v, s, run := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score], &b.cols[c.run]
 	// A column null in every row of the batch stores nothing (colData).
 	noVerdicts, noScores := v.nulls == b.n, s.nulls == b.n
+	// The batch's strings do not change during the call: an id with the
+	// previous row's bytes (decoders share an episode's id between its
+	// rows) is the previous row's episode, whose tally is c.last.
+	var prev *byte
+	prevLen := -1
 	for r := 0; r < b.n; r++ {
 		var verdict string
 		var score float64
@@ -75,7 +81,10 @@ func (c *runCounter) addBatch(b *colBatch) {
 		if hasScore {
 			score = math.Float64frombits(s.num[r])
 		}
-		c.add(ep.str[r], verdict, hasVerdict, score, hasScore, int64(run.num[r]))
+		e := ep.str[r]
+		same := unsafe.StringData(e) == prev && len(e) == prevLen
+		prev, prevLen = unsafe.StringData(e), len(e)
+		c.count(e, same, verdict, hasVerdict, score, hasScore, int64(run.num[r]))
 	}
 }
 
@@ -94,8 +103,13 @@ func (c *runCounter) addRun(episode string, run int64, verdict *string, score *f
 
 // add counts one verdict run, run its run number.
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
+	c.count(episode, false, verdict, hasVerdict, score, hasScore, run)
+}
+
+// count is add; same reports that episode is the previous run's.
+func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
 	i := c.last
-	if i < 0 || string(c.idOf(&c.tallies[i])) != episode {
+	if !same && (i < 0 || string(c.idOf(&c.tallies[i])) != episode) {
 		if c.spill != nil {
 			i = c.group(episode)
 		} else {

@@ -96,7 +96,7 @@ func BenchmarkWritePath(b *testing.B) {
 		cpu0 := cpuTime()
 		defer func() { reportCPU(b, n, cpu0) }()
 		for range b.N {
-			w := newPQFile(io.Discard, cl.pq, zstdFastest, 0)
+			w := newPQFile(io.Discard, cl.pq(), zstdFastest, 0)
 			g := rowGroup{}
 			for _, cb := range batches() {
 				if err := writeChunks(w, cb, &g, 131072, 32<<20); err != nil {
