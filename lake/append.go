@@ -70,7 +70,7 @@ type WriterOptions struct {
 	// groups' metadata (a few bytes a row) until it ends.
 	FileRows int
 	// DictionaryBytes, when > 0, caps each dictionary-encoded column's
-	// dictionary within a row group (dictcap.go): for input with a column
+	// dictionary within a row group (pqdict.go): for input with a column
 	// of many distinct values. 0: no cap.
 	DictionaryBytes int
 }

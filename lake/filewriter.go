@@ -74,7 +74,7 @@ func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
 }
 
 // newCappedFileWriter is newFileWriter with the dictionaries of its data
-// file capped at dictBytes (0: no cap; dictcap.go).
+// file capped at dictBytes (0: no cap; pqdict.go).
 func newCappedFileWriter(tx *Tx, t Table, values []string, dictBytes int) (*fileWriter, error) {
 	dir, err := PartitionDir(t, values)
 	if err != nil {

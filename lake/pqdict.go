@@ -4,6 +4,20 @@ import (
 	"unsafe"
 )
 
+// A dictionary cap (WriterOptions.DictionaryBytes) bounds the dictionary
+// of a dictionary-encoded column within a row group: past it, the
+// column's next pages are PLAIN. A column of few values (judge, model,
+// role, a whole file's _src_file) never reaches it; one of many (an
+// Inspect log's _src_file names each sample's entry) would otherwise hold
+// every distinct value until the row group ends: memory growing with the
+// rows, not bounded by bytes. Without a cap (the default) an episode_id
+// column stays dictionary-encoded for the whole row group, which DuckDB
+// reads with less CPU and memory than PLAIN strings (`trust` over 3M
+// tau-bench actions). The cap is checked after each chunk of rows
+// (pqFile.write): once the dictionary's bytes pass it, the column's page
+// ends and its later pages of the row group are PLAIN, as parquet-go's
+// column writer does when a page ends over its DictionaryMaxBytes.
+
 // pqDict is the dictionary of one RLE_DICTIONARY string column within a
 // row group: its distinct values in the order they first came (their
 // indexes), copied into one buffer, as parquet-go's byte array dictionary
