@@ -54,7 +54,7 @@ type pqChunk struct {
 	indexer   parquet.ColumnIndexer
 	locs      []format.PageLocation
 	rows      int64
-	unencoded int64 // bytes of PLAIN string values (SizeStatistics)
+	unencoded int64 // bytes of the string values of pages not dictionary-encoded (SizeStatistics)
 	defHist   []int64
 	pageHists []int64
 	dictPage  []byte // set when the row group is written
