@@ -193,54 +193,65 @@ func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
 	}
 }
 
-// hashPlan returns the indexes into cl.hashed that can contribute to the
-// content hash of some row of b: an optional column null in every row of
-// the batch contributes nothing.
-func (cl *colLayout) hashPlan(b *colBatch, plan []int) []int {
+// hashStep is one field that can contribute to the content hash of some
+// row of a batch (hashPlan), with what contentHash needs of it at hand.
+type hashStep struct {
+	col   *colData  // the batch's column; nil for a partition value
+	fixed []byte    // the field's name as hashed, and for a partition its value too
+	kind  fieldKind // the column's field kind
+}
+
+// hashPlan returns the steps of the content hash of the rows of b, a batch
+// of the partition whose values are parts, in rowType.hashed order: an
+// optional column null in every row of the batch contributes nothing, nor
+// an empty partition value.
+func (cl *colLayout) hashPlan(b *colBatch, parts []string, plan []hashStep) []hashStep {
+	rt := cl.rt
 	plan = plan[:0]
 	for k, c := range cl.hashed {
-		if c >= 0 && b.cols[c].nulls == b.n && cl.rt.fields[cl.rt.hashed[k]].kind >= kPtrString {
+		f := &rt.fields[rt.hashed[k]]
+		if c < 0 {
+			if s := parts[-1-c]; s != "" {
+				plan = append(plan, hashStep{fixed: appendString(slices.Clone(f.prefix), s)})
+			}
 			continue
 		}
-		plan = append(plan, k)
+		if b.cols[c].nulls == b.n && f.kind >= kPtrString {
+			continue
+		}
+		plan = append(plan, hashStep{col: &b.cols[c], fixed: f.prefix, kind: f.kind})
 	}
 	return plan
 }
 
-// contentHash is rowType.contentHash of row r of a batch of the partition
-// whose values are parts: the same bytes hashed, read from the columns
-// that plan (hashPlan of the batch) names.
-func (cl *colLayout) contentHash(b *colBatch, parts []string, plan []int, r int, buf []byte) (uint64, []byte) {
-	rt := cl.rt
+// contentHash is rowType.contentHash of row r of a batch: the same bytes
+// hashed, read from the columns that plan (hashPlan of the batch) names.
+func contentHash(plan []hashStep, r int, buf []byte) (uint64, []byte) {
 	h := buf[:0]
-	for _, k := range plan {
-		c := cl.hashed[k]
-		f := &rt.fields[rt.hashed[k]]
-		if c < 0 {
-			if s := parts[-1-c]; s != "" {
-				h = append(h, f.prefix...)
-				h = appendString(h, s)
-			}
+	for i := range plan {
+		st := &plan[i]
+		col := st.col
+		if col == nil { // a partition value
+			h = append(h, st.fixed...)
 			continue
 		}
-		col := &b.cols[c]
 		if r < len(col.null) && col.null[r] {
 			continue // nil pointer or zero time: nothing hashed
 		}
-		switch f.kind {
+		switch st.kind {
 		case kString, kPtrString:
 			s := col.str[r]
-			if s == "" && f.kind == kString {
+			if s == "" && st.kind == kString {
 				continue
 			}
-			h = append(h, f.prefix...)
+			h = append(h, st.fixed...)
 			h = appendString(h, s)
 		default:
 			u := col.num[r]
-			if u == 0 && (f.kind == kInt64 || f.kind == kFloat64 || f.kind == kBool) {
+			if u == 0 && (st.kind == kInt64 || st.kind == kFloat64 || st.kind == kBool) {
 				continue // the zero value of a plain field
 			}
-			h = append(h, f.prefix...)
+			h = append(h, st.fixed...)
 			h = binary.LittleEndian.AppendUint64(h, u)
 		}
 	}

@@ -145,20 +145,20 @@ func (fw *fileWriter) encode() {
 	var err error
 	cl := fw.table.cols
 	var scratch []byte
-	var plan []int
+	var plan []hashStep
 	var ents []byte
 	g := rowGroup{flushed: fw.w.size()}
 	for b := range fw.ch {
 		if err == nil {
 			err = fw.writeBatch(b, &g)
 			if fw.keys != nil {
-				plan = cl.hashPlan(b, plan)
+				plan = cl.hashPlan(b, fw.values, plan)
 			}
 			if fw.keys != nil { // the batch's entries go to the index in one write
 				ents = slices.Grow(ents[:0], keyEntryBytes*b.n)[:keyEntryBytes*b.n]
 				for r := 0; r < b.n; r++ {
 					e := keyEntry{key: b.keys[r]}
-					e.content, scratch = cl.contentHash(b, fw.values, plan, r, scratch)
+					e.content, scratch = contentHash(plan, r, scratch)
 					putKeyEntry(ents[keyEntryBytes*r:], e)
 				}
 				fw.keys.bw.Write(ents)

@@ -49,7 +49,7 @@ func TestPQFileMatchesParquetGo(t *testing.T) {
 		for ci, c := range pqCases {
 			t.Run(tab.Name+"/"+c.name, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(ci), 7))
-				batches := randomBatches(rng, tab.cols, c)
+				batches, _ := randomBatches(rng, tab.cols, c)
 				got := writeWith(t, batches, c, func(w *bytes.Buffer) chunkWriterCloser {
 					return pqCloser{newPQFile(w, tab.cols.pq(), zstdFastest, c.dictMax)}
 				})
@@ -106,10 +106,12 @@ func footerDiff(got, want []byte) string {
 	return "same footer and prefix"
 }
 
-// randomBatches fills batches of the layout's rows with random values.
-func randomBatches(rng *rand.Rand, cl *colLayout, c pqCase) []*colBatch {
+// randomBatches fills batches of the layout's rows with random values; it
+// also returns the rows of each batch.
+func randomBatches(rng *rand.Rand, cl *colLayout, c pqCase) ([]*colBatch, [][]unsafe.Pointer) {
 	rt := cl.rt
 	var out []*colBatch
+	var rows [][]unsafe.Pointer
 	seq := 0
 	few := []string{"success", "failure", "uncertain", "parse_error", "sim:vlm-a@1", ""}
 	str := func() string {
@@ -138,6 +140,7 @@ func randomBatches(rng *rand.Rand, cl *colLayout, c pqCase) []*colBatch {
 	}
 	for _, n := range c.rows {
 		b := cl.newBatch(n)
+		var ps []unsafe.Pointer
 		for range n {
 			seq++
 			row := reflect.New(rt.typ)
@@ -184,10 +187,35 @@ func randomBatches(rng *rand.Rand, cl *colLayout, c pqCase) []*colBatch {
 				}
 			}
 			cl.add(b, p, [2]uint64{uint64(seq)})
+			ps = append(ps, p)
 		}
-		out = append(out, b)
+		out, rows = append(out, b), append(rows, ps)
 	}
-	return out
+	return out, rows
+}
+
+// TestBatchContentHashes checks the content hash of every row of random
+// batches of every table (nulls, all-null columns, empty strings, zero
+// values) against the row's own (rowType.contentHash): the key index
+// stores them.
+func TestBatchContentHashes(t *testing.T) {
+	for _, tab := range Tables() {
+		for ci, c := range pqCases {
+			rng := rand.New(rand.NewPCG(uint64(ci), 11))
+			batches, rows := randomBatches(rng, tab.cols, c)
+			for k, b := range batches {
+				parts := tab.rows.partition(rows[k][0])
+				plan := tab.cols.hashPlan(b, parts, nil)
+				for r, p := range rows[k] {
+					tab.rows.setPartition(p, parts) // the batch's partition (not a column)
+					want, _ := tab.rows.contentHash(nil, p)
+					if got, _ := contentHash(plan, r, nil); got != want {
+						t.Fatalf("%s/%s: batch %d row %d: content hash %x, the row's %x", tab.Name, c.name, k, r, got, want)
+					}
+				}
+			}
+		}
+	}
 }
 
 // checkReadBack reads the file with parquet-go and compares every value
