@@ -83,7 +83,11 @@ func (r *ReportRuns) Cells(opts MetricCellOptions) []MetricCell {
 // cellSums adds up the episodes of one cell of one judge × condition.
 type cellSums struct {
 	MetricCell
-	pairs []int64 // per number of valid runs n >= 2: Σ agreeing pairs of runs
+	// pairs[n], per number of valid runs n >= 2: Σ agreeing pairs of
+	// runs; the usual n (2, 3) in place, so that a cell of a judge ×
+	// condition allocates nothing, and more[n-len(pairs)] beyond.
+	pairs [4]int64
+	more  []int64
 }
 
 func (c *cellSums) add(e *episodeRuns, threshold *float64) {
@@ -108,10 +112,16 @@ func (c *cellSums) add(e *episodeRuns, threshold *float64) {
 		if max(s, f, u) == valid {
 			c.Agree++
 		}
-		if valid >= len(c.pairs) {
-			c.pairs = append(c.pairs, make([]int64, valid+1-len(c.pairs))...)
+		agreeing := int64(s*(s-1) + f*(f-1) + u*(u-1))
+		if valid < len(c.pairs) {
+			c.pairs[valid] += agreeing
+		} else {
+			j := valid - len(c.pairs)
+			if j >= len(c.more) {
+				c.more = append(c.more, make([]int64, j+1-len(c.more))...)
+			}
+			c.more[j] += agreeing
 		}
-		c.pairs[valid] += int64(s*(s-1) + f*(f-1) + u*(u-1))
 		c.FleissSuccess += s
 		c.FleissFailure += f
 		c.FleissUncertain += u
@@ -122,11 +132,17 @@ func (c *cellSums) add(e *episodeRuns, threshold *float64) {
 // n the pairs agreeing over n(n−1) in units of 1e-12, rounded, summed as
 // integers.
 func (c *cellSums) cell() MetricCell {
-	var units int64
-	for n, pairs := range c.pairs {
+	var units int64 // integers: the order of the sums does not matter
+	share := func(n int, pairs int64) {
 		if n >= 2 {
 			units += int64(math.Round(1e12 * float64(pairs) / float64(n*(n-1))))
 		}
+	}
+	for n, pairs := range c.pairs {
+		share(n, pairs)
+	}
+	for j, pairs := range c.more {
+		share(len(c.pairs)+j, pairs)
 	}
 	m := c.MetricCell
 	m.FleissP = float64(units) / 1e12
@@ -196,12 +212,11 @@ func (r *ReportRuns) Pairs(a, b JudgeCondition, source string, threshold *float6
 	if ka < 0 || kb < 0 {
 		return nil
 	}
-	type key struct {
-		task     string
-		gt       bool
-		maj, bmj string
-	}
-	n := map[key]int{}
+	// Counted by (task number, ground truth, majority of a, of b) in one
+	// array instead of a map keyed by strings.
+	const cells = 2 * 3 * 3
+	n := make([]int, cells*len(r.tasks))
+	pairs := 0
 	for i := range r.eps {
 		ea, eb, ep := &r.runs[ka][i], &r.runs[kb][i], &r.eps[i]
 		ref := ep.reference(gt)
@@ -213,11 +228,18 @@ func (r *ReportRuns) Pairs(a, b JudgeCondition, source string, threshold *float6
 		if aun > 0 || bun > 0 {
 			continue
 		}
-		n[key{ep.task, ref.v, majority(as, af, au), majority(bs, bf, bu)}]++
+		c := &n[int(r.taskOf[i])*cells+b2i(ref.v)*9+majorityOf(as, af, au)*3+majorityOf(bs, bf, bu)]
+		if *c == 0 {
+			pairs++
+		}
+		(*c)++
 	}
-	out := make([]MetricPair, 0, len(n))
-	for k, c := range n {
-		out = append(out, MetricPair{TaskID: k.task, GTPass: k.gt, AMajority: k.maj, BMajority: k.bmj, N: c})
+	out := make([]MetricPair, 0, pairs)
+	for j, c := range n {
+		if c > 0 {
+			out = append(out, MetricPair{TaskID: r.tasks[j/cells], GTPass: (j%cells)/9 == 1,
+				AMajority: majorities[(j%9)/3], BMajority: majorities[j%3], N: c})
+		}
 	}
 	slices.SortFunc(out, func(x, y MetricPair) int {
 		return cmp.Or(strings.Compare(x.TaskID, y.TaskID), compareBool(x.GTPass, y.GTPass),
@@ -226,15 +248,26 @@ func (r *ReportRuns) Pairs(a, b JudgeCondition, source string, threshold *float6
 	return out
 }
 
-// majority is metric_episodes' majority verdict.
-func majority(s, f, u int) string {
+// majorities names metric_episodes' majority verdicts by majorityOf.
+var majorities = [3]string{"success", "failure", "uncertain"}
+
+// majorityOf is metric_episodes' majority verdict, as an index of
+// majorities.
+func majorityOf(s, f, u int) int {
 	switch {
 	case s > f && s > u:
-		return "success"
+		return 0
 	case f > s && f > u:
-		return "failure"
+		return 1
 	}
-	return "uncertain"
+	return 2
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // JudgeConditions returns what MetricsJudgeConditions(threshold) returns

@@ -18,10 +18,14 @@ import (
 // them in Go (Cells, Pairs: the rows of MetricsCells and MetricsPairs)
 // instead of one statement each.
 type ReportRuns struct {
-	jcs    []JudgeCondition
-	eps    []reportEpisode
-	index  map[uint64]int // episode code (hash(episode_id)) → number in eps
-	byID   []int          // the numbers of eps in the order of their ids
+	jcs   []JudgeCondition
+	eps   []reportEpisode
+	index map[uint64]int // episode code (hash(episode_id)) → number in eps
+	byID  []int          // the numbers of eps in the order of their ids
+	// taskOf[i] numbers episode i's task in tasks (0 without a task:
+	// Pairs skips those).
+	taskOf []int32
+	tasks  []string
 	review map[string]int // GT failures needing review per raw category
 	// episodes counts the episode rows, withoutGT those whose id has no
 	// ground-truth row of any source (report_health.sql's two counts).
@@ -98,6 +102,7 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		r.byID[i] = i
 	}
 	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
+	r.numberTasks()
 	var last uint64
 	k := -1
 	look := r.lookup()
@@ -172,6 +177,24 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		return nil, fmt.Errorf("report runs: %w", err)
 	}
 	return r, nil
+}
+
+// numberTasks sets taskOf and tasks.
+func (r *ReportRuns) numberTasks() {
+	r.taskOf = make([]int32, len(r.eps))
+	number := map[string]int32{}
+	for i := range r.eps {
+		if !r.eps[i].hasTask {
+			continue
+		}
+		t, ok := number[r.eps[i].task]
+		if !ok {
+			t = int32(len(r.tasks))
+			number[r.eps[i].task] = t
+			r.tasks = append(r.tasks, r.eps[i].task)
+		}
+		r.taskOf[i] = t
+	}
 }
 
 // judgeConditionCodes runs query, which returns judge, condition and
