@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Health is the verifier and data health of the lake (sql/report_health.sql).
+// Health is the verifier and data health of the lake
+// (sql/report_health_verifiers.sql, sql/report_health_episodes.sql).
 type Health struct {
 	Verifiers        int // distinct verifiers behind the ground truth
 	Tested           int // of those, with an ok pass and an ok fail fixture self-test
@@ -18,26 +19,34 @@ type Health struct {
 
 // ReportHealth returns the verifier and data health of the lake.
 func (s *Session) ReportHealth(ctx context.Context) (Health, error) {
-	var h Health
-	err := s.conn.QueryRowContext(ctx, sqlFile("report_health")).Scan(&h.Verifiers, &h.Tested, &h.SelfTests,
-		&h.SelfTestFailures, &h.Nondeterministic, &h.Episodes, &h.WithoutGT)
+	h, err := s.verifierHealth(ctx)
 	if err != nil {
+		return h, err
+	}
+	if err := s.conn.QueryRowContext(ctx, sqlFile("report_health_episodes")).Scan(&h.Episodes, &h.WithoutGT); err != nil {
 		return h, fmt.Errorf("query health: %w", err)
 	}
 	return h, nil
 }
 
 // ReportHealthOf is ReportHealth for a session whose episodes r holds
-// (ReadReportRuns): the episode counts come from r, the rest from one
-// statement without the episode scans (sql/report_health_verifiers.sql).
+// (ReadReportRuns): the episode counts come from r, without the episode
+// scans of sql/report_health_episodes.sql.
 func (s *Session) ReportHealthOf(ctx context.Context, r *ReportRuns) (Health, error) {
+	h, err := s.verifierHealth(ctx)
+	h.Episodes, h.WithoutGT = r.episodes, r.withoutGT
+	return h, err
+}
+
+// verifierHealth returns the verifier counts of Health
+// (sql/report_health_verifiers.sql).
+func (s *Session) verifierHealth(ctx context.Context) (Health, error) {
 	var h Health
 	err := s.conn.QueryRowContext(ctx, sqlFile("report_health_verifiers")).Scan(&h.Verifiers, &h.Tested, &h.SelfTests,
 		&h.SelfTestFailures, &h.Nondeterministic)
 	if err != nil {
 		return h, fmt.Errorf("query health: %w", err)
 	}
-	h.Episodes, h.WithoutGT = r.episodes, r.withoutGT
 	return h, nil
 }
 

@@ -28,7 +28,7 @@ type ReportRuns struct {
 	tasks  []string
 	review map[string]int // GT failures needing review per raw category
 	// episodes counts the episode rows, withoutGT those whose id has no
-	// ground-truth row of any source (report_health.sql's two counts).
+	// ground-truth row of any source (report_health_episodes.sql's two counts).
 	episodes, withoutGT int
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row, by code.

@@ -1,9 +1,10 @@
 -- name: ReportHealthVerifiers
--- report_health.sql without its two episode counts (episodes, episodes
--- without ground truth), which the report takes from the episodes it has
--- read (ReportRuns.episodeHealth): verifiers behind the ground truth,
+-- The verifier health of the report: verifiers behind the ground truth,
 -- those with an ok pass and an ok fail fixture self-test, self-test runs
--- and failures, verifiers that were ever nondeterministic.
+-- and failures, verifiers that were ever nondeterministic (in a self-test
+-- or a ground-truth run). The episode counts are
+-- report_health_episodes.sql's, or the report's own from the episodes it
+-- has read (ReportRuns).
 WITH gt AS (
     SELECT DISTINCT verifier_sha256 FROM ground_truth
 ),
