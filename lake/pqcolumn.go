@@ -2,6 +2,7 @@ package lake
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -339,13 +340,6 @@ func (c *pqColumn) compareStat(a, b []byte) int {
 	case kBool:
 		return int(a[0]) - int(b[0])
 	default:
-		x, y := int64(binary.LittleEndian.Uint64(a)), int64(binary.LittleEndian.Uint64(b))
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(int64(binary.LittleEndian.Uint64(a)), int64(binary.LittleEndian.Uint64(b)))
 	}
 }

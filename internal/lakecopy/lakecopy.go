@@ -48,7 +48,26 @@ func Copy(t testing.TB, src string) string {
 func WithoutRunCounts(t testing.TB, src string) string {
 	t.Helper()
 	dst := Copy(t, src)
-	name := filepath.Join(dst, lake.ManifestPath)
+	editManifest(t, dst, func(m *lake.Manifest) {
+		var keep []lake.FileEntry
+		for _, f := range m.Files {
+			if f.Table != lake.RunCounts {
+				keep = append(keep, f)
+			}
+		}
+		if len(keep) == len(m.Files) {
+			t.Fatalf("%s has no run_counts files", src)
+		}
+		m.Files = keep
+	})
+	return dst
+}
+
+// editManifest rewrites the manifest of the lake at dir with what edit
+// makes of it.
+func editManifest(t testing.TB, dir string, edit func(*lake.Manifest)) {
+	t.Helper()
+	name := filepath.Join(dir, lake.ManifestPath)
 	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -57,23 +76,13 @@ func WithoutRunCounts(t testing.TB, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keep []lake.FileEntry
-	for _, f := range m.Files {
-		if f.Table != lake.RunCounts {
-			keep = append(keep, f)
-		}
-	}
-	if len(keep) == len(m.Files) {
-		t.Fatalf("%s has no run_counts files", src)
-	}
-	m.Files = keep
+	edit(&m)
 	if b, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(name, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 // runCountBeforeRunNumbers is a run_counts row as written before the run
@@ -103,44 +112,31 @@ type runCountBeforeRunNumbers struct {
 func WithRunCountsBeforeRunNumbers(t testing.TB, src string) string {
 	t.Helper()
 	dst := Copy(t, src)
-	name := filepath.Join(dst, lake.ManifestPath)
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := lake.DecodeManifest(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for i, f := range m.Files {
-		if f.Table != lake.RunCounts {
-			continue
+	editManifest(t, dst, func(m *lake.Manifest) {
+		n := 0
+		for i, f := range m.Files {
+			if f.Table != lake.RunCounts {
+				continue
+			}
+			p := filepath.Join(dst, filepath.FromSlash(f.Path))
+			rows, err := parquet.ReadFile[runCountBeforeRunNumbers](p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := parquet.WriteFile(p, rows); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(data)
+			m.Files[i].Bytes, m.Files[i].SHA256 = int64(len(data)), hex.EncodeToString(sum[:])
+			n++
 		}
-		p := filepath.Join(dst, filepath.FromSlash(f.Path))
-		rows, err := parquet.ReadFile[runCountBeforeRunNumbers](p)
-		if err != nil {
-			t.Fatal(err)
+		if n == 0 {
+			t.Fatalf("%s has no run_counts files", src)
 		}
-		if err := parquet.WriteFile(p, rows); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(data)
-		m.Files[i].Bytes, m.Files[i].SHA256 = int64(len(data)), hex.EncodeToString(sum[:])
-		n++
-	}
-	if n == 0 {
-		t.Fatalf("%s has no run_counts files", src)
-	}
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return dst
 }
