@@ -206,16 +206,21 @@ func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[ui
 
 // episodeLookup finds episodes by code in rows that tend to come in the
 // same order again and again (each file of a table lists the episodes in
-// the order they were ingested): it tries the episode that followed the
-// previous one last time, then the map.
+// the order they were ingested, which is mostly the order of eps): it
+// tries the episode that followed the previous one last time (at first
+// the next one in eps), then the map.
 type episodeLookup struct {
 	r      *ReportRuns
 	prev   int
-	follow []int // follow[i]+1: the episode met after i last time (0: none yet)
+	follow []int // follow[i]-1: the episode met after episode i-1 last time (-1: none)
 }
 
 func (r *ReportRuns) lookup() *episodeLookup {
-	return &episodeLookup{r: r, prev: -1, follow: make([]int, len(r.eps)+1)}
+	follow := make([]int, len(r.eps)+1)
+	for i := range len(r.eps) {
+		follow[i] = i + 1
+	}
+	return &episodeLookup{r: r, prev: -1, follow: follow}
 }
 
 func (l *episodeLookup) find(code uint64) (int, bool) {
