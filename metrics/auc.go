@@ -33,12 +33,21 @@ type aucScored struct {
 	positive bool
 }
 
+// newAUCPairs counts the pairs of items, whose tasks index numbers 0..n-1.
 func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
-	n := len(index)
+	taskOf := make([]int, len(items))
+	for i, it := range items {
+		taskOf[i] = index[it.Task]
+	}
+	return newAUCPairsOf(items, taskOf, len(index))
+}
+
+// newAUCPairsOf is newAUCPairs with item i's task number taskOf[i] of n.
+func newAUCPairsOf(items []stats.Scored, taskOf []int, n int) *aucPairs {
 	a := &aucPairs{n: n, wins: make([]float64, n*n), pos: make([]float64, n), neg: make([]float64, n)}
 	sorted := make([]aucScored, len(items))
 	for i, it := range items {
-		sorted[i] = aucScored{it.Score, index[it.Task], it.Positive}
+		sorted[i] = aucScored{it.Score, taskOf[i], it.Positive}
 		a.nan = a.nan || math.IsNaN(it.Score)
 	}
 	if a.nan { // NaNs first, as cmp.Compare orders them

@@ -128,10 +128,16 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		index[id] = i
 	}
 	n := len(ids)
+	foldThreshold := make([]float64, n) // per task: its fold's threshold
+	for i, id := range ids {
+		foldThreshold[i] = cf.FoldThresholds[cf.FoldOf[id]]
+	}
 	fp, neg, tp, pos := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for _, it := range items {
+	itemTask := make([]int, len(items)) // task numbers, looked up once
+	for k, it := range items {
 		i := index[it.Task]
-		accept := it.Score >= cf.FoldThresholds[cf.FoldOf[it.Task]]
+		itemTask[k] = i
+		accept := it.Score >= foldThreshold[i]
 		if it.Positive {
 			pos[i]++
 			if accept {
@@ -146,7 +152,7 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 	}
 	// The episodes sorted once by score give the ROC AUC, the curve and
 	// the AUC of every resample.
-	pairs := newAUCPairs(items, index)
+	pairs := newAUCPairsOf(items, itemTask, n)
 	out.AUC = undefined(false)
 	out.AUC.Value = pairs.auc()
 	out.ROC = pairs.curve()

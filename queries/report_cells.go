@@ -61,11 +61,11 @@ func (r *ReportRuns) Cells(opts MetricCellOptions) []MetricCell {
 		clear(cells)
 		for i := range r.runs[k] {
 			if e := &r.runs[k][i]; e.seen {
-				cells[cellOf[i]].add(e, opts.Threshold)
+				cells[cellOf[i]].add(r, e, opts.Threshold)
 			}
 		}
 		for _, e := range r.unknown[k] {
-			cells[unknown].add(e, opts.Threshold)
+			cells[unknown].add(r, e, opts.Threshold)
 		}
 		for _, c := range order {
 			if cells[c].Episodes == 0 {
@@ -90,8 +90,8 @@ type cellSums struct {
 	more  []int64
 }
 
-func (c *cellSums) add(e *episodeRuns, threshold *float64) {
-	s, f, u, unscored := e.counts(threshold)
+func (c *cellSums) add(r *ReportRuns, e *episodeRuns, threshold *float64) {
+	s, f, u, unscored := r.counts(e, threshold)
 	valid := s + f + u
 	c.Episodes++
 	switch {
@@ -223,8 +223,8 @@ func (r *ReportRuns) Pairs(a, b JudgeCondition, source string, threshold *float6
 		if !ea.seen || !eb.seen || !ep.hasSource || ep.source != source || !ep.hasTask || !ref.valid {
 			continue
 		}
-		as, af, au, aun := ea.counts(threshold)
-		bs, bf, bu, bun := eb.counts(threshold)
+		as, af, au, aun := r.counts(ea, threshold)
+		bs, bf, bu, bun := r.counts(eb, threshold)
 		if aun > 0 || bun > 0 {
 			continue
 		}

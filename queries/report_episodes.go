@@ -48,6 +48,7 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 		pass optBool
 	}
 	var humans map[uint64]human
+	last := -1        // the episode of the previous episode, ground-truth or label row
 	few := interner{} // tasks, sources, agents, categories, verifiers: few distinct values
 	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
 		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
@@ -75,13 +76,19 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 				humans[code[row]] = human{ids(row), boolOf(pass, row)}
 				continue
 			}
-			i, ok := r.index[code[row]]
+			// The rows of each kind come mostly in the order of the
+			// episode rows: the episode after the previous row's first.
+			i, ok := last+1, last+1 < len(r.eps) && r.eps[last+1].code == code[row]
+			if !ok {
+				i, ok = r.index[code[row]]
+			}
 			if !ok {
 				i = len(r.eps)
 				r.index[code[row]] = i
 				r.eps = append(r.eps, reportEpisode{id: ids(row), code: code[row]})
 				joins = append(joins, episodeJoin{})
 			}
+			last = i
 			e, j := &r.eps[i], &joins[i]
 			if e.id != id.Value(row) { // two ids with one code
 				return ErrReportRunsShape

@@ -37,6 +37,7 @@ type ReportRuns struct {
 	// scoreRuns[k]: every run of judge × condition k with a score is
 	// score-only and its score is kept with its run number (HasScoreRuns).
 	scoreRuns []bool
+	scores    runScores // of every episodeRuns
 }
 
 // reportEpisode is one episode of report_episodes (readReportEpisodes).
@@ -50,31 +51,12 @@ type reportEpisode struct {
 type optBool struct{ valid, v bool }
 
 // episodeRuns sums the run-count rows of one (judge, condition, episode).
+// Its scores (of score-only runs) are in ReportRuns.scores (runScores.of).
 type episodeRuns struct {
 	runs, parse, success, failure, unc int32
+	scoreAt                            uint32 // where in runScores; 0: no scores
+	nScores                            uint8  // how many at scoreAt (not in more)
 	seen                               bool
-	scores                             []runScore // of score-only runs
-}
-
-// runScore is the score of a score-only run with its run number (0 when
-// the run counts do not have it: then ReportRuns.HasScoreRuns is false).
-type runScore struct {
-	score float64
-	run   int64
-}
-
-// addScore keeps x of run, the first three in slab (one row's worth),
-// the others wherever append puts them.
-func (e *episodeRuns) addScore(x float64, run int64, slab *[]runScore) {
-	if e.scores == nil {
-		if len(*slab) == cap(*slab) {
-			*slab = make([]runScore, 0, 3*4096)
-		}
-		n := len(*slab)
-		*slab = (*slab)[:n+3]
-		e.scores = (*slab)[n : n : n+3]
-	}
-	e.scores = append(e.scores, runScore{x, run})
 }
 
 // ErrReportRunsShape reports a lake that ReportRuns does not reproduce
@@ -106,7 +88,6 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 	var last uint64
 	k := -1
 	look := r.lookup()
-	var slab []runScore // the episodes' scores, three places each
 	query := "report_runs"
 	if !s.runCountsComplete {
 		query = "report_runs_scan"
@@ -168,7 +149,9 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				if no.IsNull(row) {
 					r.scoreRuns[k] = false
 				}
-				e.addScore(sc.Value(row), no.Value(row), &slab)
+				if !r.scores.add(e, sc.Value(row), no.Value(row)) {
+					return ErrReportRunsShape
+				}
 			}
 		}
 		return nil
@@ -223,16 +206,21 @@ func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[ui
 
 // episodeLookup finds episodes by code in rows that tend to come in the
 // same order again and again (each file of a table lists the episodes in
-// the order they were ingested): it tries the episode that followed the
-// previous one last time, then the map.
+// the order they were ingested, which is mostly the order of eps): it
+// tries the episode that followed the previous one last time (at first
+// the next one in eps), then the map.
 type episodeLookup struct {
 	r      *ReportRuns
 	prev   int
-	follow []int // follow[i]+1: the episode met after i last time (0: none yet)
+	follow []int // follow[i]-1: the episode met after episode i-1 last time (-1: none)
 }
 
 func (r *ReportRuns) lookup() *episodeLookup {
-	return &episodeLookup{r: r, prev: -1, follow: make([]int, len(r.eps)+1)}
+	follow := make([]int, len(r.eps)+1)
+	for i := range len(r.eps) {
+		follow[i] = i + 1
+	}
+	return &episodeLookup{r: r, prev: -1, follow: follow}
 }
 
 func (l *episodeLookup) find(code uint64) (int, bool) {
@@ -278,9 +266,9 @@ func boolOf(a *array.Boolean, i int) optBool {
 // success at score >= threshold, else failure, and unscored when threshold
 // is nil. Comparisons follow DuckDB's, where NaN is above every number and
 // equal to itself.
-func (e *episodeRuns) counts(threshold *float64) (success, failure, unc, unscored int) {
+func (r *ReportRuns) counts(e *episodeRuns, threshold *float64) (success, failure, unc, unscored int) {
 	success, failure, unc = int(e.success), int(e.failure), int(e.unc)
-	for _, sc := range e.scores {
+	for _, sc := range r.scores.of(e) {
 		switch {
 		case threshold == nil:
 			unscored++

@@ -157,7 +157,7 @@ func (r *ReportRuns) Scores(jc JudgeCondition, source string) []MetricScore {
 	}
 	kept := func(i int) bool {
 		e := &r.eps[i]
-		return len(r.runs[k][i].scores) > 0 && e.hasSource && e.source == source && e.gt.valid
+		return r.runs[k][i].scoreAt != 0 && e.hasSource && e.source == source && e.gt.valid
 	}
 	n := 0
 	for i := range r.eps {
@@ -178,7 +178,7 @@ func (r *ReportRuns) Scores(jc JudgeCondition, source string) []MetricScore {
 		}
 		e, runs := &r.eps[i], &r.runs[k][i]
 		buf = buf[:0]
-		for _, x := range runs.scores {
+		for _, x := range r.scores.of(runs) {
 			buf = append(buf, scoredRun{run: x.run, score: x.score})
 		}
 		m, _ := meanInRunOrder(buf, int(runs.runs))
