@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,95 +32,6 @@ import (
 // in _keys/ does not collide with the data file's).
 func countsPath(verdictsRel string) string {
 	return RunCounts + strings.TrimSuffix(strings.TrimPrefix(verdictsRel, Verdicts), ".parquet") + ".counts.parquet"
-}
-
-// writeTo writes the counted rows of the verdicts file src into fw, a file
-// of run_counts (it does not end fw). The tallies go straight into the
-// columns of fw's batches, as colLayout.add would put the rows each
-// builds (TestCountBatchesMatchRows). A derived table has no key index:
-// the rows' key hashes are not computed.
-func (c *runCounter) writeTo(fw *fileWriter, src string) error {
-	const batch = 4096
-	ix := countColumnsOf(fw.table.cols)
-	ids := string(c.ids) // one copy for all rows
-	for lo := 0; lo < len(c.tallies); lo += batch {
-		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
-		b := fw.batch(len(part))
-		c.fill(b, ix, part, ids, src)
-		if err := fw.write(b); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// countColumns are the columns of a run_counts batch.
-type countColumns struct {
-	episode, seq, runs, parse, success, failure, uncertain, scoredVerdicts, srcFile, srcLine int
-	scores, runNumbers                                                                       [scoresPerRow]int
-}
-
-// countColumnsOf finds the columns of the run_counts layout cl. It panics
-// on a layout without them: a programming error every test catches.
-func countColumnsOf(cl *colLayout) countColumns {
-	byName := map[string]int{}
-	for c, i := range cl.fields {
-		byName[cl.rt.fields[i].name] = c
-	}
-	col := func(name string) int {
-		c, ok := byName[name]
-		if !ok {
-			panic("lake: run_counts has no column " + name)
-		}
-		return c
-	}
-	ix := countColumns{
-		episode: col("episode_id"), seq: col("seq"), runs: col("n_runs"), parse: col("n_parse"),
-		success: col("n_success"), failure: col("n_failure"), uncertain: col("n_uncertain"),
-		scoredVerdicts: col("n_scored_verdicts"), srcFile: col("_src_file"), srcLine: col("_src_line"),
-	}
-	for k := range ix.scores {
-		ix.scores[k] = col(fmt.Sprintf("score_%d", k+1))
-		ix.runNumbers[k] = col(fmt.Sprintf("run_%d", k+1))
-	}
-	if want := 10 + 2*scoresPerRow; len(byName) != want {
-		panic(fmt.Sprintf("lake: run_counts has %d columns, the counter writes %d", len(byName), want))
-	}
-	return ix
-}
-
-// fill appends the rows of the tallies part to b.
-func (c *runCounter) fill(b *colBatch, ix countColumns, part []runTally, ids, src string) {
-	num := func(col int, v int32) { b.cols[col].num = append(b.cols[col].num, uint64(int64(v))) }
-	for i := range part {
-		t := &part[i]
-		b.n++
-		b.keys = append(b.keys, [2]uint64{})
-		b.cols[ix.episode].str = append(b.cols[ix.episode].str, ids[t.id:t.id+t.idLen])
-		num(ix.seq, t.seq)
-		num(ix.runs, t.runs)
-		num(ix.parse, t.parse)
-		num(ix.success, t.success)
-		num(ix.failure, t.failure)
-		num(ix.uncertain, t.uncert)
-		for k, sc := range ix.scores {
-			col, rc := &b.cols[sc], &b.cols[ix.runNumbers[k]]
-			if int32(k) >= t.nScores {
-				col.addNull()
-				rc.addNull()
-				continue
-			}
-			col.present(b.n)
-			col.num = append(col.num, math.Float64bits(c.scores[t.score+int32(k)]))
-			rc.present(b.n)
-			rc.num = append(rc.num, uint64(c.runs[t.score+int32(k)]))
-		}
-		sv := &b.cols[ix.scoredVerdicts] // always set (nil marks rows written before it)
-		sv.present(b.n)
-		sv.num = append(sv.num, uint64(int64(t.scoredVerdicts)))
-		b.cols[ix.srcFile].str = append(b.cols[ix.srcFile].str, src)
-		b.cols[ix.srcLine].num = append(b.cols[ix.srcLine].num, 0)
-	}
 }
 
 // writeRunCounts writes the companion of the committed verdicts file f,
