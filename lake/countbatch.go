@@ -11,7 +11,7 @@ import (
 // builds (TestCountBatchesMatchRows). A derived table has no key index:
 // the rows' key hashes are not computed.
 func (c *runCounter) writeTo(fw *fileWriter, src string) error {
-	const batch = 4096
+	batch := countBatchRows
 	ix := countColumnsOf(fw.table.cols)
 	ids := string(c.ids) // one copy for all rows
 	for lo := 0; lo < len(c.tallies); lo += batch {
@@ -24,6 +24,9 @@ func (c *runCounter) writeTo(fw *fileWriter, src string) error {
 	}
 	return nil
 }
+
+// countBatchRows is how many run-count rows a companion's batch holds.
+const countBatchRows = 4096
 
 // countColumns are the columns of a run_counts batch.
 type countColumns struct {

@@ -206,61 +206,41 @@ func (c *runCounter) newTally(episode string, seq int32) int32 {
 	return i
 }
 
-// each hands the counted rows, in batches, to fn, with values as their
-// partition and src as their provenance. fn may keep the rows' values
-// (their scores and run numbers stay valid) but not the slice, which the
-// next batch reuses.
-func (c *runCounter) each(values []string, src string, fn func([]schema.RunCount) error) error {
-	const batch = 4096
+// result returns every counted row, with values as their partition and
+// src as their provenance: what lake check compares with a companion file
+// (the writer fills the companion's batches itself, countbatch.go;
+// TestCountBatchesMatchRows checks both give the same rows).
+func (c *runCounter) result(values []string, src string) []schema.RunCount {
 	var judge, condition string
 	if len(values) == 2 {
 		judge, condition = values[0], values[1]
 	}
 	ids := string(c.ids) // one copy for all rows
-	buf := make([]schema.RunCount, min(batch, len(c.tallies)))
-	for lo := 0; lo < len(c.tallies); lo += batch {
-		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
-		rows := buf[:len(part)]
-		scores := make([]float64, 0, scoresPerRow*len(part))
-		runs := make([]int64, 0, scoresPerRow*len(part))
-		scoredVerdicts := make([]int64, len(part))
-		for i := range part {
-			t, r := &part[i], &rows[i]
-			// Every field, once (clearing the rows first was a third of this loop).
-			scoredVerdicts[i] = int64(t.scoredVerdicts)
-			*r = schema.RunCount{
-				EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
-				Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
-				ScoredVerdicts: &scoredVerdicts[i],
-			}
-			n := len(scores)
-			scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
-			runs = append(runs, c.runs[t.score:t.score+t.nScores]...)
-			switch t.nScores {
-			case 3:
-				r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
-				fallthrough
-			case 2:
-				r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
-				fallthrough
-			case 1:
-				r.Score1, r.Run1 = &scores[n], &runs[n]
-			}
-			r.SrcFile = src
+	rows := make([]schema.RunCount, len(c.tallies))
+	scores := make([]float64, 0, len(c.scores))
+	runs := make([]int64, 0, len(c.runs))
+	scoredVerdicts := make([]int64, len(c.tallies))
+	for i := range c.tallies {
+		t, r := &c.tallies[i], &rows[i]
+		scoredVerdicts[i] = int64(t.scoredVerdicts)
+		*r = schema.RunCount{
+			EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
+			Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
+			ScoredVerdicts: &scoredVerdicts[i], Provenance: schema.Provenance{SrcFile: src},
 		}
-		if err := fn(rows); err != nil {
-			return err
+		n := len(scores)
+		scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
+		runs = append(runs, c.runs[t.score:t.score+t.nScores]...)
+		switch t.nScores {
+		case 3:
+			r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
+			fallthrough
+		case 2:
+			r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
+			fallthrough
+		case 1:
+			r.Score1, r.Run1 = &scores[n], &runs[n]
 		}
 	}
-	return nil
-}
-
-// result returns every counted row (checks).
-func (c *runCounter) result(values []string, src string) []schema.RunCount {
-	var out []schema.RunCount
-	c.each(values, src, func(rows []schema.RunCount) error {
-		out = append(out, rows...)
-		return nil
-	})
-	return out
+	return rows
 }
