@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
@@ -39,6 +40,7 @@ type rawChunk struct {
 // decodedChunk is a rawChunk, decoded.
 type decodedChunk struct {
 	rows []schema.Verdict
+	buf  *rowBuf               // rows' backing store, back to rowBufs once added
 	errs []*schema.RecordError // sorted by line
 	err  error
 	last int64
@@ -52,8 +54,25 @@ const chunkLines = 4096
 // allocate (and page-fault) hundreds of megabytes for nothing.
 var (
 	lineBufs = sync.Pool{New: func() any { return &lineBuf{buf: make([]byte, 0, chunkBytes)} }}
-	rowBufs  = sync.Pool{New: func() any { s := make([]schema.Verdict, 0, chunkLines); return &s }}
+	rowBufs  = sync.Pool{New: func() any { return newRowBuf() }}
 )
+
+// rowBuf is the memory of one chunk's decoded rows: the rows and the
+// slabs their optional values point into (verdictDecoder.slabs), reused
+// together once the writer has copied the rows.
+type rowBuf struct {
+	rows   []schema.Verdict
+	floats []float64
+	times  []time.Time
+}
+
+func newRowBuf() *rowBuf {
+	return &rowBuf{
+		rows:   make([]schema.Verdict, 0, chunkLines),
+		floats: make([]float64, 0, 2*chunkLines),
+		times:  make([]time.Time, 0, chunkLines),
+	}
+}
 
 // lineBuf holds the raw lines of one chunk: buf[starts[i]:ends[i]] is
 // line nums[i].
@@ -123,7 +142,8 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 		}
 		b.errs = append(b.errs, c.errs[ei:]...)
 		clear(c.rows) // the writer copied them; keep no strings alive
-		rowBufs.Put(&c.rows)
+		c.buf.rows = c.rows[:0]
+		rowBufs.Put(c.buf)
 	}
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -138,8 +158,9 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 func decodeChunks(src string, work <-chan *rawChunk) {
 	dec := newVerdictDecoder()
 	for rc := range work {
-		rows := rowBufs.Get().(*[]schema.Verdict)
-		c := &decodedChunk{rows: (*rows)[:0], errs: rc.errs, err: rc.err, last: rc.last}
+		rb := rowBufs.Get().(*rowBuf)
+		dec.slabs(rb.floats[:0], rb.times[:0])
+		c := &decodedChunk{rows: rb.rows[:0], buf: rb, errs: rc.errs, err: rc.err, last: rc.last}
 		reject := func(n int64, err error) {
 			c.errs = append(c.errs, recordErrors(src, n, err)...)
 		}
@@ -159,7 +180,8 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 			}
 			v.SrcFile, v.SrcLine = src, n
 		}
-		lineBufs.Put(lb) // decoded strings are copies: the bytes can go
+		lineBufs.Put(lb)    // decoded strings are copies: the bytes can go
+		dec.slabs(nil, nil) // the chunk's slabs go with its rows
 		rc.lines = nil
 		if len(rc.errs) > 0 {
 			sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })

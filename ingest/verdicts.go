@@ -59,6 +59,12 @@ func newVerdictDecoder() *verdictDecoder {
 
 const slabLen = 1024
 
+// slabs makes the decoder take its optional values from floats and times
+// (empty, with room) until they are full; nil, nil: fresh slabs.
+func (d *verdictDecoder) slabs(floats []float64, times []time.Time) {
+	d.floats, d.times = floats, times
+}
+
 func (d *verdictDecoder) newFloat(v float64) *float64 {
 	if len(d.floats) == cap(d.floats) {
 		d.floats = make([]float64, 0, slabLen)

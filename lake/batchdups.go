@@ -94,7 +94,11 @@ func (w *Writer[T]) Duplicates() []*DuplicateError {
 	return out
 }
 
-// memDups finds the repeated keys of s in memory.
+// memDups finds the repeated keys of s in memory. The keys are bucketed
+// by the top bits of key[0] into one word each, the low 32 bits of key[0]
+// beside the row's index in s (8 bytes a row where a copy of s took 32):
+// keys of a bucket whose words differ differ; equal words are confirmed
+// on the whole key.
 func memDups(s []seenKey) []dupPair {
 	type dup = dupPair
 	var dups []dup
@@ -107,11 +111,12 @@ func memDups(s []seenKey) []dupPair {
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
 	}
-	sorted := make([]seenKey, len(s))
+	sorted := make([]uint64, len(s)) // key[0]'s low half << 32 | index in s
 	next := slices.Clone(start[:len(start)-1])
 	for i := range s {
-		b := s[i].key[0] >> shift
-		sorted[next[b]] = s[i]
+		k := s[i].key[0]
+		b := k >> shift
+		sorted[next[b]] = k<<32 | uint64(i)
 		next[b]++
 	}
 	for b := 0; b+1 < len(start); b++ {
@@ -119,9 +124,12 @@ func memDups(s []seenKey) []dupPair {
 		if len(bucket) <= 16 {
 			for i := 1; i < len(bucket); i++ {
 				for j := 0; j < i; j++ {
-					if bucket[j].key == bucket[i].key {
-						dups = append(dups, dup{first: bucket[j], again: bucket[i]})
-						break
+					if bucket[j]>>32 == bucket[i]>>32 {
+						first, again := &s[uint32(bucket[j])], &s[uint32(bucket[i])]
+						if first.key == again.key {
+							dups = append(dups, dup{first: *first, again: *again})
+							break
+						}
 					}
 				}
 			}
@@ -129,19 +137,21 @@ func memDups(s []seenKey) []dupPair {
 		}
 		// Many repeats of some key: sort the bucket, keeping input order
 		// within a key, and pair each repeat with the first of its run.
-		slices.SortStableFunc(bucket, func(x, y seenKey) int {
-			if c := cmp.Compare(x.key[0], y.key[0]); c != 0 {
+		slices.SortStableFunc(bucket, func(x, y uint64) int {
+			kx, ky := &s[uint32(x)].key, &s[uint32(y)].key
+			if c := cmp.Compare(kx[0], ky[0]); c != 0 {
 				return c
 			}
-			return cmp.Compare(x.key[1], y.key[1])
+			return cmp.Compare(kx[1], ky[1])
 		})
 		run := 0
 		for i := 1; i < len(bucket); i++ {
-			if bucket[i].key != bucket[run].key {
+			first, again := &s[uint32(bucket[run])], &s[uint32(bucket[i])]
+			if again.key != first.key {
 				run = i
 				continue
 			}
-			dups = append(dups, dup{first: bucket[run], again: bucket[i]})
+			dups = append(dups, dup{first: *first, again: *again})
 		}
 	}
 	return dups
