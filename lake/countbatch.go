@@ -11,13 +11,10 @@ import (
 // builds (TestCountBatchesMatchRows). A derived table has no key index:
 // the rows' key hashes are not computed.
 func (c *runCounter) writeTo(fw *fileWriter, src string) error {
-	batch := countBatchRows
 	ix := countColumnsOf(fw.table.cols)
-	ids := string(c.ids) // one copy for all rows
-	for lo := 0; lo < len(c.tallies); lo += batch {
-		part := c.tallies[lo:min(lo+batch, len(c.tallies))]
-		b := fw.batch(len(part))
-		c.fill(b, ix, part, ids, src)
+	for _, blk := range c.blocks { // a block is a batch
+		b := fw.batch(len(blk.tallies))
+		blk.fill(b, ix, src)
 		if err := fw.write(b); err != nil {
 			return err
 		}
@@ -25,7 +22,8 @@ func (c *runCounter) writeTo(fw *fileWriter, src string) error {
 	return nil
 }
 
-// countBatchRows is how many run-count rows a companion's batch holds.
+// countBatchRows is how many run-count rows a companion's batch holds
+// (and a runCounter's block: tallyBlockLen).
 const countBatchRows = 4096
 
 // countColumns are the columns of a run_counts batch.
@@ -63,11 +61,12 @@ func countColumnsOf(cl *colLayout) countColumns {
 	return ix
 }
 
-// fill appends the rows of the tallies part to b.
-func (c *runCounter) fill(b *colBatch, ix countColumns, part []runTally, ids, src string) {
+// fill appends the rows of the block's tallies to b.
+func (blk *tallyBlock) fill(b *colBatch, ix countColumns, src string) {
 	num := func(col int, v int32) { b.cols[col].num = append(b.cols[col].num, uint64(int64(v))) }
-	for i := range part {
-		t := &part[i]
+	ids := string(blk.ids) // one copy for the block's rows: the counter's bytes may be reused
+	for i := range blk.tallies {
+		t := &blk.tallies[i]
 		b.n++
 		b.keys = append(b.keys, [2]uint64{})
 		b.cols[ix.episode].str = append(b.cols[ix.episode].str, ids[t.id:t.id+t.idLen])
@@ -85,9 +84,9 @@ func (c *runCounter) fill(b *colBatch, ix countColumns, part []runTally, ids, sr
 				continue
 			}
 			col.present(b.n)
-			col.num = append(col.num, math.Float64bits(c.scores[t.score+int32(k)]))
+			col.num = append(col.num, math.Float64bits(blk.scores[t.score+int32(k)]))
 			rc.present(b.n)
-			rc.num = append(rc.num, uint64(c.runs[t.score+int32(k)]))
+			rc.num = append(rc.num, uint64(blk.runs[t.score+int32(k)]))
 		}
 		sv := &b.cols[ix.scoredVerdicts] // always set (nil marks rows written before it)
 		sv.present(b.n)

@@ -47,12 +47,12 @@ func TestCountBatchesMatchRows(t *testing.T) {
 	if len(want) < 2 {
 		t.Fatalf("%d batches: the test wants more than one", len(want))
 	}
-	ids := string(c.ids)
-	lo := 0
+	if len(c.blocks) != len(want) {
+		t.Fatalf("%d blocks for %d batches", len(c.blocks), len(want))
+	}
 	for k, w := range want {
 		got := cl.newBatch(w.n)
-		c.fill(got, ix, c.tallies[lo:lo+w.n], ids, src)
-		lo += w.n
+		c.blocks[k].fill(got, ix, src)
 		if d := cmp.Diff(w, got, cmp.AllowUnexported(colBatch{}, colData{})); d != "" {
 			t.Fatalf("batch %d (-rows +fill):\n%s", k, d)
 		}

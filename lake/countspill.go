@@ -63,11 +63,11 @@ func (s *countSpill) close() {
 // held tallies went to disk if there are enough.
 func (c *runCounter) group(episode string) int32 {
 	s := c.spill
-	if len(c.tallies) >= s.every {
+	if int(c.n) >= s.every {
 		if s.err == nil {
 			s.err = s.write(c)
 		}
-		c.tallies, c.ids, c.scores, c.runs = c.tallies[:0], c.ids[:0], c.scores[:0], c.runs[:0]
+		c.reset()
 	}
 	h := xxh3.HashString128(episode)
 	s.pending = append(s.pending, seenKey{key: [2]uint64{h.Hi, h.Lo}, line: s.n})
@@ -84,16 +84,16 @@ func (c *runCounter) group(episode string) int32 {
 // write appends c's tallies: per tally the episode id, seq, counts and
 // scores with their run numbers, as varints (scores as their bits).
 func (s *countSpill) write(c *runCounter) error {
-	for i := range c.tallies {
-		t := &c.tallies[i]
+	for i := range c.n {
+		blk, t := c.at(i)
 		b := binary.AppendUvarint(s.buf[:0], uint64(t.idLen))
-		b = append(b, c.idOf(t)...)
+		b = append(b, c.idOf(i)...)
 		for _, v := range []int32{t.seq, t.runs, t.parse, t.success, t.failure, t.uncert, t.scoredVerdicts, t.nScores} {
 			b = binary.AppendUvarint(b, uint64(v))
 		}
 		for j := t.score; j < t.score+t.nScores; j++ {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.scores[j]))
-			b = binary.AppendVarint(b, c.runs[j])
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(blk.scores[j]))
+			b = binary.AppendVarint(b, blk.runs[j])
 		}
 		s.buf = b
 		if _, err := s.w.Write(b); err != nil {
@@ -125,8 +125,8 @@ func (s *countSpill) replay(c *runCounter, fn func(*runCounter) error) error {
 	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10)
 	part := &runCounter{}
 	for {
-		part.tallies, part.ids, part.scores, part.runs = part.tallies[:0], part.ids[:0], part.scores[:0], part.runs[:0]
-		for len(part.tallies) < s.every {
+		part.reset()
+		for int(part.n) < s.every {
 			ok, err := part.read(r)
 			if err != nil {
 				return fmt.Errorf("run count spill: %w", err)
@@ -135,7 +135,7 @@ func (s *countSpill) replay(c *runCounter, fn func(*runCounter) error) error {
 				break
 			}
 		}
-		if len(part.tallies) == 0 {
+		if part.n == 0 {
 			break
 		}
 		if err := fn(part); err != nil {
@@ -153,11 +153,11 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	t := runTally{id: int32(len(c.ids)), idLen: int32(n)}
-	c.ids = append(c.ids, make([]byte, n)...)
-	if _, err := io.ReadFull(r, c.ids[t.id:]); err != nil {
+	id := make([]byte, n)
+	if _, err := io.ReadFull(r, id); err != nil {
 		return false, err
 	}
+	var t runTally
 	for _, v := range []*int32{&t.seq, &t.runs, &t.parse, &t.success, &t.failure, &t.uncert, &t.scoredVerdicts, &t.nScores} {
 		x, err := binary.ReadUvarint(r)
 		if err != nil {
@@ -165,7 +165,9 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 		}
 		*v = int32(x)
 	}
-	t.score = int32(len(c.scores))
+	i := c.newTally(string(id), 0) // its own copy of the id, whatever its seq
+	blk, nt := c.at(i)
+	t.id, t.idLen, t.score = nt.id, nt.idLen, int32(len(blk.scores))
 	var b [8]byte
 	for range t.nScores {
 		if _, err := io.ReadFull(r, b[:]); err != nil {
@@ -175,10 +177,10 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		c.scores = append(c.scores, math.Float64frombits(binary.LittleEndian.Uint64(b[:])))
-		c.runs = append(c.runs, run)
+		blk.scores = append(blk.scores, math.Float64frombits(binary.LittleEndian.Uint64(b[:])))
+		blk.runs = append(blk.runs, run)
 	}
-	c.tallies = append(c.tallies, t)
+	*nt = t
 	return true, nil
 }
 

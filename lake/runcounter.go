@@ -16,22 +16,32 @@ import (
 // million verdicts cost the garbage collector nothing. Not safe for
 // concurrent use (each file's encoding goroutine owns one).
 type runCounter struct {
-	tallies []runTally
-	scores  []float64        // the scores of score-only runs, three per tally that has any
-	runs    []int64          // the run numbers of scores, place for place
-	ids     []byte           // the episode ids, back to back
-	index   map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
-	last    int32            // the tally of the previous verdict: runs of an episode usually come together
-	spill   *countSpill      // when set, tallies go to disk as they are final (countspill.go)
+	blocks []*tallyBlock    // every tallyBlockLen tallies: never moved or copied as the counter grows
+	n      int32            // tallies so far
+	index  map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
+	last   int32            // the tally of the previous verdict: runs of an episode usually come together
+	spill  *countSpill      // when set, tallies go to disk as they are final (countspill.go)
 
 	episode, verdict, score, run int // columns of a verdicts colBatch
 }
+
+// tallyBlock holds tallyBlockLen tallies (fewer in the last block) with
+// their episode ids and scores: one run_counts batch (countBatchRows).
+type tallyBlock struct {
+	tallies []runTally
+	ids     []byte    // the episode ids of tallies, back to back
+	scores  []float64 // the scores of score-only runs, three per tally that has any
+	runs    []int64   // the run numbers of scores, place for place
+}
+
+// tallyBlockLen is how many tallies a block holds: a companion's batch.
+const tallyBlockLen = countBatchRows
 
 // scoresPerRow is how many score-only runs one schema.RunCount holds.
 const scoresPerRow = 3
 
 // runTally is one future schema.RunCount, without what the whole file
-// shares (judge, condition, source).
+// shares (judge, condition, source); its id and scores are in its block.
 type runTally struct {
 	id, idLen                             int32 // the episode id: ids[id : id+idLen]
 	seq                                   int32
@@ -43,7 +53,7 @@ type runTally struct {
 
 // newRunCounter returns an empty counter for files of the verdicts layout.
 func newRunCounter(cl *colLayout) *runCounter {
-	c := &runCounter{tallies: make([]runTally, 0, 1024), last: -1}
+	c := &runCounter{last: -1}
 	for col, i := range cl.fields {
 		switch cl.rt.fields[i].name {
 		case "episode_id":
@@ -59,7 +69,24 @@ func newRunCounter(cl *colLayout) *runCounter {
 	return c
 }
 
-func (c *runCounter) idOf(t *runTally) []byte { return c.ids[t.id : t.id+t.idLen] }
+// at returns tally i and its block.
+func (c *runCounter) at(i int32) (*tallyBlock, *runTally) {
+	b := c.blocks[i/tallyBlockLen]
+	return b, &b.tallies[i%tallyBlockLen]
+}
+
+// idOf returns the episode id of tally i.
+func (c *runCounter) idOf(i int32) []byte {
+	b, t := c.at(i)
+	return b.ids[t.id : t.id+t.idLen]
+}
+
+// reset empties the counter; its blocks are not reused (the strings of a
+// companion's batches may still point into their ids).
+func (c *runCounter) reset() {
+	clear(c.blocks)
+	c.blocks, c.n = c.blocks[:0], 0
+}
 
 // addBatch counts the verdicts of a batch.
 func (c *runCounter) addBatch(b *colBatch) {
@@ -109,7 +136,7 @@ func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64
 // count is add; same reports that episode is the previous run's.
 func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
 	i := c.last
-	if !same && (i < 0 || string(c.idOf(&c.tallies[i])) != episode) {
+	if !same && (i < 0 || string(c.idOf(i)) != episode) {
 		if c.spill != nil {
 			i = c.group(episode)
 		} else {
@@ -117,7 +144,7 @@ func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict
 		}
 		c.last = i
 	}
-	t := &c.tallies[i]
+	b, t := c.at(i)
 	t.runs++
 	if !hasVerdict {
 		if !hasScore { // not a valid row (schema.Verdict.Validate): a run without a verdict
@@ -130,16 +157,16 @@ func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict
 				c.index[xxh3.HashString(episode)] = i
 			}
 			c.last = i
-			t = &c.tallies[i]
+			b, t = c.at(i)
 			t.runs++
 		}
 		if t.nScores == 0 {
-			t.score = int32(len(c.scores))
-			c.scores = append(c.scores, 0, 0, 0)
-			c.runs = append(c.runs, 0, 0, 0)
+			t.score = int32(len(b.scores))
+			b.scores = append(b.scores, 0, 0, 0)
+			b.runs = append(b.runs, 0, 0, 0)
 		}
-		c.scores[t.score+t.nScores] = score
-		c.runs[t.score+t.nScores] = run
+		b.scores[t.score+t.nScores] = score
+		b.runs[t.score+t.nScores] = run
 		t.nScores++
 		return
 	}
@@ -165,16 +192,16 @@ func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict
 // breaks the order builds it.
 func (c *runCounter) find(episode string) int32 {
 	if c.index == nil {
-		if n := len(c.tallies); n == 0 || episode > string(c.idOf(&c.tallies[n-1])) {
+		if c.n == 0 || episode > string(c.idOf(c.n-1)) {
 			return c.newTally(episode, 0)
 		}
-		c.index = make(map[uint64]int32, 2*len(c.tallies))
-		for i := range c.tallies {
-			c.index[xxh3.Hash(c.idOf(&c.tallies[i]))] = int32(i)
+		c.index = make(map[uint64]int32, 2*c.n)
+		for i := range c.n {
+			c.index[xxh3.Hash(c.idOf(i))] = i
 		}
 	}
 	h := xxh3.HashString(episode)
-	if i, ok := c.index[h]; ok && string(c.idOf(&c.tallies[i])) == episode {
+	if i, ok := c.index[h]; ok && string(c.idOf(i)) == episode {
 		return i
 	}
 	// New episode (or, once in 2^64, another id with the same hash: it
@@ -185,24 +212,27 @@ func (c *runCounter) find(episode string) int32 {
 }
 
 // newTally starts a row for an episode (seq 0 for its first row in the
-// file); the index, if any, is the caller's to update.
+// file); the index, if any, is the caller's to update. Tallies go into
+// blocks of fixed size, never copied: a file has many, and the copies of a
+// growing slice were most of the counter's allocations and page faults.
 func (c *runCounter) newTally(episode string, seq int32) int32 {
-	i := int32(len(c.tallies))
-	// Doubling, not append's 1.25×: a file has many tallies, and the
-	// copies, not the tallies, were most of the counter's allocations.
-	if len(c.tallies) == cap(c.tallies) {
-		c.tallies = slices.Grow(c.tallies, len(c.tallies))
+	i := c.n
+	if int(i/tallyBlockLen) == len(c.blocks) {
+		c.blocks = append(c.blocks, &tallyBlock{
+			tallies: make([]runTally, 0, tallyBlockLen),
+			ids:     make([]byte, 0, tallyBlockLen*32),
+		})
 	}
-	if len(c.ids)+len(episode) > cap(c.ids) {
-		c.ids = slices.Grow(c.ids, len(c.ids)+len(episode))
+	b := c.blocks[i/tallyBlockLen]
+	c.n++
+	if seq > 0 {
+		if lb, last := c.at(c.last); lb == b { // the episode's previous row: share its id
+			b.tallies = append(b.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+			return i
+		}
 	}
-	if seq == 0 {
-		c.tallies = append(c.tallies, runTally{id: int32(len(c.ids)), idLen: int32(len(episode))})
-		c.ids = append(c.ids, episode...)
-		return i
-	}
-	last := c.tallies[c.last]
-	c.tallies = append(c.tallies, runTally{id: last.id, idLen: last.idLen, seq: seq})
+	b.tallies = append(b.tallies, runTally{id: int32(len(b.ids)), idLen: int32(len(episode)), seq: seq})
+	b.ids = append(b.ids, episode...)
 	return i
 }
 
@@ -215,31 +245,31 @@ func (c *runCounter) result(values []string, src string) []schema.RunCount {
 	if len(values) == 2 {
 		judge, condition = values[0], values[1]
 	}
-	ids := string(c.ids) // one copy for all rows
-	rows := make([]schema.RunCount, len(c.tallies))
-	scores := make([]float64, 0, len(c.scores))
-	runs := make([]int64, 0, len(c.runs))
-	scoredVerdicts := make([]int64, len(c.tallies))
-	for i := range c.tallies {
-		t, r := &c.tallies[i], &rows[i]
-		scoredVerdicts[i] = int64(t.scoredVerdicts)
-		*r = schema.RunCount{
-			EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
-			Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
-			ScoredVerdicts: &scoredVerdicts[i], Provenance: schema.Provenance{SrcFile: src},
-		}
-		n := len(scores)
-		scores = append(scores, c.scores[t.score:t.score+t.nScores]...)
-		runs = append(runs, c.runs[t.score:t.score+t.nScores]...)
-		switch t.nScores {
-		case 3:
-			r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
-			fallthrough
-		case 2:
-			r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
-			fallthrough
-		case 1:
-			r.Score1, r.Run1 = &scores[n], &runs[n]
+	rows := make([]schema.RunCount, 0, c.n)
+	scoredVerdicts := make([]int64, c.n)
+	for _, b := range c.blocks {
+		ids := string(b.ids) // one copy for the block's rows
+		scores, runs := slices.Clone(b.scores), slices.Clone(b.runs)
+		for k := range b.tallies {
+			t := &b.tallies[k]
+			sv := &scoredVerdicts[len(rows)]
+			*sv = int64(t.scoredVerdicts)
+			rows = append(rows, schema.RunCount{
+				EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
+				Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
+				ScoredVerdicts: sv, Provenance: schema.Provenance{SrcFile: src},
+			})
+			r, n := &rows[len(rows)-1], t.score
+			switch t.nScores {
+			case 3:
+				r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
+				fallthrough
+			case 2:
+				r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
+				fallthrough
+			case 1:
+				r.Score1, r.Run1 = &scores[n], &runs[n]
+			}
 		}
 	}
 	return rows
