@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/schema"
@@ -22,10 +23,13 @@ func TestVerdictDecoderCaches(t *testing.T) {
 			`"2026-10-12T09:00:07Z"`, `"2026-10-11T09:00:60Z"`, `"2026-10-11T09:00:5aZ"`, `"2026-10-11T09:00:07+02:00"`,
 			`"2026-10-11T09:00:07.5Z"`, `"2026-02-30T09:00:07Z"`, `"2026-10-11T09:00:07"`, `null`, `"2026-10-11T09:00:\u00307Z"`,
 			fmt.Sprintf(`"2026-10-11T09:%02d:%02dZ"`, r.IntN(3), r.IntN(62)))
-		line := fmt.Sprintf(`{"episode_id":"ep-%d","judge":%s,"condition":%s,"run":%d,"verdict":%s,"score":%s,"confidence":%s,"model":%s,"called_at":%s}`,
-			r.IntN(50), pick(r, `"j1"`, `"j2"`, `"j\u0031"`, `7`), pick(r, `"E1-final"`, `"E2-lastk"`, `""`), 1+r.IntN(3),
+		long := `"` + strings.Repeat("j", 513) + `"`
+		line := fmt.Sprintf(`{"episode_id":%s,"judge":%s,"condition":%s,"run":%d,"verdict":%s,"score":%s,"confidence":%s,"model":%s,"called_at":%s}`,
+			pick(r, fmt.Sprintf(`"ep-%d"`, r.IntN(50)), `"ep-1"`, `""`, `"ep\u0001"`, `"ép"`, long),
+			pick(r, `"j1"`, `"j2"`, `"j\u0031"`, `7`, `""`, `"j\u0002"`, long, `"`+strings.Repeat("é", 40)+`"`),
+			pick(r, `"E1-final"`, `"E2-lastk"`, `""`, `"c\u007f"`), r.IntN(4),
 			pick(r, `"success"`, `"failure"`, `"parse_error"`, `"maybe"`, `null`, `"succ\u0065ss"`), pick(r, `null`, `0.5`, `1e400`),
-			pick(r, `0.9`, `null`, `2`, `"x"`), pick(r, `"m@1"`, `"m@2"`, `null`, `3`), at)
+			pick(r, `0.9`, `null`, `2`, `"x"`, `-0.1`, `1`, `0`), pick(r, `"m@1"`, `"m@2"`, `null`, `3`), at)
 		var got, want schema.Verdict
 		gerr := shared.decode([]byte(line), &got)
 		werr := newVerdictDecoder().decode([]byte(line), &want)
@@ -34,6 +38,10 @@ func TestVerdictDecoderCaches(t *testing.T) {
 		}
 		if gerr == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("line %d %s: %+v, fresh decoder %+v", i, line, got, want)
+		}
+		// The decoder's shortcut (valid) lets no row through that Validate rejects.
+		if err := got.Validate(); gerr == nil && err != nil {
+			t.Fatalf("line %d %s: decoded without error, Validate: %v", i, line, err)
 		}
 	}
 }

@@ -89,3 +89,6 @@ func oneOf(v string, set []string) bool {
 
 // IsCategory reports whether c is one of the seven failure codes.
 func IsCategory(c string) bool { return oneOf(c, Categories) }
+
+// IsVerdict reports whether v is one of Verdicts.
+func IsVerdict(v string) bool { return oneOf(v, Verdicts) }
