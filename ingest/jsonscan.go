@@ -56,12 +56,44 @@ func scanObject(dst []field, b []byte) ([]field, error) {
 	return scanObjectKeys(dst, b, nil)
 }
 
+// keyHint is a likely key of an object (scanObjectKeys), quoted as in the
+// input ("\"run\""), with its first 16 bytes as two little-endian words
+// and masks of its bytes, to compare with the input in two loads.
+type keyHint struct {
+	quoted string
+	w, m   [2]uint64
+	short  bool // at most 16 bytes: the words are the whole key
+}
+
+// keyHints makes the hints of keys, each quoted as in the input.
+func keyHints(keys ...string) []keyHint {
+	hs := make([]keyHint, len(keys))
+	for i, k := range keys {
+		h := &hs[i]
+		h.quoted, h.short = k, len(k) <= 16
+		for j := 0; j < len(k) && j < 16; j++ {
+			h.w[j/8] |= uint64(k[j]) << (8 * (j % 8))
+			h.m[j/8] |= 0xff << (8 * (j % 8))
+		}
+	}
+	return hs
+}
+
+// at reports whether b[i:] starts with the key.
+func (h *keyHint) at(b []byte, i int) bool {
+	if h.short && len(b)-i >= 16 {
+		x0, x1 := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		return (x0^h.w[0])&h.m[0]|(x1^h.w[1])&h.m[1] == 0
+	}
+	return len(b)-i >= len(h.quoted) && string(b[i:i+len(h.quoted)]) == h.quoted
+}
+
 // scanObjectKeys is scanObject told the keys the object's fields most
-// likely have, in order, each quoted as in the input ("\"run\""): where the
-// input holds exactly that key, it is taken without scanning it as a
-// string (a quoted key without escapes is its own scan). Any other key,
-// or any order, scans as usual, to the same fields.
-func scanObjectKeys(dst []field, b []byte, keys []string) ([]field, error) {
+// likely have, in order (keyHints): where the input holds exactly that
+// key, it is taken without scanning it as a string (a quoted key without
+// escapes is its own scan). Any other key, or any order, scans as usual,
+// to the same fields.
+func scanObjectKeys(dst []field, b []byte, keys []keyHint) ([]field, error) {
 	i := skipWS(b, 0)
 	if i >= len(b) {
 		return dst, synErr(i, "empty input")
@@ -82,7 +114,7 @@ func scanObjectKeys(dst []field, b []byte, keys []string) ([]field, error) {
 // scanFields parses the object starting at b[i] == '{' and returns the
 // offset after its closing brace; keys are the likely keys
 // (scanObjectKeys).
-func scanFields(dst []field, b []byte, i int, keys []string) ([]field, int, error) {
+func scanFields(dst []field, b []byte, i int, keys []keyHint) ([]field, int, error) {
 	n := 0 // fields read
 	i++
 	i = skipWS(b, i)
@@ -101,8 +133,8 @@ func scanFields(dst []field, b []byte, i int, keys []string) ([]field, int, erro
 		var kend int
 		var escaped bool
 		var err error
-		if n < len(keys) && len(b)-i >= len(keys[n]) && string(b[i:i+len(keys[n])]) == keys[n] {
-			kend = i + len(keys[n])
+		if n < len(keys) && keys[n].at(b, i) {
+			kend = i + len(keys[n].quoted)
 		} else if kend, escaped, err = scanString(b, i); err != nil {
 			return dst, i, err
 		}

@@ -225,7 +225,7 @@ const (
 
 // verdictKeys are the keys of a verdict line in the order of the seed's
 // example (scanObjectKeys).
-var verdictKeys = []string{`"episode_id"`, `"judge"`, `"condition"`, `"run"`, `"verdict"`, `"score"`, `"confidence"`, `"model"`, `"called_at"`}
+var verdictKeys = keyHints(`"episode_id"`, `"judge"`, `"condition"`, `"run"`, `"verdict"`, `"score"`, `"confidence"`, `"model"`, `"called_at"`)
 
 // decode fills v from one verdict line (seed §4.4):
 //

@@ -13,7 +13,7 @@ import (
 func (c *runCounter) writeTo(fw *fileWriter, src string) error {
 	ix := countColumnsOf(fw.table.cols)
 	for _, blk := range c.blocks { // a block is a batch
-		b := fw.batch(len(blk.tallies))
+		b := fw.reusedBatch()
 		blk.fill(b, ix, src)
 		if err := fw.write(b); err != nil {
 			return err
@@ -21,6 +21,24 @@ func (c *runCounter) writeTo(fw *fileWriter, src string) error {
 	}
 	return nil
 }
+
+// reusedBatch returns an empty batch of countBatchRows rows for a
+// companion: one of the first countBatches made, waiting for the encoder
+// to hand one back once they are all in use (a file's counts come all at
+// once, at its end: new batches for each would be fresh memory at the
+// ingest's peak). The free channel holds more than countBatches, so the
+// encoder never drops one of them.
+func (fw *fileWriter) reusedBatch() *colBatch {
+	if fw.made < countBatches {
+		fw.made++
+		return fw.table.cols.newBatch(countBatchRows)
+	}
+	return <-fw.free
+}
+
+// countBatches is how many batches a companion uses: one filled while
+// the encoder writes the other.
+const countBatches = 2
 
 // countBatchRows is how many run-count rows a companion's batch holds
 // (and a runCounter's block: tallyBlockLen).

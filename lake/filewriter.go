@@ -51,6 +51,7 @@ type fileWriter struct {
 	// to its run_counts companion when it finishes (counts.go).
 	counts    *runCounter
 	companion *fileWriter
+	made      int // batches reusedBatch made
 }
 
 type hashWriter struct {

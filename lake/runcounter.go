@@ -161,6 +161,9 @@ func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict
 			t.runs++
 		}
 		if t.nScores == 0 {
+			if b.scores == nil { // room for every tally of the block: no copies as it fills
+				b.scores, b.runs = make([]float64, 0, scoresPerRow*tallyBlockLen), make([]int64, 0, scoresPerRow*tallyBlockLen)
+			}
 			t.score = int32(len(b.scores))
 			b.scores = append(b.scores, 0, 0, 0)
 			b.runs = append(b.runs, 0, 0, 0)
