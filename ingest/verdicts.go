@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"time"
 	"unsafe"
@@ -44,8 +45,9 @@ type verdictDecoder struct {
 // that value share (as a string, or as a pointer to s: nothing writes
 // through it).
 type interned struct {
-	raw string
-	s   string
+	raw  string
+	s    string
+	word rawWord // raw's first 16 bytes (same)
 	// What validation says of s, worked out once: a valid partition
 	// value (judge, condition), one of schema.Verdicts.
 	part, verdict bool
@@ -138,8 +140,9 @@ func (d *verdictDecoder) text(raw []byte) (string, error) {
 // slot.
 func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 	last := &d.last[slot]
+	w := wordOf(f.val)
 	for k, in := range last {
-		if in != nil && string(f.val) == in.raw {
+		if in != nil && in.word.same(&w, f.val, in.raw) {
 			if k > 0 {
 				copy(last[1:k+1], last[:k])
 				last[0] = in
@@ -154,7 +157,7 @@ func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 		if err != nil {
 			return nil, err
 		}
-		in = &interned{raw: string(f.val), s: s, part: schema.ValidPartition(s), verdict: schema.IsVerdict(s)}
+		in = &interned{raw: string(f.val), s: s, word: w, part: schema.ValidPartition(s), verdict: schema.IsVerdict(s)}
 		if len(d.intern) < 4096 {
 			d.intern[in.raw] = in
 		}
@@ -163,6 +166,45 @@ func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 	last[0] = in
 	d.cur[slot] = in
 	return in, nil
+}
+
+// rawWord is a raw value's length and first 16 bytes (zero past its
+// end), as two little-endian words: values of up to 16 bytes (most judge,
+// condition, verdict and model values, quotes included) compare in two
+// word compares, and any two values that differ in them at once.
+type rawWord struct {
+	n      int
+	w0, w1 uint64
+}
+
+func wordOf(raw []byte) rawWord {
+	w := rawWord{n: len(raw)}
+	if cap(raw) >= 16 { // the bytes past raw's end are masked off
+		b := raw[:16]
+		w.w0, w.w1 = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		if n := len(raw); n < 16 {
+			if n < 8 {
+				w.w0 &= 1<<(8*n) - 1
+				w.w1 = 0
+			} else {
+				w.w1 &= 1<<(8*(n-8)) - 1
+			}
+		}
+		return w
+	}
+	var b [16]byte
+	copy(b[:], raw)
+	w.w0, w.w1 = binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])
+	return w
+}
+
+// same reports whether raw, whose rawWord is w, equals full, whose
+// rawWord is r.
+func (r *rawWord) same(w *rawWord, raw []byte, full string) bool {
+	if r.n != w.n || r.w0 != w.w0 || r.w1 != w.w1 {
+		return false
+	}
+	return r.n <= 16 || string(raw) == full
 }
 
 // optStr decodes an optional string field, interned in slot.

@@ -45,3 +45,34 @@ func TestVerdictDecoderCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestRawWord: a value's rawWord does not depend on the bytes after it,
+// and two values compare as their bytes do.
+func TestRawWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		a := make([]byte, r.IntN(24))
+		for i := range a {
+			a[i] = "ab"[r.IntN(2)]
+		}
+		line := append(append([]byte{}, a...), "xyzxyzxyzxyzxyzxyz"[:r.IntN(18)]...)
+		wa, wl := wordOf(a[:len(a):len(a)]), wordOf(line[:len(a)])
+		if wa != wl {
+			t.Fatalf("%q: %+v alone, %+v in a line", a, wa, wl)
+		}
+		b := a[:r.IntN(len(a)+1)]
+		switch r.IntN(3) {
+		case 0:
+			b = append([]byte{}, a...)
+		case 1: // the same length, one byte changed
+			b = append([]byte{}, a...)
+			if len(b) > 0 {
+				b[r.IntN(len(b))] = 'c'
+			}
+		}
+		wb := wordOf(b)
+		if got, want := wa.same(&wb, b, string(a)), string(a) == string(b); got != want {
+			t.Fatalf("%q, %q: same %v", a, b, got)
+		}
+	}
+}

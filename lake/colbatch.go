@@ -199,6 +199,13 @@ type hashStep struct {
 	col   *colData  // the batch's column; nil for a partition value
 	fixed []byte    // the field's name as hashed, and for a partition its value too
 	kind  fieldKind // the column's field kind
+	// A string column's bytes as hashed (fixed, then the value) for the
+	// value last met: decoders share the bytes of an episode's id between
+	// its rows and intern low-cardinality values, so the next row's value
+	// is often the same string, appended in one copy.
+	last    *byte
+	lastLen int
+	hashed  []byte
 }
 
 // hashPlan returns the steps of the content hash of the rows of b, a batch
@@ -244,8 +251,11 @@ func contentHash(plan []hashStep, r int, buf []byte) (uint64, []byte) {
 			if s == "" && st.kind == kString {
 				continue
 			}
-			h = append(h, st.fixed...)
-			h = appendString(h, s)
+			if unsafe.StringData(s) != st.last || len(s) != st.lastLen || st.hashed == nil {
+				st.hashed = appendString(append(st.hashed[:0], st.fixed...), s)
+				st.last, st.lastLen = unsafe.StringData(s), len(s)
+			}
+			h = append(h, st.hashed...)
 		default:
 			u := col.num[r]
 			if u == 0 && (st.kind == kInt64 || st.kind == kFloat64 || st.kind == kBool) {
