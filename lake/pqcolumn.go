@@ -91,7 +91,7 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 	var null []bool
 	if c.spec.optional {
 		if col.nulls == n && len(col.null) == 0 { // null in every row of the batch
-			p.defs = slices.Grow(p.defs, rows)[:len(p.defs)+rows]
+			p.defs = room(p.defs, rows, fullDefs)[:len(p.defs)+rows]
 			clear(p.defs[len(p.defs)-rows:])
 			p.rows += rows
 			p.nulls += rows
@@ -99,7 +99,7 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 		}
 		null = col.null[i:j]
 		base := len(p.defs)
-		p.defs = slices.Grow(p.defs, rows)[:base+rows]
+		p.defs = room(p.defs, rows, fullDefs)[:base+rows]
 		defs, nulls := p.defs[base:], 0
 		for k, isNull := range null {
 			d := *(*byte)(unsafe.Pointer(&isNull)) // 0 or 1
@@ -122,6 +122,7 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 			lo, hi = math.MaxInt64, math.MinInt64
 		}
 		n0 := len(p.ints)
+		p.ints = room(p.ints, len(vals), fullNums)
 		for k, u := range vals {
 			if k < len(null) && null[k] {
 				continue
@@ -134,6 +135,7 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 			p.bounded, p.minBits, p.maxBits = true, uint64(lo), uint64(hi)
 		}
 	case kFloat64:
+		p.vals = room(p.vals, 8*rows, 8*fullNums)
 		for k, u := range col.num[i:j] {
 			if k < len(null) && null[k] {
 				continue
@@ -148,6 +150,7 @@ func (c *pqColumn) add(col *colData, n, i, j int) {
 			}
 		}
 	case kBool:
+		p.vals = room(p.vals, rows, fullDefs)
 		for k, u := range col.num[i:j] {
 			if k < len(null) && null[k] {
 				continue
@@ -173,6 +176,7 @@ func (c *pqColumn) addStrings(strs []string, null []bool) {
 	prevLen := -1
 	if c.dictActive() {
 		var idx int32
+		p.idx = room(p.idx, len(strs), fullIdx)
 		for k, s := range strs {
 			if k < len(null) && null[k] {
 				continue
@@ -188,11 +192,15 @@ func (c *pqColumn) addStrings(strs []string, null []bool) {
 	if len(p.soff) == 0 {
 		p.soff = append(p.soff, 0)
 	}
+	p.soff = room(p.soff, len(strs), fullIdx)
 	for k, s := range strs {
 		if k < len(null) && null[k] {
 			continue
 		}
 		off := len(p.sdata)
+		if cap(p.sdata)-off < len(s) {
+			p.sdata = room(p.sdata, len(s), pageLimit)
+		}
 		p.sdata = append(p.sdata, s...)
 		p.soff = append(p.soff, uint32(len(p.sdata)))
 		p.strBytes += len(s)
@@ -209,6 +217,30 @@ func (c *pqColumn) addStrings(strs []string, null []bool) {
 			p.maxOff, p.maxLen = off, len(s)
 		}
 	}
+}
+
+// Sizes at which a page's buffers stop growing (room): what a page holds
+// when bufferedSize reaches pageLimit, plus a chunk of rows (the size is
+// checked after each).
+const (
+	fullNums = pageLimit/8 + rowGroupCheck // int64 values; doubles as 8 bytes each
+	fullIdx  = pageLimit/4 + rowGroupCheck // dictionary indexes, string offsets
+	fullDefs = pageLimit/5 + rowGroupCheck // definition levels, bools
+)
+
+// room returns s with room for n more elements. A page's buffers grow in
+// two steps, to what the first rows need and then to a page's worth
+// (full), not by doubling: a column of a small file stays small, and one
+// that fills pages is copied once, not ten times.
+func room[T any](s []T, n, full int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	c := len(s) + n
+	if cap(s) > 0 {
+		c = max(c, full)
+	}
+	return slices.Grow(s, c-len(s))
 }
 
 // str is the string at sdata[off:off+n].
