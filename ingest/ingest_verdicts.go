@@ -48,7 +48,7 @@ type decodedChunk struct {
 
 // chunkLines is about how many verdict lines a chunk holds (chunkBytes of
 // ~160-byte lines).
-const chunkLines = 4096
+const chunkLines = 1024
 
 // Buffers of chunks are recycled: a million-line file would otherwise
 // allocate (and page-fault) hundreds of megabytes for nothing.
