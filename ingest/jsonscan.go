@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // A small allocation-light JSON object scanner for the ingest hot path.
@@ -349,8 +350,13 @@ func skipString(b []byte, i int) (int, error) {
 func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	for j := i + 1; j < len(b); j++ {
 		// Eight plain bytes (no quote, backslash or control character)
-		// at a time, then byte by byte from the first that is not.
-		for j+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[j:])) {
+		// at a time, then straight to the first that is not (byte by
+		// byte in the last few bytes of the input).
+		for j+8 <= len(b) {
+			if m := special8(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			j += 8
 		}
 		if j >= len(b) {
@@ -387,8 +393,14 @@ func scanString(b []byte, i int) (end int, escaped bool, err error) {
 // plain8 reports whether none of the eight bytes of x is a quote, a
 // backslash or below 0x20 (the classic "has zero byte" and "has byte less
 // than n" tests on the word; both exact as to whether any byte matches).
-func plain8(x uint64) bool {
+func plain8(x uint64) bool { return special8(x) == 0 }
+
+// special8 returns the high bits of the bytes of x that plain8 finds not
+// plain; its lowest set bit is exactly that of the first such byte (the
+// tests' borrows only reach the bytes above a match), so
+// TrailingZeros64/8 is its index.
+func special8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, bslash := x^(ones*'"'), x^(ones*'\\')
-	return ((quote-ones)&^quote|(bslash-ones)&^bslash|(x-ones*0x20)&^x)&highs == 0
+	return ((quote-ones)&^quote | (bslash-ones)&^bslash | (x-ones*0x20)&^x) & highs
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -156,6 +157,15 @@ func TestPlain8(t *testing.T) {
 	check := func(b []byte) {
 		if got, want := plain8(binary.LittleEndian.Uint64(b)), slow(b); got != want {
 			t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+		}
+		if m := special8(binary.LittleEndian.Uint64(b)); m != 0 {
+			first := 0
+			for slow(b[first : first+1]) {
+				first++
+			}
+			if got := bits.TrailingZeros64(m) >> 3; got != first {
+				t.Fatalf("special8(%q) points at byte %d, want %d", b, got, first)
+			}
 		}
 	}
 	for c := 0; c < 256; c++ {
