@@ -68,6 +68,7 @@ type colLayout struct {
 	rt     *rowType
 	schema *parquet.Schema
 	fields []int          // rowType.fields index of each Parquet column
+	reads  []colRead      // how add reads each Parquet column from a row
 	hashed []int          // column of each hashed field, in rowType.hashed order; -1-i for partition column i
 	pq     func() *pqMeta // the data files' template (pqmeta.go), made on first use
 }
@@ -97,6 +98,7 @@ func newColLayout(rt *rowType, schema *parquet.Schema) *colLayout {
 		}
 		colOf[i] = c
 		cl.fields = append(cl.fields, i)
+		cl.reads = append(cl.reads, colRead{offset: rt.fields[i].offset, kind: rt.fields[i].kind})
 	}
 	if len(cl.fields)+len(rt.parts) != len(rt.fields) {
 		panic(fmt.Sprintf("lake: %s: %d columns for %d stored fields", rt.typ.Name(), len(cl.fields), len(rt.fields)-len(rt.parts)))
@@ -141,14 +143,20 @@ func (b *colBatch) reset() {
 	}
 }
 
+// colRead is where and how a column's value sits in a row.
+type colRead struct {
+	offset uintptr
+	kind   fieldKind
+}
+
 // add appends the row at p, whose natural key hash is key.
 func (cl *colLayout) add(b *colBatch, p unsafe.Pointer, key [2]uint64) {
-	rt := cl.rt
 	b.n++
 	b.keys = append(b.keys, key)
-	for c, i := range cl.fields {
-		f := &rt.fields[i]
-		col := &b.cols[c]
+	cols := b.cols[:len(cl.reads)]
+	for c := range cl.reads {
+		f := &cl.reads[c]
+		col := &cols[c]
 		a := unsafe.Add(p, f.offset)
 		switch f.kind {
 		case kString:

@@ -43,7 +43,7 @@ const countBatches = 2
 
 // countBatchRows is how many run-count rows a companion's batch holds
 // (and a runCounter's block: tallyBlockLen).
-const countBatchRows = 4096
+const countBatchRows = 2048
 
 // countColumns are the columns of a run_counts batch.
 type countColumns struct {
