@@ -76,6 +76,7 @@ bench-judge: build
 
 fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeVerdictLine -fuzztime=30s ./ingest
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzVerdictShortcutAgreesWithValidate -fuzztime=20s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeMeta -fuzztime=20s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzScanObjectMatchesEncodingJSON -fuzztime=30s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeGroundTruth -fuzztime=20s ./ingest
