@@ -83,6 +83,15 @@ func nullable(p *float64) any {
 // SQL (DuckDB and Spark) that reads the run counts once (or metric_runs:
 // MaterializeRuns), read here as Arrow columns.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
+	if s.runCountsComplete && len(s.countFiles) > 0 && !s.runs.done && !s.opts.CountsInSQL {
+		groups, ok, err := s.cellsFromFiles(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("query metric cells: %w", err)
+		}
+		if ok {
+			return FoldCellGroups(groups), nil
+		}
+	}
 	var f cellFolder
 	in := interner{}
 	err := s.queryArrow(ctx, s.runsStatement("metrics_cells", opts.Threshold, false),

@@ -107,6 +107,7 @@ func TestReportRunsAsSession(t *testing.T) {
 					}
 				}
 				compareReportRuns(t, l, old)
+				compareCellsFromFiles(t, l)
 			}
 		})
 	}

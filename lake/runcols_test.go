@@ -1,0 +1,68 @@
+package lake
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/schema"
+)
+
+// TestReadRunCountColumns: the columns of a run_counts file as the
+// metrics read them (null scores marked), across several pages; a file
+// whose columns have another type fails with ErrColumnLayout.
+func TestReadRunCountColumns(t *testing.T) {
+	dir := t.TempDir()
+	f := func(x float64) *float64 { return &x }
+	var rows []schema.RunCount
+	for i := range 5000 {
+		r := schema.RunCount{EpisodeID: string(rune('a'+i%26)) + "-" + string(rune('a'+i/26%26)), Runs: int64(i % 7), Parse: int64(i % 2),
+			Success: int64(i % 3), Failure: int64(i % 5), Uncertain: int64(i % 4)}
+		if i%3 == 0 {
+			r.Score1 = f(float64(i) / 5000)
+		}
+		if i%5 == 0 {
+			r.Score3 = f(-float64(i))
+		}
+		rows = append(rows, r)
+	}
+	name := filepath.Join(dir, "counts.parquet")
+	if err := parquet.WriteFile(name, rows, parquet.PageBufferSize(4096)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadRunCountColumns(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows() != len(rows) {
+		t.Fatalf("%d rows, want %d", c.Rows(), len(rows))
+	}
+	for i, r := range rows {
+		got := []any{string(c.ID(i)), c.Runs[i], c.Parse[i], c.Success[i], c.Failure[i], c.Uncer[i]}
+		want := []any{r.EpisodeID, r.Runs, r.Parse, r.Success, r.Failure, r.Uncertain}
+		for k, p := range []*float64{r.Score1, r.Score2, r.Score3} {
+			got = append(got, c.HasScore[k][i])
+			want = append(want, p != nil)
+			if p != nil {
+				got, want = append(got, c.Scores[k][i]), append(want, *p)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("row %d: %v, want %v", i, got, want)
+		}
+	}
+	type other struct {
+		EpisodeID string `parquet:"episode_id"`
+		Runs      int32  `parquet:"n_runs"`
+	}
+	bad := filepath.Join(dir, "other.parquet")
+	if err := parquet.WriteFile(bad, []other{{"e", 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRunCountColumns(bad); !errors.Is(err, ErrColumnLayout) {
+		t.Errorf("n_runs INT32: %v, want ErrColumnLayout", err)
+	}
+}
