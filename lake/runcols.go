@@ -46,13 +46,24 @@ func (s Snapshot) RunCountFiles() ([]RunCountFile, error) {
 
 // RunCountColumns are the columns of one run_counts file that the metrics
 // read, row by row: episode i's id is IDs[IDOffsets[i]:IDOffsets[i+1]];
-// Scores[k][i] is score_(k+1), valid when HasScore[k][i].
+// Scores[k][i] is score_(k+1), valid when HasScore[k][i]. With the run
+// numbers (ReadRunCountColumns withRuns): RunNo[k][i] is run_(k+1), valid
+// when RunNoValid[k][i], and ScoredVerdicts n_scored_verdicts; HasRunNo[k]
+// and HasScoredVerdicts are false for a file without the column (written
+// before it: every value NULL).
 type RunCountColumns struct {
 	IDs                                  []byte
 	IDOffsets                            []uint32
 	Runs, Parse, Success, Failure, Uncer []int64
 	Scores                               [3][]float64
 	HasScore                             [3][]bool
+
+	RunNo               [3][]int64
+	RunNoValid          [3][]bool
+	HasRunNo            [3]bool
+	ScoredVerdicts      []int64
+	ScoredVerdictsValid []bool
+	HasScoredVerdicts   bool
 }
 
 // Rows returns the number of rows.
@@ -62,9 +73,10 @@ func (c *RunCountColumns) Rows() int { return len(c.Runs) }
 func (c *RunCountColumns) ID(i int) []byte { return c.IDs[c.IDOffsets[i]:c.IDOffsets[i+1]] }
 
 // ReadRunCountColumns reads the columns of a run_counts file that the
-// metrics read, whole: only those columns' pages are decoded. A file in
-// another layout fails with ErrColumnLayout.
-func ReadRunCountColumns(name string) (c *RunCountColumns, err error) {
+// metrics read, whole, and withRuns the scores' run numbers and the runs
+// with a verdict and a score: only those columns' pages are decoded. A
+// file in another layout fails with ErrColumnLayout.
+func ReadRunCountColumns(name string, withRuns bool) (c *RunCountColumns, err error) {
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -83,9 +95,6 @@ func ReadRunCountColumns(name string) (c *RunCountColumns, err error) {
 	for _, col := range []*[]int64{&c.Runs, &c.Parse, &c.Success, &c.Failure, &c.Uncer} {
 		*col = make([]int64, 0, rows)
 	}
-	for k := range c.Scores {
-		c.Scores[k], c.HasScore[k] = make([]float64, 0, rows), make([]bool, 0, rows)
-	}
 	ints := []*[]int64{&c.Runs, &c.Parse, &c.Success, &c.Failure, &c.Uncer}
 	for k, col := range []string{"n_runs", "n_parse", "n_success", "n_failure", "n_uncertain"} {
 		err = readColumn(pf, col, parquet.Int64Type, false, func(p parquet.Page) error {
@@ -103,7 +112,7 @@ func ReadRunCountColumns(name string) (c *RunCountColumns, err error) {
 		base := uint32(len(c.IDs))
 		c.IDs = append(c.IDs, b...)
 		for _, o := range off[1:] {
-			c.IDOffsets = append(c.IDOffsets, base+o)
+			c.IDOffsets = append(c.IDOffsets, base+o-off[0])
 		}
 		return nil
 	})
@@ -111,32 +120,17 @@ func ReadRunCountColumns(name string) (c *RunCountColumns, err error) {
 		return nil, err
 	}
 	for k, col := range []string{"score_1", "score_2", "score_3"} {
-		err = readColumn(pf, col, parquet.DoubleType, true, func(p parquet.Page) error {
-			d := p.Data()
-			vals, defs := d.Double(), p.DefinitionLevels()
-			if int64(len(defs)) != p.NumValues() {
-				return ErrColumnLayout
+		if _, err := readOptional(pf, col, parquet.DoubleType, (*encoding.Values).Double, &c.Scores[k], &c.HasScore[k], false); err != nil {
+			return nil, err
+		}
+	}
+	if withRuns {
+		for k, col := range []string{"run_1", "run_2", "run_3"} {
+			if c.HasRunNo[k], err = readOptional(pf, col, parquet.Int64Type, (*encoding.Values).Int64, &c.RunNo[k], &c.RunNoValid[k], true); err != nil {
+				return nil, err
 			}
-			j := 0
-			for _, d := range defs {
-				if d == 1 {
-					if j == len(vals) {
-						return ErrColumnLayout
-					}
-					c.Scores[k] = append(c.Scores[k], vals[j])
-					c.HasScore[k] = append(c.HasScore[k], true)
-					j++
-				} else {
-					c.Scores[k] = append(c.Scores[k], 0)
-					c.HasScore[k] = append(c.HasScore[k], false)
-				}
-			}
-			if j != len(vals) {
-				return ErrColumnLayout
-			}
-			return nil
-		})
-		if err != nil {
+		}
+		if c.HasScoredVerdicts, err = readOptional(pf, "n_scored_verdicts", parquet.Int64Type, (*encoding.Values).Int64, &c.ScoredVerdicts, &c.ScoredVerdictsValid, true); err != nil {
 			return nil, err
 		}
 	}
@@ -147,6 +141,14 @@ func ReadRunCountColumns(name string) (c *RunCountColumns, err error) {
 		}
 	}
 	if len(c.IDOffsets) != n+1 || len(c.Scores[0]) != n || len(c.Scores[1]) != n || len(c.Scores[2]) != n {
+		return nil, fmt.Errorf("%w: columns of unequal rows", ErrColumnLayout)
+	}
+	for k := range c.RunNo {
+		if c.HasRunNo[k] && len(c.RunNo[k]) != n {
+			return nil, fmt.Errorf("%w: columns of unequal rows", ErrColumnLayout)
+		}
+	}
+	if c.HasScoredVerdicts && len(c.ScoredVerdicts) != n {
 		return nil, fmt.Errorf("%w: columns of unequal rows", ErrColumnLayout)
 	}
 	return c, nil
@@ -188,4 +190,39 @@ func readColumn(pf *parquet.File, column string, t parquet.Type, optional bool, 
 		pages.Close()
 	}
 	return nil
+}
+
+// readOptional reads an optional column of type t into vals, its validity
+// into valid (a NULL's value is zero). A missing column is ErrColumnLayout
+// unless missingOK: then present is false and vals stay empty.
+func readOptional[T any](pf *parquet.File, column string, t parquet.Type, get func(*encoding.Values) []T, vals *[]T, valid *[]bool, missingOK bool) (present bool, err error) {
+	if _, ok := pf.Schema().Lookup(column); !ok && missingOK {
+		return false, nil
+	}
+	var zero T
+	*vals, *valid = make([]T, 0, pf.NumRows()), make([]bool, 0, pf.NumRows())
+	err = readColumn(pf, column, t, true, func(p parquet.Page) error {
+		d := p.Data()
+		got, defs := get(&d), p.DefinitionLevels()
+		if int64(len(defs)) != p.NumValues() {
+			return ErrColumnLayout
+		}
+		j := 0
+		for _, def := range defs {
+			if def != 1 {
+				*vals, *valid = append(*vals, zero), append(*valid, false)
+				continue
+			}
+			if j == len(got) {
+				return ErrColumnLayout
+			}
+			*vals, *valid = append(*vals, got[j]), append(*valid, true)
+			j++
+		}
+		if j != len(got) {
+			return ErrColumnLayout
+		}
+		return nil
+	})
+	return err == nil, err
 }

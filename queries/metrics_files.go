@@ -40,36 +40,19 @@ func episodeCellsStatement() (string, error) {
 // (the statement's episode_cells part) while the run_counts files are read
 // in Go (lake.ReadRunCountColumns) on the other cores, then each run-count
 // row is joined to its episode's cells and summed per judge, condition,
-// cell and valid runs as the statement does. ok is false when a file is
-// not in the layout read here: the caller runs the statement instead.
+// cell and valid runs as the statement does. ok is false when the session
+// reads the run counts in SQL (readCountFiles) or a file is not in the
+// layout read here: the caller runs the statement instead.
 func (s *Session) cellsFromFiles(ctx context.Context, opts MetricCellOptions) (groups []CellGroup, ok bool, err error) {
 	files := s.countFiles
-	cols := make([]*lake.RunCountColumns, len(files))
-	readErr := make([]error, len(files))
-	var wg sync.WaitGroup
-	work := make(chan int, len(files))
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	for range min(len(files), max(1, runtime.GOMAXPROCS(0))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				cols[i], readErr[i] = lake.ReadRunCountColumns(files[i].Path)
-			}
-		}()
+	reads := s.readCountFiles(false) // on the other cores, while DuckDB numbers the cells
+	if reads == nil {
+		return nil, false, nil
 	}
 	ec, err := s.episodeCells(ctx, opts)
-	wg.Wait()
-	if err != nil {
+	cols, ok := reads.wait()
+	if err != nil || !ok {
 		return nil, false, err
-	}
-	for _, e := range readErr {
-		if e != nil {
-			return nil, false, nil
-		}
 	}
 	// One judge × condition at a time, on as many cores.
 	jcs, byJC := map[JudgeCondition]int{}, [][]int{}
@@ -83,6 +66,7 @@ func (s *Session) cellsFromFiles(ctx context.Context, opts MetricCellOptions) (g
 		}
 		byJC[j] = append(byJC[j], i)
 	}
+	var wg sync.WaitGroup
 	parts := make([][]CellGroup, len(byJC))
 	jobs := make(chan int, len(byJC))
 	for j := range byJC {
