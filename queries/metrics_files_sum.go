@@ -15,12 +15,13 @@ type runSums struct {
 // doubles: atLeast).
 func rowSums(c *lake.RunCountColumns, i int, thr *float64) runSums {
 	r := runSums{runs: int(c.Runs[i]), parse: int(c.Parse[i]), success: int(c.Success[i]), failure: int(c.Failure[i]), unc: int(c.Uncer[i])}
-	for k := range c.Scores {
+	for k := range 3 {
+		score, ok := c.Score(k, i)
 		switch {
-		case !c.HasScore[k][i]:
+		case !ok:
 		case thr == nil:
 			r.unscored++
-		case atLeast(c.Scores[k][i], *thr):
+		case atLeast(score, *thr):
 			r.success++
 		default:
 			r.failure++

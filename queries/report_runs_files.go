@@ -35,8 +35,12 @@ func (s *Session) readCountFiles(withRuns bool) *countFileReads {
 	close(work)
 	for range min(len(files), max(1, runtime.GOMAXPROCS(0))) {
 		f.wg.Go(func() {
+			var like *lake.RunCountColumns // the previous file's: mostly the same ids
 			for i := range work {
-				f.cols[i], f.errs[i] = lake.ReadRunCountColumns(files[i].Path, withRuns)
+				f.cols[i], f.errs[i] = lake.ReadRunCountColumns(files[i].Path, withRuns, like)
+				if f.errs[i] == nil {
+					like = f.cols[i]
+				}
 			}
 		})
 	}
@@ -72,7 +76,7 @@ func (r *ReportRuns) addCountFiles(files []lake.RunCountFile, cols []*lake.RunCo
 			r.scoreRuns = append(r.scoreRuns, true)
 		}
 		for row := range c.Rows() {
-			if !c.HasScoredVerdicts || !c.ScoredVerdictsValid[row] || c.ScoredVerdicts[row] != 0 {
+			if v, ok := c.ScoredVerdicts(row); !ok || v != 0 {
 				r.scoreRuns[k] = false // written before run numbers, or scores not kept
 			}
 			id := c.ID(row)
@@ -94,22 +98,21 @@ func (r *ReportRuns) addCountFiles(files []lake.RunCountFile, cols []*lake.RunCo
 				}
 			}
 			e.seen = true
-			e.runs += int32(c.Runs[row])
-			e.parse += int32(c.Parse[row])
-			e.success += int32(c.Success[row])
-			e.failure += int32(c.Failure[row])
-			e.unc += int32(c.Uncer[row])
-			for j := range c.Scores {
-				if !c.HasScore[j][row] {
+			e.runs += c.Runs[row]
+			e.parse += c.Parse[row]
+			e.success += c.Success[row]
+			e.failure += c.Failure[row]
+			e.unc += c.Uncer[row]
+			for j := range 3 {
+				score, ok := c.Score(j, row)
+				if !ok {
 					continue
 				}
-				var no int64
-				if c.HasRunNo[j] && c.RunNoValid[j][row] {
-					no = c.RunNo[j][row]
-				} else {
+				no, ok := c.RunNo(j, row)
+				if !ok {
 					r.scoreRuns[k] = false
 				}
-				if !r.scores.add(e, c.Scores[j][row], no) {
+				if !r.scores.add(e, score, no) {
 					return ErrReportRunsShape
 				}
 			}
