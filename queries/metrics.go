@@ -81,8 +81,18 @@ func nullable(p *float64) any {
 // MetricsCells returns the per-task cells of the judge metrics, ordered by
 // their key (FoldCellGroups): sql/metrics_cells.sql, one statement in plain
 // SQL (DuckDB and Spark) that reads the run counts once (or metric_runs:
-// MaterializeRuns), read here as Arrow columns.
+// MaterializeRuns), read here as Arrow columns; or, when the run counts are
+// complete, the same sums from their files read in Go (cellsFromFiles).
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
+	if !s.runs.done {
+		groups, ok, err := s.cellsFromFiles(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("query metric cells: %w", err)
+		}
+		if ok {
+			return FoldCellGroups(groups), nil
+		}
+	}
 	var f cellFolder
 	in := interner{}
 	err := s.queryArrow(ctx, s.runsStatement("metrics_cells", opts.Threshold, false),

@@ -75,16 +75,22 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
+	files := s.readCountFiles(true) // on the other cores, while DuckDB reads the episodes
 	names, err := s.readReportEpisodes(ctx, r, episodes)
+	if files != nil {
+		cols, ok := files.wait()
+		if err == nil && ok {
+			r.prepare()
+			if err := r.addCountFiles(s.countFiles, cols); err != nil {
+				return nil, fmt.Errorf("report runs: %w", err)
+			}
+			return r, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	r.byID = make([]int, len(r.eps))
-	for i := range r.byID {
-		r.byID[i] = i
-	}
-	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
-	r.numberTasks()
+	r.prepare()
 	var last uint64
 	k := -1
 	look := r.lookup()
@@ -160,6 +166,16 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 		return nil, fmt.Errorf("report runs: %w", err)
 	}
 	return r, nil
+}
+
+// prepare orders the episodes by id (byID) and numbers their tasks.
+func (r *ReportRuns) prepare() {
+	r.byID = make([]int, len(r.eps))
+	for i := range r.byID {
+		r.byID[i] = i
+	}
+	slices.SortFunc(r.byID, func(a, b int) int { return strings.Compare(r.eps[a].id, r.eps[b].id) })
+	r.numberTasks()
 }
 
 // numberTasks sets taskOf and tasks.

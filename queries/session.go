@@ -24,6 +24,10 @@ type Options struct {
 	Threads     int          // DuckDB threads; 0 means DuckDB's default (all cores)
 	MemoryLimit string       // e.g. "4GB"; "" means DuckDB's default
 	Logger      *slog.Logger // nil discards
+	// CountsInSQL makes MetricsCells read the run counts in SQL (the
+	// statement other engines run) even where it reads their files in Go;
+	// for comparisons.
+	CountsInSQL bool
 }
 
 // Session is a DuckDB connection with the lake's views and trustlake's SQL
@@ -49,6 +53,8 @@ type Session struct {
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts
+	// countFiles: the snapshot's run_counts files when runCountsComplete.
+	countFiles []lake.RunCountFile
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

@@ -68,6 +68,11 @@ func (s *Session) createViews(ctx context.Context) error {
 	}
 	s.runsPerEpisode = snap.RunCountsPerEpisode()
 	s.runCountsComplete = snap.RunCountsComplete()
+	if s.runCountsComplete {
+		if s.countFiles, err = snap.RunCountFiles(); err != nil {
+			return err
+		}
+	}
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}

@@ -106,19 +106,24 @@ func TestReportRunsAsSession(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				compareReportRuns(t, l, old)
+				// The run counts read from their files in Go, and in SQL.
+				for _, inSQL := range []bool{false, true} {
+					compareReportRuns(t, l, old, queries.Options{CountsInSQL: inSQL})
+				}
+				compareCellsFromFiles(t, l)
 			}
 		})
 	}
 }
 
 // compareReportRuns compares every result of ReportRuns and ReportScores
-// on l with the session's statements. The scores of rm:odd come from the
+// on l with the statements of a session opened with opts (whose run counts
+// ReportRuns reads from their files, or in SQL). The scores of rm:odd come from the
 // run counts unless old (their run counts written before run numbers);
 // those of vlm:scored (a verdict with a score) never do.
-func compareReportRuns(t *testing.T, l *lake.Lake, old bool) {
+func compareReportRuns(t *testing.T, l *lake.Lake, old bool, opts queries.Options) {
 	t.Helper()
-	s, err := queries.Open(t.Context(), l, queries.Options{})
+	s, err := queries.Open(t.Context(), l, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

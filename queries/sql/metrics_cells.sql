@@ -48,7 +48,11 @@ WITH per_episode AS (
 -- per_episode:end
 ),
 -- Every episode's cell attributes, and a small integer per distinct cell so
--- that the big aggregation groups by numbers, not strings.
+-- that the big aggregation groups by numbers, not strings. (A DuckDB
+-- session whose run counts are complete runs only this part, between the
+-- episode_cells markers, and reads the run counts itself: queries.Session
+-- MetricsCells.)
+-- episode_cells:begin
 episode_cells AS (
     SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source,
         CASE $4 WHEN 'verifier' THEN c.gt_pass
@@ -65,6 +69,7 @@ numbered AS (
         dense_rank() OVER (ORDER BY task_id, source, gt_pass, agent, category) AS cell
     FROM episode_cells
 ),
+-- episode_cells:end
 cells AS (
     SELECT DISTINCT cell, task_id, source, gt_pass, agent, category FROM numbered
 ),
