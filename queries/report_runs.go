@@ -76,7 +76,8 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
 	files := s.readCountFiles(true) // on the other cores, while DuckDB reads the episodes
-	names, err := s.readReportEpisodes(ctx, r, episodes)
+	// The judge × conditions' codes serve only report_runs.sql's rows.
+	names, err := s.readReportEpisodes(ctx, r, episodes, files == nil)
 	if files != nil {
 		cols, ok := files.wait()
 		if err == nil && ok {
@@ -85,6 +86,9 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				return nil, fmt.Errorf("report runs: %w", err)
 			}
 			return r, nil
+		}
+		if err == nil { // a file in another layout: the statement reads the runs
+			names, err = s.judgeConditionCodes(ctx, reportJudgeConditions)
 		}
 	}
 	if err != nil {
