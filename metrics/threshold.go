@@ -181,8 +181,7 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		for i, c := range counts {
 			w[i] = float64(c)
 		}
-		vals[r] = stats.WeightedRatio(fp, neg, w)
-		vals[R+r] = stats.WeightedRatio(tp, pos, w)
+		vals[r], vals[R+r] = stats.WeightedRatio2(fp, neg, tp, pos, w)
 		vals[2*R+r] = pairs.weighted(w, sc.drawn)
 	})
 	if err != nil {
