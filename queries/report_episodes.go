@@ -16,6 +16,7 @@ const (
 	kindLabel
 	kindHuman
 	kindJudgeCondition
+	kindVerifier
 )
 
 // episodeJoin is what joining an episode's rows of report_episodes.sql
@@ -70,6 +71,13 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 					return ErrReportRunsShape
 				}
 				names[code[row]] = jc
+				continue
+			}
+			if kind[row] == kindVerifier {
+				r.verifiers++
+				if p := boolOf(pass, row); p.valid && p.v {
+					r.nondetVerifiers++
+				}
 				continue
 			}
 			if kind[row] == kindHuman {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestReportEpisodesStatement: without the judge × conditions the
-// statement ends with its human_reference part (no dangling UNION ALL),
+// statement ends with its verifiers part (no dangling UNION ALL),
 // and the part left out selects what reportJudgeConditions selects.
 func TestReportEpisodesStatement(t *testing.T) {
 	full, err := reportEpisodesStatement(true)
@@ -17,7 +17,7 @@ func TestReportEpisodesStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(full, short) || !strings.HasSuffix(strings.TrimSpace(short), "FROM human_reference") {
+	if !strings.HasPrefix(full, short) || !strings.HasSuffix(strings.TrimSpace(short), "GROUP BY verifier_sha256") {
 		t.Errorf("without judge × conditions, the statement ends:\n%s", short[max(0, len(short)-200):])
 	}
 	rest := full[len(short):]

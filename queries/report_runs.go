@@ -30,6 +30,9 @@ type ReportRuns struct {
 	// episodes counts the episode rows, withoutGT those whose id has no
 	// ground-truth row of any source (report_health_episodes.sql's two counts).
 	episodes, withoutGT int
+	// The ground truth's verifiers (every source's) and those ever
+	// nondeterministic there.
+	verifiers, nondetVerifiers int
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns
