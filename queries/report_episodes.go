@@ -81,6 +81,7 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 				continue
 			}
 			if kind[row] == kindHuman {
+				r.humanRows = true
 				if humans == nil {
 					humans = map[uint64]human{}
 				}

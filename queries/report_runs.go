@@ -33,6 +33,7 @@ type ReportRuns struct {
 	// The ground truth's verifiers (every source's) and those ever
 	// nondeterministic there.
 	verifiers, nondetVerifiers int
+	humanRows                  bool // a human_reference row was read
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns
@@ -328,3 +329,8 @@ func (e *reportEpisode) reference(gt string) optBool {
 	}
 	return e.human
 }
+
+// HasHumanReference reports whether the episodes read had a row of the
+// view human_reference (human pass/fail judgments): without one,
+// Session.HumanAgreement returns no row.
+func (r *ReportRuns) HasHumanReference() bool { return r.humanRows }

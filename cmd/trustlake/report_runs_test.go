@@ -148,6 +148,9 @@ func compareReportRuns(t *testing.T, l *lake.Lake, old bool, opts queries.Option
 			t.Errorf("%s: from the runs (go) and the session (sql) differ:\n%s", what, firstDiff(got, want))
 		}
 	}
+	if human, _, err := s.HumanAgreement(t.Context()); err != nil || r.HasHumanReference() != (len(human) > 0) {
+		t.Errorf("HasHumanReference %v, human agreement rows %d (%v)", r.HasHumanReference(), len(human), err)
+	}
 	review, err := s.ReportNeedsReview(t.Context())
 	same("needs review", r.NeedsReview(), review, err)
 	health, err := s.ReportHealth(t.Context())
