@@ -50,7 +50,7 @@ func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
 	}
 	tp, fp, tn, fn := s[colTP], s[colFP], s[colTN], s[colFN]
 	n := tp + fp + tn + fn
-	out[0] = div(fp, fp+tn)
+	out[0] = fprOf(s)
 	out[1] = div(fp, fp+tp)
 	out[2] = div(tp, tp+fn)
 	out[3] = div(tp+fp, n)
@@ -65,6 +65,15 @@ func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
 		out[10] = fleiss(1, s[colFleissP]/s[colElig], s[colFSucc], s[colFFail], s[colFUnc])
 	}
 	out[11] = div(tp+tn, n)
+}
+
+// fprOf is fromSums' FPR: FP / (FP + TN), NaN when that is 0.
+func fprOf(s *[nCols]float64) float64 {
+	fp, tn := s[colFP], s[colTN]
+	if fp+tn == 0 {
+		return math.NaN()
+	}
+	return fp / (fp + tn)
 }
 
 // tallyCols returns a tally as columns.
@@ -143,6 +152,10 @@ func (j *bootJob) eval(acc []uint64, wf []float64, wsets [][]float64, out *[boot
 		for _, c := range j.floats {
 			s[j.use[c]] = dot(w, j.cols[c])
 		}
+	}
+	if j.fprOnly { // its one metric, as fromSums computes it
+		out[0] = fprOf(&s)
+		return
 	}
 	fromSums(&s, out)
 }

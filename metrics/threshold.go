@@ -57,33 +57,46 @@ type ThresholdReport struct {
 // the episode scores with a bootstrap interval. An episode's score is the
 // mean of its runs' scores.
 func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (ThresholdReport, error) {
-	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+	b, err := prepareThreshold(ctx, s, opts)
 	if err != nil {
 		return ThresholdReport{}, err
 	}
+	if err := b.run(); err != nil {
+		return ThresholdReport{}, err
+	}
+	return *b.out, nil
+}
+
+// prepareThreshold is Threshold up to its bootstrap: every figure but the
+// bootstrap intervals, and what the bootstrap needs.
+func prepareThreshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (*thresholdBoot, error) {
+	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	mo.stop = ctx.Done()
 	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
-		return ThresholdReport{}, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
+		return nil, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
 	}
 	if opts.Folds == 0 {
 		opts.Folds = 5
 	}
 	if opts.Folds < 2 {
-		return ThresholdReport{}, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
+		return nil, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
 	}
 	zero := 0.0
 	if _, err := prepare(ctx, s); err != nil {
-		return ThresholdReport{}, err
+		return nil, err
 	}
 	if err := checkJudgeConditions(ctx, s, &zero, opts.Judge); err != nil {
-		return ThresholdReport{}, err
+		return nil, err
 	}
 	scores, err := s.MetricsScores(ctx, opts.Judge, mo.Source)
 	if err != nil {
-		return ThresholdReport{}, err
+		return nil, err
 	}
 	if len(scores) == 0 {
-		return ThresholdReport{}, fmt.Errorf("%w: %s has no scored %s episode with ground truth (threshold needs a score-only judge such as a reward model)",
+		return nil, fmt.Errorf("%w: %s has no scored %s episode with ground truth (threshold needs a score-only judge such as a reward model)",
 			ErrNoGroundTruth, opts.Judge, mo.Source)
 	}
 	out := ThresholdReport{Judge: opts.Judge.Judge, Condition: opts.Judge.Condition, Source: mo.Source,
@@ -99,25 +112,30 @@ func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (Thres
 	}
 	cf, err := stats.CrossFitThreshold(items, stats.CrossFitOptions{TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed})
 	if err != nil {
-		return ThresholdReport{}, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
 	}
 	out.Threshold, out.FoldThresholds = cf.Threshold, cf.FoldThresholds
 	out.TP, out.FP, out.TN, out.FN = cf.TP, cf.FP, cf.TN, cf.FN
 	out.NTasks = len(cf.FoldOf)
 	out.HeldOutFPR = wilsonMetric(cf.FP, cf.FP+cf.TN, mo.Alpha)
 	out.HeldOutTPR = wilsonMetric(cf.TP, cf.TP+cf.FN, mo.Alpha)
-	if err := bootThreshold(&out, items, cf, mo); err != nil {
-		return ThresholdReport{}, err
-	}
-	return out, nil
+	return newThresholdBoot(out, items, cf, mo), nil
 }
 
-// bootThreshold adds task-cluster bootstrap intervals to the held-out rates
-// (per-task held-out counts; the fold thresholds are kept fixed) and to the
-// ROC AUC, all three from one pass over the resamples (stats.ClusterCounts:
-// the draws of stats.BootstrapRatios and stats.ClusterBootstrap, each
-// statistic summed as those sum it) with scratch space per worker.
-func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) error {
+// thresholdBoot is a threshold report before its task-cluster bootstrap
+// intervals (held-out rates with the fold thresholds kept fixed, and the
+// ROC AUC): the per-task held-out counts and the AUC's pairs.
+type thresholdBoot struct {
+	out              *ThresholdReport
+	mo               Options
+	ids              []string // tasks, sorted
+	fp, neg, tp, pos []float64
+	pairs            *aucPairs
+}
+
+// newThresholdBoot sets out's AUC and ROC curve and returns what its
+// bootstrap needs.
+func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) *thresholdBoot {
 	ids := make([]string, 0, len(cf.FoldOf))
 	for id := range cf.FoldOf {
 		ids = append(ids, id)
@@ -158,21 +176,32 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 	out.ROC = pairs.curve()
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
+	}
+	return &thresholdBoot{out: &out, mo: mo, ids: ids, fp: fp, neg: neg, tp: tp, pos: pos, pairs: pairs}
+}
+
+// run adds the bootstrap intervals to the held-out rates and the ROC AUC,
+// all three from one pass over the resamples (stats.ClusterCounts: the
+// draws of stats.BootstrapRatios and stats.ClusterBootstrap, each
+// statistic summed as those sum it) with scratch space per worker.
+func (b *thresholdBoot) run() error {
+	n := len(b.ids)
+	if n < 2 {
 		return nil
 	}
-	bopts := mo.boot(mo.Workers)
+	bopts := b.mo.boot(b.mo.Workers)
 	workers := bopts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	R := mo.Resamples
+	R := b.mo.Resamples
 	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
 	type scratch struct {
 		w     []float64
 		drawn []int
 	}
 	per := make([]scratch, workers)
-	err := stats.ClusterCounts(ids, bopts, func(worker, r int, counts []int) {
+	err := stats.ClusterCounts(b.ids, bopts, func(worker, r int, counts []int) {
 		sc := &per[worker]
 		if sc.w == nil {
 			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)
@@ -181,15 +210,21 @@ func bootThreshold(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit
 		for i, c := range counts {
 			w[i] = float64(c)
 		}
-		vals[r] = stats.WeightedRatio(fp, neg, w)
-		vals[R+r] = stats.WeightedRatio(tp, pos, w)
-		vals[2*R+r] = pairs.weighted(w, sc.drawn)
+		vals[r], vals[R+r] = stats.WeightedRatio2(b.fp, b.neg, b.tp, b.pos, w)
+		vals[2*R+r] = b.pairs.weighted(w, sc.drawn)
 	})
 	if err != nil {
 		return fmt.Errorf("bootstrap threshold: %w", err)
 	}
-	for k, m := range []*Metric{&out.HeldOutFPR, &out.HeldOutTPR, &out.AUC} {
-		m.Boot = percentiles(vals[k*R:(k+1)*R], mo.Alpha) // NaNs when every resample is undefined, as before
-	}
+	b.setIntervals(vals)
 	return nil
+}
+
+// setIntervals sets the three intervals from vals: R resamples of the
+// held-out FPR, then of the TPR, then of the AUC.
+func (b *thresholdBoot) setIntervals(vals []float64) {
+	R := len(vals) / 3
+	for k, m := range []*Metric{&b.out.HeldOutFPR, &b.out.HeldOutTPR, &b.out.AUC} {
+		m.Boot = percentiles(vals[k*R:(k+1)*R], b.mo.Alpha) // NaNs when every resample is undefined, as before
+	}
 }

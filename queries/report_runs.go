@@ -30,6 +30,10 @@ type ReportRuns struct {
 	// episodes counts the episode rows, withoutGT those whose id has no
 	// ground-truth row of any source (report_health_episodes.sql's two counts).
 	episodes, withoutGT int
+	// The ground truth's verifiers (every source's) and those ever
+	// nondeterministic there.
+	verifiers, nondetVerifiers int
+	humanRows                  bool // a human_reference row was read
 	// runs[k][i]: judge × condition k on episode i; unknown[k]: on
 	// episodes without an episode, ground-truth or label row, by code.
 	runs    [][]episodeRuns
@@ -76,7 +80,8 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
 	files := s.readCountFiles(true) // on the other cores, while DuckDB reads the episodes
-	names, err := s.readReportEpisodes(ctx, r, episodes)
+	// The judge × conditions' codes serve only report_runs.sql's rows.
+	names, err := s.readReportEpisodes(ctx, r, episodes, files == nil)
 	if files != nil {
 		cols, ok := files.wait()
 		if err == nil && ok {
@@ -85,6 +90,9 @@ func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns
 				return nil, fmt.Errorf("report runs: %w", err)
 			}
 			return r, nil
+		}
+		if err == nil { // a file in another layout: the statement reads the runs
+			names, err = s.judgeConditionCodes(ctx, reportJudgeConditions)
 		}
 	}
 	if err != nil {
@@ -321,3 +329,8 @@ func (e *reportEpisode) reference(gt string) optBool {
 	}
 	return e.human
 }
+
+// HasHumanReference reports whether the episodes read had a row of the
+// view human_reference (human pass/fail judgments): without one,
+// Session.HumanAgreement returns no row.
+func (r *ReportRuns) HasHumanReference() bool { return r.humanRows }

@@ -65,6 +65,18 @@ func (f *countFileReads) wait() ([]*lake.RunCountColumns, bool) {
 func (r *ReportRuns) addCountFiles(files []lake.RunCountFile, cols []*lake.RunCountColumns) error {
 	look := idLookup{r: r, prev: -1}
 	unknownIDs := map[string]uint64{}
+	// Files whose ids are the same slices (lake.ReadRunCountColumns shares
+	// a file's ids with the previous file's of its reader when they are
+	// equal: every partition of one ingest lists the episodes in the same
+	// order) look their episodes up once: at[row], −1 for an id outside
+	// r.eps.
+	type sameIDs struct {
+		ids   *byte
+		nIDs  int
+		offs  *uint32
+		nOffs int
+	}
+	found := map[sameIDs][]int32{}
 	for fi, c := range cols {
 		jc := JudgeCondition{Judge: files[fi].Judge, Condition: files[fi].Condition}
 		k := slices.Index(r.jcs, jc)
@@ -75,15 +87,33 @@ func (r *ReportRuns) addCountFiles(files []lake.RunCountFile, cols []*lake.RunCo
 			r.unknown = append(r.unknown, nil)
 			r.scoreRuns = append(r.scoreRuns, true)
 		}
+		key := sameIDs{nIDs: len(c.IDs), nOffs: len(c.IDOffsets)}
+		if len(c.IDs) > 0 {
+			key.ids = &c.IDs[0]
+		}
+		if len(c.IDOffsets) > 0 {
+			key.offs = &c.IDOffsets[0]
+		}
+		at, ok := found[key]
+		if !ok {
+			at = make([]int32, c.Rows())
+			for row := range at {
+				at[row] = -1
+				if i, ok := look.find(c.ID(row)); ok {
+					at[row] = int32(i)
+				}
+			}
+			found[key] = at
+		}
 		for row := range c.Rows() {
 			if v, ok := c.ScoredVerdicts(row); !ok || v != 0 {
 				r.scoreRuns[k] = false // written before run numbers, or scores not kept
 			}
-			id := c.ID(row)
 			var e *episodeRuns
-			if i, ok := look.find(id); ok {
+			if i := at[row]; i >= 0 {
 				e = &r.runs[k][i]
 			} else {
+				id := c.ID(row)
 				code, seen := unknownIDs[string(id)]
 				if !seen {
 					code = uint64(len(unknownIDs))

@@ -87,9 +87,15 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 	}
 	R := opts.Resamples
 	vals := make([]float64, len(stats)*R)
+	// Each distinct vector is summed once per resample (statistics share
+	// vectors: a paired difference and its two rates), and in one pass
+	// with up to three others: every sum is still Σ w·v in id order, the
+	// sum WeightedRatio takes, so the values are the same bit for bit.
+	vecs, terms := distinctVectors(stats, flat, width, n)
 	shared := sharedDraws(opts.Seed, n, R) // nil: draw here
 	parallel(opts.Workers, func(first, step int) {
 		w := make([]float64, n)
+		sums := make([]float64, len(vecs))
 		src := &rand.PCG{}
 		rng := rand.New(src)
 		for r := first; r < R; r += step {
@@ -107,10 +113,13 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 					w[rng.IntN(n)]++
 				}
 			}
-			off := 0
-			for s := range stats {
-				vals[s*R+r] = ratioStat(flat[off:off+width[s]*n], n, w)
-				off += width[s] * n
+			weightedSums(w, vecs, sums)
+			for s, t := range terms {
+				v := ratioOf(sums[t[0]], sums[t[1]])
+				if t[2] >= 0 {
+					v -= ratioOf(sums[t[2]], sums[t[3]])
+				}
+				vals[s*R+r] = v
 			}
 		}
 	})
@@ -147,4 +156,21 @@ func WeightedRatio(num, den, w []float64) float64 {
 		return math.NaN()
 	}
 	return sn / sd
+}
+
+// ratioOf is sn / sd, or NaN when sd is 0 (WeightedRatio's value from its
+// sums).
+func ratioOf(sn, sd float64) float64 {
+	if sd == 0 {
+		return math.NaN()
+	}
+	return sn / sd
+}
+
+// WeightedRatio2 returns WeightedRatio(an, ad, w) and WeightedRatio(bn,
+// bd, w), bit for bit, from one pass over w.
+func WeightedRatio2(an, ad, bn, bd, w []float64) (a, b float64) {
+	var sums [4]float64
+	weightedSums(w, [][]float64{an, ad, bn, bd}, sums[:])
+	return ratioOf(sums[0], sums[1]), ratioOf(sums[2], sums[3])
 }

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -117,7 +116,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	if len(neg) == 0 {
 		return CrossFit{}, fmt.Errorf("cross-fit: no negatives")
 	}
-	slices.SortFunc(neg, func(a, b foldScore) int { return cmp.Compare(a.score, b.score) })
+	neg = sortNegatives(neg)
 	sorted := make([]float64, 0, len(neg))
 	for _, e := range neg {
 		sorted = append(sorted, e.score)

@@ -157,8 +157,8 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 				Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
 		})
 	}
-	for i, jc := range rms {
-		wg.Go(func() { models[i], modelErrs[i] = rewardModel(ctx, opts, s, jc) })
+	if len(rms) > 0 {
+		wg.Go(func() { rewardModels(ctx, opts, s, rms, models, modelErrs) })
 	}
 	wg.Wait()
 	if runErr != nil {
@@ -228,20 +228,28 @@ func judgesWithSway(jcs []queries.JudgeConditionCount, usable map[queries.JudgeC
 	return out
 }
 
-// rewardModel is the reward-model section of one score-only judge ×
-// condition: the trustlake threshold result and its ROC curve; nil with a
-// warning when it has no scored episode with ground truth.
-func rewardModel(ctx context.Context, opts reportOptions, s *reportEngine, jc queries.JudgeCondition) (*report.RewardModel, error) {
-	th, err := metrics.Threshold(ctx, s, metrics.ThresholdOptions{Judge: jc, Source: opts.source, TargetFPR: opts.fprTarget,
-		Folds: opts.folds, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed})
-	if err != nil {
-		return nil, metricsError(err)
+// rewardModels fills models[i] (or errs[i]) with the reward-model section
+// of the score-only judge × condition jcs[i]: the trustlake threshold
+// result and its ROC curve. They are computed together
+// (metrics.Thresholds: one reward model under several conditions shares
+// its bootstrap pass), each with Threshold's figures.
+func rewardModels(ctx context.Context, opts reportOptions, s *reportEngine, jcs []queries.JudgeCondition, models []*report.RewardModel, errs []error) {
+	all := make([]metrics.ThresholdOptions, len(jcs))
+	for i, jc := range jcs {
+		all[i] = metrics.ThresholdOptions{Judge: jc, Source: opts.source, TargetFPR: opts.fprTarget,
+			Folds: opts.folds, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed}
 	}
-	rm := &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
-		Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
-		HeldOutFPR: estimate(th.HeldOutFPR, th.FP, th.FP+th.TN), HeldOutTPR: estimate(th.HeldOutTPR, th.TP, th.TP+th.FN),
-		AUC: estimate(th.AUC, 0, 0), ROC: thinROC(th.ROC)}
-	return rm, nil
+	ths, thErrs := metrics.Thresholds(ctx, s, all)
+	for i, th := range ths {
+		if thErrs[i] != nil {
+			errs[i] = metricsError(thErrs[i])
+			continue
+		}
+		models[i] = &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
+			Folds: th.Folds, NPos: th.NPos, NNeg: th.NNeg,
+			HeldOutFPR: estimate(th.HeldOutFPR, th.FP, th.FP+th.TN), HeldOutTPR: estimate(th.HeldOutTPR, th.TP, th.TP+th.FN),
+			AUC: estimate(th.AUC, 0, 0), ROC: thinROC(th.ROC)}
+	}
 }
 
 // thinROC keeps at most maxROCPoints points of a curve, always the first

@@ -74,9 +74,6 @@ func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	if e.counts, err = e.sess.MetricsLakeCounts(ctx); err != nil {
 		return err
 	}
-	if e.human, e.nHuman, err = e.sess.HumanAgreement(ctx); err != nil {
-		return err
-	}
 	if os.Getenv(reportRunsEnv) == "session" {
 		err = queries.ErrReportRunsShape // asked for: cross-check the two paths
 	} else {
@@ -93,6 +90,13 @@ func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	}
 	if err != nil {
 		return err
+	}
+	// Without human judgments (the runs read no human_reference row) the
+	// agreement statement would return no row.
+	if e.runs == nil || e.runs.HasHumanReference() {
+		if e.human, e.nHuman, err = e.sess.HumanAgreement(ctx); err != nil {
+			return err
+		}
 	}
 	e.prepared = true
 	return nil

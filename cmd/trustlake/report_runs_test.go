@@ -84,8 +84,9 @@ func TestReportRunsAsSession(t *testing.T) {
 			// wins: the pass flips), one that sorts last, and an episode
 			// known only to two verifiers.
 			hex := func(c string) string { return strings.Repeat(c, 64) }
-			gts := fmt.Sprintf("SELECT * FROM (VALUES ('%s', '%s', false, 'F-PARTIAL'), ('%s', '%s', true, NULL), "+
-				"('gt-only', '%s', false, NULL), ('gt-only', '%s', true, NULL)) AS t(episode_id, verifier_sha256, pass, category)",
+			// One of them once nondeterministic (the health's count).
+			gts := fmt.Sprintf("SELECT * FROM (VALUES ('%s', '%s', false, 'F-PARTIAL', true), ('%s', '%s', true, NULL, true), "+
+				"('gt-only', '%s', false, NULL, false), ('gt-only', '%s', true, NULL, NULL)) AS t(episode_id, verifier_sha256, pass, category, deterministic)",
 				eps[0], hex("0"), eps[1], hex("f"), hex("b"), hex("a"))
 			for _, args := range [][]string{{"ingest", "verdicts", p}, {"ingest", "human-labels", labels}, {"ingest", "labels", cats},
 				{"ingest", "sql", "ground_truth", gts},
@@ -147,6 +148,9 @@ func compareReportRuns(t *testing.T, l *lake.Lake, old bool, opts queries.Option
 			t.Errorf("%s: from the runs (go) and the session (sql) differ:\n%s", what, firstDiff(got, want))
 		}
 	}
+	if human, _, err := s.HumanAgreement(t.Context()); err != nil || r.HasHumanReference() != (len(human) > 0) {
+		t.Errorf("HasHumanReference %v, human agreement rows %d (%v)", r.HasHumanReference(), len(human), err)
+	}
 	review, err := s.ReportNeedsReview(t.Context())
 	same("needs review", r.NeedsReview(), review, err)
 	health, err := s.ReportHealth(t.Context())
@@ -155,6 +159,9 @@ func compareReportRuns(t *testing.T, l *lake.Lake, old bool, opts queries.Option
 	}
 	got, err := s.ReportHealthOf(t.Context(), r)
 	same("health", got, health, err)
+	if health.Nondeterministic == 0 || health.Verifiers < 3 {
+		t.Errorf("health %+v: the test compares no nondeterministic verifier, or fewer than three", health)
+	}
 	if health.WithoutGT == 0 || health.WithoutGT == health.Episodes {
 		t.Errorf("health %+v: the test compares no episode without ground truth, or only such", health)
 	}

@@ -3,11 +3,15 @@
 -- are stored, each tagged with its kind: 0 the episode rows (task, source,
 -- agent), 1 the verifiers' ground-truth rows (pass, category, category_raw,
 -- verifier_sha256), 2 the category labels (category, category_raw), 3 the
--- human majority (view human_reference; pass), and 4 the judge ×
+-- human majority (view human_reference; pass), 5 every verifier of the
+-- ground truth, every source's (in the id column; pass: ever
+-- nondeterministic there, as report_health_verifiers.sql counts them), and 4 the judge ×
 -- conditions of verdict_runs (judge, condition in the id and task
 -- columns; the partition columns only, no data page is read) with their
 -- code hash(judge, condition), which report_runs.sql and report_scores.sql
--- return instead of the two strings. The caller joins the episodes' rows by
+-- return instead of the two strings (left out, from the marker
+-- judge_conditions on, when the run counts are read from their files:
+-- a DISTINCT over every verdict_runs row's partition values). The caller joins the episodes' rows by
 -- episode as the views categories and human_reference and the joins of
 -- episode_cells (metrics_cells.sql) do: one verifier row per episode, the
 -- first by verifier_sha256; a label's category before the verifier's.
@@ -27,6 +31,11 @@ FROM labels
 UNION ALL
 SELECT 3, episode_id, NULL, NULL, NULL, pass, NULL, NULL, NULL, hash(episode_id)
 FROM human_reference
+UNION ALL
+SELECT 5, verifier_sha256, NULL, NULL, NULL, bool_or(deterministic = false), NULL, NULL, NULL, NULL
+FROM ground_truth
+GROUP BY verifier_sha256
+-- judge_conditions: the rest only for report_runs.sql's codes
 UNION ALL
 SELECT DISTINCT 4, judge, condition, NULL, NULL, NULL, NULL, NULL, NULL, hash(judge, condition)
 FROM verdict_runs
