@@ -213,7 +213,9 @@ func (a *aucPairs) curve() []stats.ROCPoint {
 // (ties in no set order; −0 just before +0, which == groups with it), by
 // bytes of the score's bits made unsigned-ordered: a few linear passes
 // instead of comparisons (27,778 episodes: ~2.5 → under 1 ms). It may
-// return its scratch slice instead of a.
+// return its scratch slice instead of a. It repeats stats' sortNegatives
+// on purpose: one generic sort with a score accessor measured 2× slower
+// (2.5 vs 1.25 ms for 27,778 scores).
 func radixSortScores(a []aucScored) []aucScored {
 	if len(a) < 2 {
 		return a
