@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,33 +179,17 @@ func readColumn(pf *parquet.File, column string, t parquet.Type, optional bool, 
 		return fmt.Errorf("%w: column %s", ErrColumnLayout, column)
 	}
 	want := map[parquet.Kind]encoding.Kind{parquet.Int64: encoding.Int64, parquet.Double: encoding.Double, parquet.ByteArray: encoding.ByteArray}[t.Kind()]
-	for _, rg := range pf.RowGroups() {
-		pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
-		for {
-			p, err := pages.ReadPage()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				pages.Close()
-				return fmt.Errorf("read column %s: %w", column, err)
-			}
-			d := p.Data()
-			if p.Dictionary() != nil || d.Kind() != want || optional && int64(len(p.DefinitionLevels())) != p.NumValues() {
-				parquet.Release(p)
-				pages.Close()
-				return fmt.Errorf("%w: column %s encoded as %s", ErrColumnLayout, column, d.Kind())
-			}
-			err = fn(p)
-			parquet.Release(p)
-			if err != nil {
-				pages.Close()
-				return fmt.Errorf("column %s: %w", column, err)
-			}
+	err := eachPage(pf, leaf.ColumnIndex, func(p parquet.Page) error {
+		d := p.Data()
+		if p.Dictionary() != nil || d.Kind() != want || optional && int64(len(p.DefinitionLevels())) != p.NumValues() {
+			return fmt.Errorf("%w: column %s encoded as %s", ErrColumnLayout, column, d.Kind())
 		}
-		pages.Close()
+		return fn(p)
+	})
+	if err != nil && !errors.Is(err, ErrColumnLayout) {
+		return fmt.Errorf("read column %s: %w", column, err)
 	}
-	return nil
+	return err
 }
 
 // readIDs reads the episode_id column: like's ids (shared) while the

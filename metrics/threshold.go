@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"fmt"
-	"runtime"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/stats"
@@ -181,43 +180,12 @@ func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossF
 }
 
 // run adds the bootstrap intervals to the held-out rates and the ROC AUC,
-// all three from one pass over the resamples (stats.ClusterCounts: the
-// draws of stats.BootstrapRatios and stats.ClusterBootstrap, each
-// statistic summed as those sum it) with scratch space per worker.
+// all three from one pass over the resamples (runThresholdBoots).
 func (b *thresholdBoot) run() error {
-	n := len(b.ids)
-	if n < 2 {
+	if len(b.ids) < 2 {
 		return nil
 	}
-	bopts := b.mo.boot(b.mo.Workers)
-	workers := bopts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	R := b.mo.Resamples
-	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
-	type scratch struct {
-		w     []float64
-		drawn []int
-	}
-	per := make([]scratch, workers)
-	err := stats.ClusterCounts(b.ids, bopts, func(worker, r int, counts []int) {
-		sc := &per[worker]
-		if sc.w == nil {
-			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)
-		}
-		w := sc.w
-		for i, c := range counts {
-			w[i] = float64(c)
-		}
-		vals[r], vals[R+r] = stats.WeightedRatio2(b.fp, b.neg, b.tp, b.pos, w)
-		vals[2*R+r] = b.pairs.weighted(w, sc.drawn)
-	})
-	if err != nil {
-		return fmt.Errorf("bootstrap threshold: %w", err)
-	}
-	b.setIntervals(vals)
-	return nil
+	return runThresholdBoots([]*thresholdBoot{b})
 }
 
 // setIntervals sets the three intervals from vals: R resamples of the

@@ -47,11 +47,8 @@ func Thresholds(ctx context.Context, s ScoreEngine, opts []ThresholdOptions) (re
 	}
 	for _, g := range groups {
 		wg.Go(func() {
-			if len(g) == 1 || len(boots[g[0]].ids) < 2 {
-				for _, i := range g {
-					errs[i] = boots[i].run()
-				}
-				return
+			if len(boots[g[0]].ids) < 2 {
+				return // no interval: as thresholdBoot.run
 			}
 			bs := make([]*thresholdBoot, len(g))
 			for k, i := range g {
@@ -74,8 +71,12 @@ func Thresholds(ctx context.Context, s ScoreEngine, opts []ThresholdOptions) (re
 	return reports, errs
 }
 
-// runThresholdBoots is thresholdBoot.run for 2..aucLanes boots of the
-// same tasks and options in one pass over the resamples.
+// runThresholdBoots adds the bootstrap intervals of 1..aucLanes boots of
+// the same tasks (at least two) and options, all from one pass over the
+// resamples (stats.ClusterCounts: the draws of stats.BootstrapRatios and
+// stats.ClusterBootstrap, each statistic summed as those sum it) with
+// scratch space per worker; one boot reads its AUC pairs alone, several
+// side by side (aucBatch).
 func runThresholdBoots(bs []*thresholdBoot) error {
 	first := bs[0]
 	n := len(first.ids)
@@ -91,7 +92,10 @@ func runThresholdBoots(bs []*thresholdBoot) error {
 		vals[k] = make([]float64, 3*R)
 		pairs[k] = b.pairs
 	}
-	batch := newAUCBatch(pairs)
+	aucOf := func(w []float64, drawn []int, out *[aucLanes]float64) { out[0] = first.pairs.weighted(w, drawn) }
+	if len(bs) > 1 {
+		aucOf = newAUCBatch(pairs).weighted
+	}
 	type scratch struct {
 		w     []float64
 		drawn []int
@@ -107,7 +111,7 @@ func runThresholdBoots(bs []*thresholdBoot) error {
 			w[i] = float64(c)
 		}
 		var auc [aucLanes]float64
-		batch.weighted(w, sc.drawn, &auc)
+		aucOf(w, sc.drawn, &auc)
 		for k, b := range bs {
 			v := vals[k]
 			v[r], v[R+r] = stats.WeightedRatio2(b.fp, b.neg, b.tp, b.pos, w)

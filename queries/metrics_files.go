@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,22 +16,15 @@ import (
 	"github.com/trustlake/trustlake/lake"
 )
 
-// Markers of the episode cells part of sql/metrics_cells.sql.
-const (
-	episodeCellsBegin = "-- episode_cells:begin\n"
-	episodeCellsEnd   = "-- episode_cells:end\n"
-)
-
 // episodeCellsStatement returns the statement of every episode's cell:
 // the episode_cells part of sql/metrics_cells.sql, with the reference as
 // $3 instead of $4 (the threshold is not a value of it).
 func episodeCellsStatement() (string, error) {
-	q := sqlFile("metrics_cells")
-	i, j := strings.Index(q, episodeCellsBegin), strings.Index(q, episodeCellsEnd)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("sql/metrics_cells.sql: no episode_cells markers")
+	part, err := sqlPart("metrics_cells", "episode_cells")
+	if err != nil {
+		return "", err
 	}
-	part := strings.TrimSuffix(strings.TrimSpace(q[i+len(episodeCellsBegin):j]), ",")
+	part = strings.TrimSuffix(strings.TrimSpace(part), ",")
 	part = strings.ReplaceAll(part, "$4", "$3")
 	return "WITH " + part + "\nSELECT episode_id, cell, task_id, source, gt_pass, agent, category FROM numbered", nil
 }
@@ -201,7 +195,7 @@ type rowCells struct {
 // each row of c.
 func (rc *rowCells) of(c *lake.RunCountColumns, ec *episodeCellSet) []int32 {
 	rc.mu.Lock()
-	if rc.cells != nil && bytes.Equal(rc.ids, c.IDs) && slicesEqual(rc.offs, c.IDOffsets) {
+	if rc.cells != nil && bytes.Equal(rc.ids, c.IDs) && slices.Equal(rc.offs, c.IDOffsets) {
 		cells := rc.cells
 		rc.mu.Unlock()
 		return cells
@@ -215,16 +209,4 @@ func (rc *rowCells) of(c *lake.RunCountColumns, ec *episodeCellSet) []int32 {
 	rc.ids, rc.offs, rc.cells = c.IDs, c.IDOffsets, cells
 	rc.mu.Unlock()
 	return cells
-}
-
-func slicesEqual(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -30,7 +30,7 @@ func (s *Session) MaterializeRuns(ctx context.Context, threshold *float64) error
 	if s.runsPerEpisode {
 		return nil
 	}
-	part, err := perEpisodePart("metrics_cells")
+	part, err := sqlPart("metrics_cells", "per_episode")
 	if err != nil {
 		return err
 	}
@@ -57,15 +57,16 @@ const (
 	perEpisodeEnd   = "-- per_episode:end\n"
 )
 
-// perEpisodePart returns the per_episode part of the embedded statement
-// name: the text between its markers.
-func perEpisodePart(name string) (string, error) {
+// sqlPart returns the text of the embedded statement name between its
+// marker lines "-- part:begin" and "-- part:end".
+func sqlPart(name, part string) (string, error) {
 	q := sqlFile(name)
-	i, j := strings.Index(q, perEpisodeBegin), strings.Index(q, perEpisodeEnd)
+	begin, end := "-- "+part+":begin\n", "-- "+part+":end\n"
+	i, j := strings.Index(q, begin), strings.Index(q, end)
 	if i < 0 || j < i {
-		return "", fmt.Errorf("sql/%s.sql: no per_episode markers", name)
+		return "", fmt.Errorf("sql/%s.sql: no %s markers", name, part)
 	}
-	return q[i+len(perEpisodeBegin) : j], nil
+	return q[i+len(begin) : j], nil
 }
 
 // runsStatement returns the embedded statement name, reading per_episode

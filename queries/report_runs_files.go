@@ -12,7 +12,9 @@ import (
 // countFileReads reads the session's run_counts files in Go
 // (lake.ReadRunCountColumns) on as many goroutines as cores, while the
 // caller goes on; wait returns them in the order of s.countFiles, or ok
-// false when one is not in the layout read there.
+// false when one could not be read there (another layout, or a damaged
+// file): the caller then runs the statement, which reads it or reports
+// the damage.
 type countFileReads struct {
 	wg   sync.WaitGroup
 	cols []*lake.RunCountColumns
