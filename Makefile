@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-go test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+.PHONY: build docs test test-go test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
 
 # Python is for interoperability tests only (pyarrow/polars, inspect-ai,
 # pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
@@ -96,6 +96,11 @@ fuzz:
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
 	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update
+
+# Generated documentation: docs/cli.md from the command definitions
+# (TestCLIReference fails when it is stale).
+docs:
+	go test $(GOTAGS) -count=1 -run '^TestCLIReference$$' ./cmd/trustlake -update
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
