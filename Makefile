@@ -98,9 +98,12 @@ golden:
 	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update
 
 # Generated documentation: docs/cli.md from the command definitions
-# (TestCLIReference fails when it is stale).
-docs:
+# (TestCLIReference fails when it is stale), and the README's picture of the
+# demo's report, taken by the real Chromium.
+docs: demo
 	go test $(GOTAGS) -count=1 -run '^TestCLIReference$$' ./cmd/trustlake -update
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
+		--screenshot=docs/img/report.png file://$(CURDIR)/demo/report/report.html 2>/dev/null
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
