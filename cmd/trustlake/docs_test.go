@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -144,3 +145,48 @@ func TestQuickstartRuns(t *testing.T) {
 		t.Errorf("the quickstart wrote no report: %v", err)
 	}
 }
+
+// TestDocsLinksAndShape checks what a newcomer meets first: the README is
+// short (under 12,000 bytes, no prose line over 120 characters) and every
+// relative link of the README and docs/ names a file that exists.
+func TestDocsLinksAndShape(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(readme) > 12000 {
+		t.Errorf("README.md is %d bytes, over 12,000: move the detail into docs/", len(readme))
+	}
+	inCode := false
+	for i, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if !inCode && len([]rune(line)) > 120 {
+			t.Errorf("README.md:%d: %d characters, over 120 outside code blocks", i+1, len([]rune(line)))
+		}
+	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, "../../README.md") {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s: link to %s: %v", page, m[1], err)
+			}
+		}
+	}
+}
+
+// mdLink matches a Markdown link or image target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
