@@ -8,6 +8,9 @@ scipy compute:
        each {"value", "lo", "hi"}
   {"a": [...], "b": [...]}  (category counts of two groups)
     -> chi2_contingency(correction=False): {"chi2", "df", "p"}
+  {"rho": r, "n0": n0, "n_max": M}
+    -> ppi_power's labels n for the effective sample size n0 with n + N = M
+       (predictions nearly free): {"n"}
 Run by stats TestPPIMatchesPython with the pinned python/requirements-stats.txt.
 """
 
@@ -15,7 +18,7 @@ import json
 import sys
 
 import numpy as np
-from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate
+from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate, ppi_power
 from ppi_py.ppi import _calc_lam_glm
 from scipy.stats import chi2_contingency
 
@@ -63,9 +66,14 @@ def mix_case(c):
     return {"chi2": float(chi2), "df": int(df), "p": float(p)}
 
 
+def power_case(c):
+    r = ppi_power(c["rho"], cost_X=0, cost_Y=1, cost_Yhat=1e-9, effective_n=c["n0"], n_max=c["n_max"])
+    return {"n": int(r["n"]), "N": int(r["N"])}
+
+
 def main():
     cases = json.load(sys.stdin)
-    out = [ppi_case(c) if "y" in c else mix_case(c) for c in cases]
+    out = [ppi_case(c) if "y" in c else power_case(c) if "rho" in c else mix_case(c) for c in cases]
     json.dump(out, sys.stdout)
 
 

@@ -247,6 +247,35 @@ func TestRateOnPartialGroundTruth(t *testing.T) {
 			}
 		}
 	}
+	// plan --labels measures the judge's agreement on the labelled
+	// episodes as metrics does (TPR, FPR, ground-truth rate).
+	var metricsOut struct {
+		Rows []map[string]json.RawMessage
+	}
+	cliJSON(t, lakeDir, &metricsOut, "metrics", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--bootstrap", "10")
+	value := func(raw json.RawMessage) float64 {
+		var v struct{ Value float64 }
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Value
+	}
+	overall := metricsOut.Rows[0]
+	var plan struct {
+		Rate, TPR, FPR float64
+		Episodes       int
+		Tuned          *int `json:"labels_ppi_tuned"`
+		Classical      *int `json:"labels_gt_only"`
+	}
+	cliJSON(t, lakeDir, &plan, "plan", "--labels", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--half-width", "0.1", "--json")
+	if math.Abs(plan.Rate-value(overall["gt_success_rate"])) > 1e-12 || math.Abs(plan.TPR-value(overall["tpr"])) > 1e-12 ||
+		math.Abs(plan.FPR-value(overall["fpr"])) > 1e-12 {
+		t.Errorf("plan --labels measured rate %v TPR %v FPR %v; metrics %s %s %s", plan.Rate, plan.TPR, plan.FPR,
+			overall["gt_success_rate"], overall["tpr"], overall["fpr"])
+	}
+	if plan.Tuned == nil || plan.Classical == nil || *plan.Tuned >= *plan.Classical || plan.Episodes == 0 {
+		t.Errorf("plan --labels: %+v", plan)
+	}
 	// --by agent: one row per agent, whose counts add up to the pooled row.
 	var by rateJSON
 	cliJSON(t, lakeDir, &by, "rate", "--json", "--judge", "sim:vlm-a", "--condition", "E2-lastk", "--by", "agent", "--bootstrap", "200")
