@@ -39,8 +39,8 @@ func planCommand() *cli.Command {
 			"    M judged episodes in all (0: unlimited; measured: the judge's episodes).\n" +
 			"    See docs/statistics.md.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
-			&cli.Float64Flag{Name: "fpr", Usage: "expected false-positive rate `P`"},
-			&cli.Float64Flag{Name: "half-width", Usage: "wanted Wilson half-width `W`"},
+			&cli.Float64Flag{Name: "fpr", Usage: "expected false-positive rate `P` (with --labels: the judge's)"},
+			&cli.Float64Flag{Name: "half-width", Usage: "wanted half-width `W` (Wilson; with --labels the normal interval's)"},
 			&cli.BoolFlag{Name: "power", Usage: "power of the paired test instead"},
 			&cli.Float64Flag{Name: "fpr-a", Usage: "judge A's FPR"},
 			&cli.Float64Flag{Name: "fpr-b", Usage: "judge B's FPR"},
