@@ -131,6 +131,12 @@ func TestInspectBad(t *testing.T) {
 			}
 			return data, true
 		}, InspectOptions{}, "bad.eval:samples/q1_epoch_1.json: agent.name: missing"},
+		{"score banana", replace(`"includes":{"value":"C"`, `"includes":{"value":"banana"`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "banana" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
+		{"score NaN string", replace(`"includes":{"value":"C"`, `"includes":{"value":"NaN"`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "NaN" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
+		{"score empty string", replace(`"includes":{"value":"C"`, `"includes":{"value":""`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
 		{"duplicate sample", func(name string, data []byte) ([]byte, bool) {
 			if name == "samples/q3_epoch_1.json" {
 				data = bytes.Replace(data, []byte(`"id":"q3"`), []byte(`"id":"q2"`), 1)

@@ -111,6 +111,11 @@ func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
 	if v := nullToNil(obj["scores"]); v != nil {
 		s.ScoreOrder = objectKeys(v)
 	}
+	for _, name := range s.ScoreOrder {
+		if err := checkScoreValue(s.Scores[name].Value); err != nil {
+			bad("scores."+name+".value", err)
+		}
+	}
 	for k, v := range obj {
 		if !droppedSampleFields[k] {
 			s.Extra[k] = v
@@ -303,8 +308,10 @@ func (s *inspectSample) inputText() (*string, error) {
 
 // scoreFloat converts a score value as inspect-ai's value_to_float does:
 // "C" 1, "P" 0.5, "I" and "N" 0, numbers and booleans as numbers, strings
-// yes/true 1 and no/false 0, numeric strings parsed, anything else 0 (ok
-// is false for lists, objects and null, which have no scalar value).
+// yes/true 1 and no/false 0, numeric strings parsed (ok is false for
+// lists, objects and null, which have no scalar value). A string that is
+// none of these, which inspect-ai turns into 0 with a warning, is refused
+// by checkScoreValue before a sample is mapped.
 func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	var x any
 	if json.Unmarshal(raw, &x) != nil {
@@ -319,24 +326,44 @@ func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	case float64:
 		return t, true
 	case string:
-		switch t {
-		case "C":
-			return 1, true
-		case "P":
-			return 0.5, true
-		case "I", "N":
-			return 0, true
-		}
-		switch strings.ToLower(t) {
-		case "yes", "true":
-			return 1, true
-		case "no", "false":
-			return 0, true
-		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return f, true
-		}
-		return 0, true
+		return scoreString(t)
 	}
 	return 0, false
+}
+
+// scoreString reads a score written as a string; ok is false for a string
+// that is not a score ("banana", "", "NaN", "inf").
+func scoreString(t string) (float64, bool) {
+	switch t {
+	case "C":
+		return 1, true
+	case "P":
+		return 0.5, true
+	case "I", "N":
+		return 0, true
+	}
+	switch strings.ToLower(t) {
+	case "yes", "true":
+		return 1, true
+	case "no", "false":
+		return 0, true
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// checkScoreValue refuses a score string that scoreString cannot read: it
+// would otherwise be recorded as a silent score 0 (a failure).
+func checkScoreValue(raw json.RawMessage) error {
+	var t string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &t) != nil {
+		return nil
+	}
+	if _, ok := scoreString(t); !ok {
+		return schema.Reason(schema.ErrValue, "%.40q is not a score (want C, P, I, N, yes, no, true, false or a finite number)", t)
+	}
+	return nil
 }
