@@ -153,8 +153,8 @@ func parseObject(data []byte) ([]field, error) {
 		}
 		return nil, err
 	}
-	if path, off, ok := repeatedKey(data); ok {
-		return nil, &lineError{off: off, err: repeatedKeyError(path)}
+	if fe, off := checkKeys(data); fe != nil {
+		return nil, &lineError{off: off, err: fe}
 	}
 	return fields, nil
 }

@@ -190,7 +190,9 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-const maxDepth = 512
+// maxDepth is maxNesting as skipValue counts (from a field value of the top
+// object).
+const maxDepth = maxNesting - 1
 
 // skipValue returns the kind of the value at b[i] and the offset after it.
 func skipValue(b []byte, i, depth int) (kind, int, error) {
@@ -198,7 +200,7 @@ func skipValue(b []byte, i, depth int) (kind, int, error) {
 		return 0, i, synErr(i, "unexpected end of input, want a value (truncated line?)")
 	}
 	if depth > maxDepth {
-		return 0, i, synErr(i, "nested deeper than %d", maxDepth)
+		return 0, i, synErr(i, "nested deeper than %d levels", maxNesting)
 	}
 	switch c := b[i]; {
 	case c == '"':

@@ -174,8 +174,7 @@ func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 		bad("", schema.Reason(schema.ErrSyntax, "%v", err))
 		return schema.Result{}, errs
 	}
-	if path, _, ok := repeatedKey(line); ok {
-		fe := repeatedKeyError(path)
+	if fe, _ := checkKeys(line); fe != nil {
 		bad(fe.Field, fe.Err)
 		return schema.Result{}, errs
 	}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -14,53 +15,86 @@ var errNoRecords = schema.Reason(schema.ErrMissing, "no records (empty input)")
 // Every input decoder refuses an object that names the same key twice, at
 // any depth: JSON decoders disagree on which value wins, and "keep the
 // last" turned {"pass":false,…,"pass":true} into a recorded pass. Keys are
-// compared after unescaping, so "p\u0061ss" repeats "pass".
+// compared after unescaping and case-folded, so "p\u0061ss" and "Pass"
+// repeat "pass" (encoding/json matches struct fields case-insensitively).
 
-// repeatedKey walks the JSON value b (which must already have been
-// scanned as valid) and returns the dotted path of the first key that
-// appears twice in one object ("info.reward_info.info.r_actions",
-// "gates[2].passed") and the key's byte offset in b; ok is false when no
-// key repeats.
-func repeatedKey(b []byte) (path string, off int, ok bool) {
+// maxNesting bounds how deep objects and arrays may nest in any input
+// value: deeper input is refused (real logs nest a few tens of levels).
+const maxNesting = 128
+
+// checkKeys walks the JSON value b (which must already have been scanned
+// as valid) and returns the error of the first key that appears twice in
+// one object, named by its dotted path ("info.reward_info.r_actions",
+// "gates[2].passed"), or of the first value nested deeper than maxNesting,
+// with the byte offset in b where it is; nil when there is neither. Its
+// cost is linear in len(b): the path is built only for the key found.
+func checkKeys(b []byte) (*schema.FieldError, int) {
 	w := keyWalker{b: b}
-	i := skipWS(b, 0)
-	if w.value(i, ""); w.found {
-		return w.path, w.off, true
+	if w.value(skipWS(b, 0)); !w.found {
+		return nil, 0
 	}
-	return "", 0, false
+	if w.deep {
+		return &schema.FieldError{Field: w.pathString(), Err: schema.Reason(schema.ErrValue, "nested deeper than %d levels", maxNesting)}, w.off
+	}
+	return &schema.FieldError{Field: w.pathString(), Err: schema.Reason(schema.ErrDuplicate, "key appears twice")}, w.off
 }
 
-// repeatedKeyError is the record error of a repeated key.
-func repeatedKeyError(path string) *schema.FieldError {
-	return &schema.FieldError{Field: path, Err: schema.Reason(schema.ErrDuplicate, "key appears twice")}
+// pathSeg is one level of the path to the value being walked: an object
+// key or an array index.
+type pathSeg struct {
+	key   string
+	index int // -1 for a key
 }
 
 type keyWalker struct {
 	b     []byte
 	end   int // offset after the last value walked
 	found bool
-	path  string
+	deep  bool
 	off   int
+	stack []pathSeg
+}
+
+// pathString renders the path of the key found ("a.b[2].c").
+func (w *keyWalker) pathString() string {
+	var sb strings.Builder
+	for _, s := range w.stack {
+		if s.index >= 0 {
+			sb.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(s.key)
+	}
+	return sb.String()
 }
 
 // value walks the value at b[i]; it returns false when it stops early (a
-// repeated key found, or input it cannot walk).
-func (w *keyWalker) value(i int, path string) bool {
+// repeated key found, nesting too deep, or input it cannot walk).
+func (w *keyWalker) value(i int) bool {
 	b := w.b
 	if i >= len(b) {
 		return false
 	}
+	if (b[i] == '{' || b[i] == '[') && len(w.stack) >= maxNesting {
+		w.found, w.deep, w.off = true, true, i
+		return false
+	}
 	switch b[i] {
 	case '{':
-		return w.object(i, path)
+		return w.object(i)
 	case '[':
 		i = skipWS(b, i+1)
 		if i < len(b) && b[i] == ']' {
 			w.end = i + 1
 			return true
 		}
+		w.stack = append(w.stack, pathSeg{})
 		for n := 0; ; n++ {
-			if !w.value(i, path+"["+strconv.Itoa(n)+"]") {
+			w.stack[len(w.stack)-1] = pathSeg{index: n}
+			if !w.value(i) {
 				return false
 			}
 			i = skipWS(b, w.end)
@@ -69,6 +103,7 @@ func (w *keyWalker) value(i int, path string) bool {
 			}
 			if b[i] == ']' {
 				w.end = i + 1
+				w.stack = w.stack[:len(w.stack)-1]
 				return true
 			}
 			i = skipWS(b, i+1) // ','
@@ -83,7 +118,7 @@ func (w *keyWalker) value(i int, path string) bool {
 	}
 }
 
-func (w *keyWalker) object(i int, path string) bool {
+func (w *keyWalker) object(i int) bool {
 	b := w.b
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
@@ -92,6 +127,7 @@ func (w *keyWalker) object(i int, path string) bool {
 	}
 	var keys []string
 	var set map[string]bool
+	w.stack = append(w.stack, pathSeg{index: -1})
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return false
@@ -105,19 +141,17 @@ func (w *keyWalker) object(i int, path string) bool {
 		if err != nil {
 			return false
 		}
-		sub := key
-		if path != "" {
-			sub = path + "." + key
-		}
+		w.stack[len(w.stack)-1] = pathSeg{key: key, index: -1}
+		folded := strings.ToLower(key) // no copy for a lower-case ASCII key
 		dup := false
 		if set != nil {
-			dup = set[key]
-			set[key] = true
+			dup = set[folded]
+			set[folded] = true
 		} else {
 			for _, k := range keys {
-				dup = dup || k == key
+				dup = dup || k == folded
 			}
-			keys = append(keys, key)
+			keys = append(keys, folded)
 			if len(keys) > 16 {
 				set = make(map[string]bool, 32)
 				for _, k := range keys {
@@ -126,14 +160,14 @@ func (w *keyWalker) object(i int, path string) bool {
 			}
 		}
 		if dup {
-			w.found, w.path, w.off = true, sub, koff
+			w.found, w.off = true, koff
 			return false
 		}
 		i = skipWS(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		if !w.value(skipWS(b, i+1), sub) {
+		if !w.value(skipWS(b, i+1)) {
 			return false
 		}
 		i = skipWS(b, w.end)
@@ -142,6 +176,7 @@ func (w *keyWalker) object(i int, path string) bool {
 		}
 		if b[i] == '}' {
 			w.end = i + 1
+			w.stack = w.stack[:len(w.stack)-1]
 			return true
 		}
 		i = skipWS(b, i+1) // ','

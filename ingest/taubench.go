@@ -203,8 +203,7 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	var rec tauRecord
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
-	if path, _, ok := repeatedKey(raw); ok {
-		fe := repeatedKeyError(path)
+	if fe, _ := checkKeys(raw); fe != nil {
 		bad(fe.Field, fe.Err)
 		return schema.Result{}, nil, errs
 	}

@@ -320,7 +320,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			v.CalledAt, err = d.optTime(f)
 		default:
 			bit = 0
-			walk = walk || f.kind == kObject || f.kind == kArray || bytes.IndexByte(f.key, '\\') >= 0
+			walk = walk || f.kind == kObject || f.kind == kArray || !lowerASCII(f.key)
 			for j := 0; j < i; j++ {
 				if string(fields[j].key) == string(f.key) {
 					err = errString("key appears twice in the object")
@@ -358,8 +358,8 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		errs = append(errs, &schema.FieldError{Field: "verdict", Err: schema.ErrMissing})
 	}
 	if walk && len(errs) == 0 {
-		if path, _, ok := repeatedKey(line); ok {
-			return repeatedKeyError(path)
+		if fe, _ := checkKeys(line); fe != nil {
+			return fe
 		}
 	}
 	v.Extra = closeExtra(extra)
@@ -397,6 +397,17 @@ func (d *verdictDecoder) valid(v *schema.Verdict) bool {
 		(v.Score == nil || !math.IsNaN(*v.Score) && !math.IsInf(*v.Score, 0)) &&
 		(v.Confidence == nil || *v.Confidence >= 0 && *v.Confidence <= 1) &&
 		schema.ValidID(v.EpisodeID)
+}
+
+// lowerASCII reports whether key holds only ASCII without upper-case
+// letters or escapes: such a key cannot be a case variant of a known key.
+func lowerASCII(key []byte) bool {
+	for _, c := range key {
+		if c >= 0x80 || c == '\\' || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 type errString string
