@@ -41,7 +41,7 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 		if isBlank(line) {
 			continue
 		}
-		if err := checkLine(line); err != nil {
+		if err := checkJSONText(line); err != nil {
 			b.reject(name, n, err)
 			continue
 		}

@@ -138,7 +138,7 @@ func parseObject(data []byte) ([]field, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errNoRecords
 	}
-	if err := checkLine(data); err != nil {
+	if err := checkJSONText(data); err != nil {
 		return nil, err
 	}
 	fields, err := scanObject(nil, data)

@@ -103,10 +103,10 @@ func FuzzRepeatedKey(f *testing.F) {
 
 func FuzzDecodeGroundTruth(f *testing.F) {
 	for _, c := range []string{
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":false,"category":"F-ABORT","score":0.5,"gates":[{"id":"g","type":"critical","passed":false}],"deterministic":true}`,
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":false,"category":"F-ABORT","pass":true}`, // repeated key
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":"true","score":"1"}`,                     // type confusion
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":true,"score":5}`,
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":false,"category":"F-ABORT","score":0.5,"gates":[{"id":"g","type":"critical","passed":false}],"deterministic":true}`,
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":false,"category":"F-ABORT","pass":true}`, // repeated key
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":"true","score":"1"}`,                     // type confusion
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":true,"score":5}`,
 	} {
 		f.Add([]byte(c))
 	}

@@ -70,6 +70,9 @@ var droppedSampleFields = map[string]bool{
 
 // decodeSample reads one sample object; errors name the field.
 func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
+	if err := checkJSONText(raw); err != nil {
+		return nil, []fieldErr{{"", err}}
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, []fieldErr{{"", jsonReason(err)}}

@@ -77,3 +77,24 @@ func TestCaseVariantKeyRefused(t *testing.T) {
 		t.Errorf("results: %v, want Score: duplicate key", errs)
 	}
 }
+
+// TestLoneSurrogate: a \u escape of half a UTF-16 pair is found, a pair
+// and an escaped backslash before "ud800" are not.
+func TestLoneSurrogate(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`{"a":"\ud83d\ude00"}`, -1},
+		{`{"a":"\\ud800"}`, -1},
+		{`{"a":"x\ud800"}`, 7},
+		{`{"a":"\udc00\ud800"}`, 6},
+		{`{"a":"\ud800\u0041"}`, 6},
+		{`{"a":"\ud800\\udc00"}`, 6},
+		{`{"a":"\u0041\ud800`, 12},
+	} {
+		if got, _ := loneSurrogate([]byte(c.in)); got != c.want {
+			t.Errorf("%s: %d, want %d", c.in, got, c.want)
+		}
+	}
+}
