@@ -57,9 +57,20 @@ func isBidiControl(r rune) bool {
 }
 
 // printableASCII reports whether s holds only bytes 0x20..0x7e: valid
-// UTF-8 without control characters.
+// UTF-8 without control characters. Eight bytes at a time: a byte below
+// 0x20 or above 0x7e sets its high bit in the word tests (exact as to
+// whether any byte does).
 func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if ((x-ones*0x20)&^x|(x+ones)|x)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
 			return false
 		}

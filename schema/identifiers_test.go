@@ -38,8 +38,8 @@ func TestIdentifierRules(t *testing.T) {
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.reason) || !strings.HasPrefix(err.Error(), "judge: ") {
 				t.Errorf("got %v, want judge: %v …%s", err, c.want, c.reason)
 			}
-			if ValidPartition(c.v) || ValidID(c.v) {
-				t.Errorf("ValidPartition/ValidID accept %q", c.v)
+			if checkPartition("", c.v) == nil || checkID("", c.v) == nil {
+				t.Errorf("checkPartition/checkID accept %q", c.v)
 			}
 			r := &Result{ResultID: c.v, Benchmark: "b", TaskID: "t", Agent: c.v, RecordedScore: 1}
 			if err := r.Validate(); !errors.Is(err, c.want) {
@@ -78,5 +78,22 @@ func TestGroundTruthRules(t *testing.T) {
 				t.Errorf("got %v, want one error on %s", err, c.field)
 			}
 		})
+	}
+}
+
+// TestPrintableASCII: the eight-bytes-at-a-time test agrees with a byte
+// loop for every byte value at every position of a word and of the tail.
+func TestPrintableASCII(t *testing.T) {
+	for n := 1; n <= 19; n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				want := c >= 0x20 && c < 0x7f
+				if got := printableASCII(string(b)); got != want {
+					t.Fatalf("%q: %v, want %v", b, got, want)
+				}
+			}
+		}
 	}
 }

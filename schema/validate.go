@@ -24,17 +24,6 @@ func fieldErr(field string, sentinel error, format string, args ...any) *FieldEr
 	return &FieldError{Field: field, Err: Reason(sentinel, format, args...)}
 }
 
-// ValidID reports whether v passes the checks of an identifier (such as
-// an episode_id) in the Validate methods.
-func ValidID(v string) bool {
-	return v != "" && len(v) <= maxIDLen && printableASCII(v) || checkID("", v) == nil
-}
-
-// ValidPartition reports whether v passes the checks of a partition value
-// (such as a verdict's judge or condition) in the Validate methods:
-// decoders remember it for values they meet again.
-func ValidPartition(v string) bool { return checkPartition("", v) == nil }
-
 // MaxPartitionBytes bounds a partition value once percent-encoded for its
 // hive folder name ("judge=<value>"): file systems refuse names longer than
 // 255 bytes, and the column name needs room too.
