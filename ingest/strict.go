@@ -55,10 +55,19 @@ type keyWalker struct {
 	stack []pathSeg
 }
 
-// pathString renders the path of the key found ("a.b[2].c").
+// pathString renders the path of the key found ("a.b[2].c"), kept short
+// for messages: at most the first and last three levels, keys cut at 40
+// bytes.
 func (w *keyWalker) pathString() string {
+	segs := w.stack
 	var sb strings.Builder
-	for _, s := range w.stack {
+	for i, s := range segs {
+		if len(segs) > 6 && i == 3 {
+			sb.WriteString(".…")
+		}
+		if len(segs) > 6 && i >= 3 && i < len(segs)-3 {
+			continue
+		}
 		if s.index >= 0 {
 			sb.WriteString("[" + strconv.Itoa(s.index) + "]")
 			continue
@@ -66,7 +75,11 @@ func (w *keyWalker) pathString() string {
 		if sb.Len() > 0 {
 			sb.WriteByte('.')
 		}
-		sb.WriteString(s.key)
+		if len(s.key) > 40 {
+			sb.WriteString(strings.ToValidUTF8(s.key[:40], "") + "…")
+		} else {
+			sb.WriteString(s.key)
+		}
 	}
 	return sb.String()
 }
