@@ -316,23 +316,6 @@ func scanNumber(b []byte, i int) (kind, int, error) {
 	return kNumber, i, nil
 }
 
-// digits returns the offset after the run of decimal digits at b[i].
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// numberText is the number-like run at b[i], for messages.
-func numberText(b []byte, i int) string {
-	j := i
-	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-		j++
-	}
-	return string(b[i:j])
-}
-
 func lit(b []byte, i int, word string, k kind) (kind, int, error) {
 	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
 		return 0, i, synErr(i, "malformed literal, want %s", word)

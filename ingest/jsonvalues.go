@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,44 +14,6 @@ import (
 // accessors with schema-style errors, and the extra-fields object.
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-// errLoneSurrogate is the error of a \uD800-\uDFFF escape without its
-// pair: it is no character, and decoders that turn it into U+FFFD make two
-// different strings equal.
-func errLoneSurrogate(r rune) error {
-	return fmt.Errorf("lone surrogate escape \\u%04x (not a character)", r)
-}
-
-// loneSurrogate returns the offset in b (JSON text) of the first \u escape
-// that is a UTF-16 surrogate without its pair, and the surrogate; off is
-// -1 when there is none. Backslashes only occur inside JSON strings, so
-// the text need not be parsed.
-func loneSurrogate(b []byte) (off int, r rune) {
-	for i := 0; i < len(b); i++ {
-		j := bytes.IndexByte(b[i:], '\\')
-		if j < 0 || i+j+1 >= len(b) {
-			return -1, 0
-		}
-		i += j
-		if b[i+1] != 'u' {
-			i++ // an escaped character, "\\" included
-			continue
-		}
-		r, _, err := hex4(b, i+2)
-		if err != nil || !utf16.IsSurrogate(r) {
-			i++
-			continue
-		}
-		if r < 0xdc00 && i+11 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-			if r2, _, err := hex4(b, i+8); err == nil && r2 >= 0xdc00 && r2 < 0xe000 {
-				i += 11
-				continue
-			}
-		}
-		return i, r
-	}
-	return -1, 0
-}
 
 // unquote decodes the raw bytes of a JSON string body (without quotes).
 func unquote(raw []byte) (string, error) {
@@ -309,4 +270,21 @@ func fastFloat(b []byte) (v float64, ok bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// digits returns the offset after the run of decimal digits at b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// numberText is the number-like run at b[i], for messages.
+func numberText(b []byte, i int) string {
+	j := i
+	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	return string(b[i:j])
 }

@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -194,4 +197,42 @@ func (w *keyWalker) object(i int) bool {
 		}
 		i = skipWS(b, i+1) // ','
 	}
+}
+
+// errLoneSurrogate is the error of a \uD800-\uDFFF escape without its
+// pair: it is no character, and decoders that turn it into U+FFFD make two
+// different strings equal.
+func errLoneSurrogate(r rune) error {
+	return fmt.Errorf("lone surrogate escape \\u%04x (not a character)", r)
+}
+
+// loneSurrogate returns the offset in b (JSON text) of the first \u escape
+// that is a UTF-16 surrogate without its pair, and the surrogate; off is
+// -1 when there is none. Backslashes only occur inside JSON strings, so
+// the text need not be parsed.
+func loneSurrogate(b []byte) (off int, r rune) {
+	for i := 0; i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 || i+j+1 >= len(b) {
+			return -1, 0
+		}
+		i += j
+		if b[i+1] != 'u' {
+			i++ // an escaped character, "\\" included
+			continue
+		}
+		r, _, err := hex4(b, i+2)
+		if err != nil || !utf16.IsSurrogate(r) {
+			i++
+			continue
+		}
+		if r < 0xdc00 && i+11 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+			if r2, _, err := hex4(b, i+8); err == nil && r2 >= 0xdc00 && r2 < 0xe000 {
+				i += 11
+				continue
+			}
+		}
+		return i, r
+	}
+	return -1, 0
 }
