@@ -114,11 +114,6 @@ func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
 	if v := nullToNil(obj["scores"]); v != nil {
 		s.ScoreOrder = objectKeys(v)
 	}
-	for _, name := range s.ScoreOrder {
-		if err := checkScoreValue(s.Scores[name].Value); err != nil {
-			bad("scores."+name+".value", err)
-		}
-	}
 	for k, v := range obj {
 		if !droppedSampleFields[k] {
 			s.Extra[k] = v
@@ -311,10 +306,10 @@ func (s *inspectSample) inputText() (*string, error) {
 
 // scoreFloat converts a score value as inspect-ai's value_to_float does:
 // "C" 1, "P" 0.5, "I" and "N" 0, numbers and booleans as numbers, strings
-// yes/true 1 and no/false 0, numeric strings parsed (ok is false for
-// lists, objects and null, which have no scalar value). A string that is
-// none of these, which inspect-ai turns into 0 with a warning, is refused
-// by checkScoreValue before a sample is mapped.
+// yes/true 1 and no/false 0, numeric strings parsed. ok is false for
+// lists, objects and null, which have no scalar value, and for any other
+// string, which inspect-ai turns into 0 with a warning: a judge's is a
+// parse_error, and checkScoreValue refuses the others.
 func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	var x any
 	if json.Unmarshal(raw, &x) != nil {
@@ -358,8 +353,9 @@ func scoreString(t string) (float64, bool) {
 	return f, true
 }
 
-// checkScoreValue refuses a score string that scoreString cannot read: it
-// would otherwise be recorded as a silent score 0 (a failure).
+// checkScoreValue refuses a score string that scoreString cannot read, for
+// a scorer that is not a judge (ground truth, recorded results): it would
+// otherwise be a silent score 0, a failure nobody observed.
 func checkScoreValue(raw json.RawMessage) error {
 	var t string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &t) != nil {
