@@ -52,7 +52,7 @@ func (b *Exec) Call(ctx context.Context, req *Request) (Reply, error) {
 		InputTokens  *int64 `json:"input_tokens"`
 		OutputTokens *int64 `json:"output_tokens"`
 	}
-	_ = json.Unmarshal([]byte(strings.TrimSpace(text)), &meta)
+	_ = decodeStrict([]byte(strings.TrimSpace(text)), &meta)
 	return Reply{Text: text, Model: meta.Model, InputTokens: meta.InputTokens, OutputTokens: meta.OutputTokens}, nil
 }
 
