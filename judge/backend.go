@@ -87,20 +87,37 @@ type HTTPOptions struct {
 	Client  *http.Client
 }
 
+// client returns o.Client (or the default client) refusing redirects: a
+// judge call is never redirected, so its body is never dropped (a 301/302
+// turns a POST into a GET) and its key never reaches another address.
 func (o *HTTPOptions) client() *http.Client {
+	c := http.DefaultClient
 	if o.Client != nil {
-		return o.Client
+		c = o.Client
 	}
-	return http.DefaultClient
+	nc := *c
+	nc.CheckRedirect = refuseRedirect
+	return &nc
 }
 
-// NewHTTPClient returns a client that keeps up to conns connections per host.
+// refuseRedirect makes the client return a 3xx reply as it is.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// NewHTTPClient returns a client that keeps up to conns connections per
+// host and follows no redirect.
 func NewHTTPClient(conns int) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = conns * 2
 	t.MaxIdleConnsPerHost = conns * 2
 	t.MaxConnsPerHost = 0
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: t, CheckRedirect: refuseRedirect}
+}
+
+// IsRedirect reports whether err is a judge call answered with a redirect:
+// a setup error (the base URL), so the runner stops instead of retrying.
+func IsRedirect(err error) bool {
+	var ce *CallError
+	return errors.As(err, &ce) && ce.Status/100 == 3
 }
 
 // postJSON posts body and returns the response body of a 2xx reply.
@@ -121,6 +138,10 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
 		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), o.APIKey)
+	}
+	if resp.StatusCode/100 == 3 {
+		return nil, &CallError{Status: resp.StatusCode, Msg: redact(fmt.Sprintf("redirect to %q refused: judge calls are never redirected (set --base-url to the final address)",
+			capText(resp.Header.Get("Location"), 300)), o.APIKey)}
 	}
 	if resp.StatusCode/100 != 2 {
 		e := &CallError{Status: resp.StatusCode, Msg: redact(capText(strings.TrimSpace(string(data)), 300), o.APIKey)}

@@ -176,6 +176,11 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 			stop(fmt.Errorf("backend refused the credentials: %v", err))
 			return
 		}
+		if IsRedirect(err) {
+			r.failed.Add(1)
+			stop(fmt.Errorf("backend redirected the call: %v", err))
+			return
+		}
 		if !retryable || attempt >= o.MaxRetries {
 			o.Logger.Warn("judge call failed", "episode", j.ev.EpisodeID, "condition", j.cond.Name, "run", j.run, "error", err)
 			r.failed.Add(1)
