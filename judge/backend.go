@@ -83,7 +83,8 @@ func (e *CallError) Error() string {
 // HTTPOptions are shared by the HTTP backends.
 type HTTPOptions struct {
 	BaseURL string
-	APIKey  string // from the environment; never logged or stored
+	APIKey  string   // from the environment; never logged or stored
+	Secrets Redactor // more values to redact (the other keys in the environment)
 	Client  *http.Client
 }
 
@@ -130,21 +131,23 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	sec := o.secrets()
 	resp, err := o.client().Do(req)
 	if err != nil {
-		return nil, transportError(ctx, err, o.APIKey)
+		return nil, transportError(ctx, err, sec)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), o.APIKey)
+		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), sec)
 	}
+	data = sec.redactBytes(data)
 	if resp.StatusCode/100 == 3 {
-		return nil, &CallError{Status: resp.StatusCode, Msg: redact(fmt.Sprintf("redirect to %q refused: judge calls are never redirected (set --base-url to the final address)",
-			capText(resp.Header.Get("Location"), 300)), o.APIKey)}
+		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("redirect to %q refused: judge calls are never redirected (set --base-url to the final address)",
+			capText(sec.Redact(resp.Header.Get("Location")), 300))}
 	}
 	if resp.StatusCode/100 != 2 {
-		e := &CallError{Status: resp.StatusCode, Msg: redact(capText(strings.TrimSpace(string(data)), 300), o.APIKey)}
+		e := &CallError{Status: resp.StatusCode, Msg: capText(strings.TrimSpace(string(data)), 300)}
 		e.Retryable = resp.StatusCode == 408 || resp.StatusCode == 409 || resp.StatusCode == 429 || resp.StatusCode >= 500
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, e
@@ -152,11 +155,11 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 	return data, nil
 }
 
-func transportError(ctx context.Context, err error, key string) error {
+func transportError(ctx context.Context, err error, sec Redactor) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	msg := redact(err.Error(), key)
+	msg := sec.Redact(err.Error())
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &CallError{Retryable: true, Msg: "timeout: " + msg}
@@ -184,14 +187,6 @@ func retryAfter(h string, now time.Time) time.Duration {
 	return 0
 }
 
-// redact removes the API key from a message.
-func redact(s, key string) string {
-	if len(key) >= 4 {
-		s = strings.ReplaceAll(s, key, "[redacted]")
-	}
-	return s
-}
-
 func i64p(v int64) *int64 { return &v }
 
 // CallRetrying calls b, retrying retryable failures up to retries times
@@ -202,8 +197,10 @@ func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, bas
 	if base <= 0 {
 		base = 500 * time.Millisecond
 	}
+	sec := backendSecrets(b)
 	for attempt := 0; ; attempt++ {
 		reply, err := b.Call(ctx, req)
+		reply, err = sec.redactReply(reply), sec.RedactErr(err)
 		var ce *CallError
 		if err == nil || ctx.Err() != nil || !errors.As(err, &ce) || !ce.Retryable || attempt >= retries {
 			return reply, err

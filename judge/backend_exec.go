@@ -17,6 +17,7 @@ import (
 type Exec struct {
 	Command string
 	Env     []string // extra environment, KEY=VALUE
+	Secrets Redactor // redacted from its stderr, errors and reply text
 }
 
 // Call implements Backend.

@@ -158,6 +158,7 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		reply, err := o.Backend.Call(cctx, req)
 		cancel()
+		reply, err = o.Secrets.redactReply(reply), o.Secrets.RedactErr(err)
 		if err == nil {
 			r.consecutive.Store(0)
 			r.emit(ctx, j, req, reply, start, time.Since(start))

@@ -41,6 +41,7 @@ type RunOptions struct {
 	BatchRows     int           // commit after this many verdicts; 0 means 256
 	BatchInterval time.Duration // or after this long; 0 means 2s
 	DryRun        bool
+	Secrets       Redactor // redacted from every message and stored text, besides the backend's own key
 
 	Progress func(Progress) // called after every verdict or failure, from one goroutine
 	Logger   *slog.Logger   // nil discards
@@ -86,6 +87,7 @@ func (o *RunOptions) applyDefaults() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	o.Secrets = append(append(Redactor(nil), o.Secrets...), backendSecrets(o.Backend)...)
 	if o.Judge == "" || len(o.Conditions) == 0 {
 		return errors.New("judge run: a judge name and at least one condition are required")
 	}

@@ -110,7 +110,7 @@ func newBackend(s backendSpec) (judge.Backend, error) {
 		if strings.TrimSpace(s.command) == "" {
 			return nil, usageHint("trustlake judge --backend exec --exec './my_judge.py' ...", "the exec backend needs --exec COMMAND")
 		}
-		return &judge.Exec{Command: s.command}, nil
+		return &judge.Exec{Command: s.command, Secrets: judge.EnvSecrets(os.Environ())}, nil
 	case "":
 		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "no --backend given")
 	default:
@@ -125,7 +125,7 @@ func newBackend(s backendSpec) (judge.Backend, error) {
 		return nil, usageHint(fmt.Sprintf("export %s=... (or --api-key-env VAR, or --base-url for a local server)", keyEnv),
 			"%s is not set: the %s backend reads its API key from the environment only", keyEnv, s.name)
 	}
-	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Client: judge.NewHTTPClient(max(s.conns, 1))}
+	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Secrets: judge.EnvSecrets(os.Environ(), keyEnv), Client: judge.NewHTTPClient(max(s.conns, 1))}
 	switch s.name {
 	case "openai":
 		return &judge.OpenAI{HTTPOptions: h}, nil
