@@ -80,6 +80,10 @@ func (e *CallError) Error() string {
 	return e.Msg
 }
 
+// MaxReplyBytes caps what is read of one judge reply: an HTTP response
+// body or an exec judge's stdout. A longer reply is a failed call.
+const MaxReplyBytes = 64 << 20
+
 // HTTPOptions are shared by the HTTP backends.
 type HTTPOptions struct {
 	BaseURL string
@@ -137,9 +141,12 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 		return nil, transportError(ctx, err, sec)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
 	if err != nil {
 		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), sec)
+	}
+	if len(data) > MaxReplyBytes {
+		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("reply body over %d MiB", MaxReplyBytes>>20)}
 	}
 	data = sec.redactBytes(data)
 	if resp.StatusCode/100 == 3 {

@@ -31,6 +31,8 @@ func backendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
 		&cli.StringFlag{Name: "api-key-env", Usage: "environment `VARIABLE` holding the API key (default OPENAI_API_KEY, ANTHROPIC_API_KEY or RM_API_KEY)"},
 		&cli.StringFlag{Name: "exec", Usage: "exec backend: shell `COMMAND` reading a pack on stdin, printing a verdict"},
+		&cli.StringSliceFlag{Name: "pass-env", Usage: "exec backend: hand environment variable `NAME` to the command (repeatable); it gets only " +
+			strings.Join(judge.ExecEnv, ", ") + " otherwise"},
 		&cli.Float64Flag{Name: "temperature", Value: 0, Usage: "sampling temperature"},
 		&cli.IntFlag{Name: "max-tokens", Value: 400, Usage: "reply token cap"},
 		&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "calls in flight"},
@@ -89,6 +91,7 @@ func judgeCommand() *cli.Command {
 // backendSpec is what picks and configures a backend.
 type backendSpec struct {
 	name, model, baseURL, keyEnv, command string
+	passEnv                               []string // exec: variables handed to the command
 	conns                                 int
 }
 
@@ -110,7 +113,15 @@ func newBackend(s backendSpec) (judge.Backend, error) {
 		if strings.TrimSpace(s.command) == "" {
 			return nil, usageHint("trustlake judge --backend exec --exec './my_judge.py' ...", "the exec backend needs --exec COMMAND")
 		}
-		return &judge.Exec{Command: s.command, Secrets: judge.EnvSecrets(os.Environ())}, nil
+		var env []string
+		for _, name := range splitList(s.passEnv) {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, usageHint("export "+name+"=... before --pass-env "+name, "--pass-env %s: %s is not set", name, name)
+			}
+			env = append(env, name+"="+v)
+		}
+		return &judge.Exec{Command: s.command, Env: env, Secrets: judge.EnvSecrets(os.Environ())}, nil
 	case "":
 		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "no --backend given")
 	default:
@@ -161,7 +172,7 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 	o := judgeOptions{globalOptions: globals(c), json: c.Bool("json"), promptArg: c.String("prompt")}
 	spec := backendSpec{name: c.String("backend"), model: c.String("model"), baseURL: c.String("base-url"),
-		keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: c.Int("concurrency")}
+		keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: c.Int("concurrency")}
 	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
 		Runs: c.Int("runs"), Concurrency: c.Int("concurrency"), RatePerMinute: c.Float64("rpm"), MaxCalls: c.Int64("max-calls"),
 		MaxRetries: c.Int("retries"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),

@@ -100,3 +100,31 @@ func TestJudgeNeverPrintsTheKey(t *testing.T) {
 		t.Errorf("parse_error rows, all with the key redacted: %s (%v)", out, err)
 	}
 }
+
+// The exec judge gets a minimal environment plus --pass-env; a key it
+// echoes on stderr is redacted from trustlake's messages.
+func TestJudgeExecEnvironment(t *testing.T) {
+	lakeDir := packedLake(t)
+	const key = "sk-live-DEADBEEF0123456789"
+	envFile := filepath.Join(t.TempDir(), "env")
+	run := func(args ...string) (string, string, error) {
+		cmd := trustlakeCmd(lakeDir, append([]string{"judge", "--backend", "exec", "--runs", "1", "--conditions", "E1-final"}, args...)...)
+		cmd.Env = append(cmd.Env, "OPENAI_API_KEY="+key, "JUDGE_MODE=strict", "JUDGE_TOKEN="+key)
+		return runOut(cmd)
+	}
+	stdout, stderr, err := run("--judge", "env", "--pass-env", "JUDGE_MODE", "--exec", "env > "+envFile+`; echo '{"verdict":"success"}'`)
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, stdout, stderr)
+	}
+	env, _ := os.ReadFile(envFile)
+	if strings.Contains(string(env), key) || !strings.Contains(string(env), "JUDGE_MODE=strict\n") || !strings.Contains(string(env), "PATH=") {
+		t.Errorf("the exec judge's environment:\n%s", env)
+	}
+	stdout, stderr, err = run("--judge", "echo", "--pass-env", "JUDGE_TOKEN", "--retries", "0", "--max-failures", "1", "--exec", `echo "token $JUDGE_TOKEN, key $OPENAI_API_KEY" >&2; exit 1`)
+	if err == nil || strings.Contains(stdout+stderr, key) || !strings.Contains(stderr, "token [redacted]") {
+		t.Errorf("%v\nstdout: %s\nstderr: %s", err, stdout, stderr)
+	}
+	if _, stderr, err = run("--judge", "unset", "--pass-env", "NOT_SET_ANYWHERE", "--exec", "true"); err == nil || !strings.Contains(stderr, "--pass-env NOT_SET_ANYWHERE: NOT_SET_ANYWHERE is not set") {
+		t.Errorf("an unset --pass-env: %v %s", err, stderr)
+	}
+}
