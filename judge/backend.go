@@ -180,16 +180,24 @@ func malformed(what string, err error, body []byte) error {
 	return &CallError{Retryable: true, Msg: fmt.Sprintf("malformed %s reply (%v): %s", what, err, capText(string(body), 200))}
 }
 
-// retryAfter parses a Retry-After header: seconds or an HTTP date.
+// MaxRetryWait caps the wait a Retry-After header asks for (seconds or an
+// HTTP date): a server cannot make a run sleep for years.
+const MaxRetryWait = 10 * time.Minute
+
+// retryAfter parses a Retry-After header, seconds or an HTTP date, capped
+// at MaxRetryWait.
 func retryAfter(h string, now time.Time) time.Duration {
 	if h == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(strings.TrimSpace(h), 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
+	if s, err := strconv.ParseFloat(strings.TrimSpace(h), 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if !(s > 0) { // negative or NaN
+			return 0
+		}
+		return time.Duration(min(s, MaxRetryWait.Seconds()) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(h); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), MaxRetryWait)
 	}
 	return 0
 }

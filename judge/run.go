@@ -193,9 +193,13 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 		}
 		r.retries.Add(1)
 		wait := backoff(o.RetryBase, attempt)
-		if ce.RetryAfter > 0 {
-			wait = max(wait, ce.RetryAfter)
-			r.lim.pause(ce.RetryAfter)
+		if ra := ce.RetryAfter; ra > 0 {
+			if ra > o.MaxRetryWait {
+				o.Logger.Warn("Retry-After capped", "asked", ra, "waiting", o.MaxRetryWait)
+				ra = o.MaxRetryWait
+			}
+			wait = max(wait, ra)
+			r.lim.pause(ra)
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -36,6 +36,7 @@ type RunOptions struct {
 	MaxCalls      int64         // budget of backend calls, retries included; 0 means none
 	MaxRetries    int           // retries per verdict; 0 means 5, negative means none
 	RetryBase     time.Duration // first backoff; 0 means 500ms (doubles, jittered, capped at 30s)
+	MaxRetryWait  time.Duration // cap of a Retry-After wait; 0 means MaxRetryWait (10 min)
 	Timeout       time.Duration // per call; 0 means 120s
 	MaxFailures   int           // stop after this many verdicts in a row failed; 0 means 20
 	BatchRows     int           // commit after this many verdicts; 0 means 256
@@ -71,6 +72,9 @@ func (o *RunOptions) applyDefaults() error {
 	}
 	if o.RetryBase <= 0 {
 		o.RetryBase = 500 * time.Millisecond
+	}
+	if o.MaxRetryWait <= 0 || o.MaxRetryWait > MaxRetryWait {
+		o.MaxRetryWait = MaxRetryWait
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 120 * time.Second

@@ -72,6 +72,7 @@ func judgeCommand() *cli.Command {
 			&cli.IntFlag{Name: "batch-rows", Value: 256, Usage: "commit after this many verdicts"},
 			&cli.DurationFlag{Name: "batch-interval", Value: 2 * time.Second, Usage: "or after this long"},
 			&cli.IntFlag{Name: "max-failures", Value: 20, Usage: "stop after this many verdicts in a row failed"},
+			&cli.DurationFlag{Name: "max-retry-wait", Value: judge.MaxRetryWait, Usage: "cap of the wait a Retry-After header asks for (at most 10m)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (calls per condition, images, bytes); call nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		}, backendFlags()...),
@@ -175,7 +176,7 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 		keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: c.Int("concurrency")}
 	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
 		Runs: c.Int("runs"), Concurrency: c.Int("concurrency"), RatePerMinute: c.Float64("rpm"), MaxCalls: c.Int64("max-calls"),
-		MaxRetries: c.Int("retries"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
+		MaxRetries: c.Int("retries"), MaxRetryWait: c.Duration("max-retry-wait"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
 		BatchRows: c.Int("batch-rows"), BatchInterval: c.Duration("batch-interval"), DryRun: c.Bool("dry-run")}
 	if r.MaxRetries == 0 {
 		r.MaxRetries = -1 // --retries 0 means none
