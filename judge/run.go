@@ -232,7 +232,7 @@ func (r *runner) emit(ctx context.Context, j job, req *Request, reply Reply, sta
 			v.Score = reply.Score
 		}
 	}
-	model := reply.Model
+	model := reply.Model // a hostile model id must not bloat the column
 	if model == "" {
 		model = o.Model
 	}
