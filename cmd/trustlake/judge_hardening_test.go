@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // packedLake makes a lake with a few generated screen episodes packed under
@@ -126,5 +127,127 @@ func TestJudgeExecEnvironment(t *testing.T) {
 	}
 	if _, stderr, err = run("--judge", "unset", "--pass-env", "NOT_SET_ANYWHERE", "--exec", "true"); err == nil || !strings.Contains(stderr, "--pass-env NOT_SET_ANYWHERE: NOT_SET_ANYWHERE is not set") {
 		t.Errorf("an unset --pass-env: %v %s", err, stderr)
+	}
+}
+
+// judgeVerdictKeys returns the count of verdict rows and of distinct keys
+// of one judge.
+func judgeVerdictKeys(t *testing.T, lakeDir, judgeName string) string {
+	t.Helper()
+	out, err := trustlakeCmd(lakeDir, "sql", "-f", "csv", fmt.Sprintf(
+		"SELECT count(*) || '/' || count(DISTINCT (episode_id, condition, run)) FROM verdicts WHERE judge = '%s'", judgeName)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
+}
+
+// lakeClean runs `lake check` and fails the test on damage.
+func lakeClean(t *testing.T, lakeDir string) {
+	t.Helper()
+	if out, err := trustlakeCmd(lakeDir, "lake", "check").CombinedOutput(); err != nil {
+		t.Fatalf("lake check: %v\n%s", err, out)
+	}
+}
+
+const verdictJudge = `cat > /dev/null; echo '{"verdict": "failure", "confidence": 0.5}'`
+
+// `judge` while another writer (ingest, compact) holds the lake lock: past
+// --lock-timeout it exits 5 with the lock named and nothing committed
+// changes; within the timeout it waits and commits everything.
+func TestJudgeWhileAnotherWriterHoldsTheLock(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("flock(1) not on PATH (util-linux)")
+	}
+	lakeDir := packedLake(t)
+	lock := filepath.Join(lakeDir, "_manifest", "lock")
+	hold := func(d string) *exec.Cmd {
+		cmd := exec.Command("flock", lock, "sleep", d)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 200 && exec.Command("flock", "-n", lock, "true").Run() == nil; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return cmd
+	}
+	judgeArgs := []string{"judge", "--backend", "exec", "--exec", verdictJudge, "--judge", "sim:locked", "--runs", "2", "--conditions", "E1-final"}
+	holder := hold("3")
+	cmd := trustlakeCmd(lakeDir, append([]string{"--lock-timeout", "300ms"}, judgeArgs...)...)
+	_, stderr, err := runOut(cmd)
+	if cmd.ProcessState.ExitCode() != 5 || !strings.Contains(stderr, "lake is locked by another writer") {
+		t.Errorf("judge under a held lock: %v (exit %d)\n%s", err, cmd.ProcessState.ExitCode(), stderr)
+	}
+	holder.Wait()
+	lakeClean(t, lakeDir)
+	if got := judgeVerdictKeys(t, lakeDir, "sim:locked"); got != "0/0" {
+		t.Errorf("verdicts after the refused commit: %s", got)
+	}
+	// Held for 1 s with a 20 s timeout: the judge waits, then commits all.
+	holder = hold("1")
+	stdout, stderr, err := runOut(trustlakeCmd(lakeDir, append([]string{"--lock-timeout", "20s"}, judgeArgs...)...))
+	holder.Wait()
+	if err != nil || !strings.Contains(stdout, "verdicts committed") {
+		t.Fatalf("judge waiting for the lock: %v\n%s%s", err, stdout, stderr)
+	}
+	lakeClean(t, lakeDir)
+	if got := judgeVerdictKeys(t, lakeDir, "sim:locked"); got != "8/8" { // 4 episodes × 2 runs
+		t.Errorf("verdicts: %s, want 8/8", got)
+	}
+}
+
+// `judge` on a full disk (a 2 MiB tmpfs): a clear error, the verdicts
+// committed before stay as they were, and after space is freed a rerun
+// completes with each verdict once.
+func TestJudgeOnAFullDisk(t *testing.T) {
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	dir := t.TempDir()
+	lakeDir := filepath.Join(mnt, "lake")
+	for _, s := range [][]string{
+		{"gen", "--out", filepath.Join(dir, "g"), "--tasks", "1", "--episodes-per-task", "2", "--screens"},
+		{"ingest", "episodes", filepath.Join(dir, "g", "episodes")},
+		{"evidence", "--conditions", "E1-final", "--max-image-side", "32"},
+		{"judge", "--backend", "exec", "--exec", verdictJudge, "--judge", "sim:before", "--runs", "2", "--conditions", "E1-final"},
+	} {
+		if out, err := trustlakeCmd(lakeDir, s...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", s, err, out)
+		}
+	}
+	before := judgeVerdictKeys(t, lakeDir, "sim:before")
+	// Fill the disk.
+	filler := filepath.Join(mnt, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	judgeArgs := []string{"judge", "--backend", "exec", "--exec", verdictJudge, "--judge", "sim:full", "--runs", "3", "--conditions", "E1-final"}
+	stdout, stderr, err := runOut(trustlakeCmd(lakeDir, judgeArgs...))
+	if err == nil || !strings.Contains(stderr, "no space left on device") || !strings.Contains(stderr, "run the same command again") {
+		t.Errorf("judge on a full disk: %v\nstdout: %s\nstderr: %s", err, stdout, stderr)
+	}
+	t.Logf("judge on a full disk: %v\n%s", err, stderr)
+	os.Remove(filler)
+	lakeClean(t, lakeDir)
+	if got := judgeVerdictKeys(t, lakeDir, "sim:before"); got != before {
+		t.Errorf("verdicts committed before the full disk: %s, were %s", got, before)
+	}
+	if stdout, stderr, err = runOut(trustlakeCmd(lakeDir, judgeArgs...)); err != nil {
+		t.Fatalf("rerun: %v\n%s%s", err, stdout, stderr)
+	}
+	lakeClean(t, lakeDir)
+	if got := judgeVerdictKeys(t, lakeDir, "sim:full"); got != "12/12" { // 4 episodes × 3 runs
+		t.Errorf("verdicts after the rerun: %s", got)
 	}
 }
