@@ -221,6 +221,9 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
 	}
 	r.Conditions = conds
+	if r.MaxRetryWait <= 0 || r.MaxRetryWait > judge.MaxRetryWait {
+		return o, usageErrorf("judge: --max-retry-wait %s: want more than 0 and at most %s", r.MaxRetryWait, judge.MaxRetryWait)
+	}
 	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
 		return o, usageErrorf("judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
 	}

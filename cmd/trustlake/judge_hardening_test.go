@@ -251,3 +251,12 @@ func TestJudgeOnAFullDisk(t *testing.T) {
 		t.Errorf("verdicts after the rerun: %s", got)
 	}
 }
+
+func TestJudgeMaxRetryWaitFlag(t *testing.T) {
+	for _, v := range []string{"11m", "0s", "-1s"} {
+		cmd := trustlakeCmd(t.TempDir(), "judge", "--backend", "exec", "--exec", "true", "--judge", "j", "--max-retry-wait", v)
+		if _, stderr, _ := runOut(cmd); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(stderr, "--max-retry-wait") {
+			t.Errorf("--max-retry-wait %s: exit %d, %s", v, cmd.ProcessState.ExitCode(), stderr)
+		}
+	}
+}
