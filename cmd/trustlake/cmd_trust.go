@@ -87,7 +87,7 @@ func trustCommand() *cli.Command {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
 				}
 				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
-					keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: 1})
+					keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: 1})
 				if err != nil {
 					return err
 				}
