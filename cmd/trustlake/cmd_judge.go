@@ -28,7 +28,7 @@ type judgeOptions struct {
 func backendFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "model", Usage: "model `ID` sent to the backend (recorded on every row)"},
-		&cli.StringFlag{Name: "base-url", Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
+		&cli.StringFlag{Name: "base-url", EnvVars: []string{"TRUSTLAKE_JUDGE_BASE_URL"}, Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
 		&cli.StringFlag{Name: "api-key-env", Usage: "environment `VARIABLE` holding the API key (default OPENAI_API_KEY, ANTHROPIC_API_KEY or RM_API_KEY)"},
 		&cli.StringFlag{Name: "exec", Usage: "exec backend: shell `COMMAND` reading a pack on stdin, printing a verdict"},
 		&cli.StringSliceFlag{Name: "pass-env", Usage: "exec backend: hand environment variable `NAME` to the command (repeatable); it gets only " +
