@@ -73,9 +73,12 @@ func (s *Session) ReadOnlyQuery(ctx context.Context, query string) (*sql.Rows, e
 
 // stmtName names a statement type for messages: its first keyword.
 func stmtName(typ duckdb.StmtType, query string) string {
-	f := strings.Fields(query)
-	if len(f) > 0 {
-		return strings.ToUpper(f[0])
+	plain := stripComments(query)
+	if typ == duckdb.STATEMENT_TYPE_EXPLAIN && analyzeWord.MatchString(plain) {
+		return "EXPLAIN ANALYZE"
+	}
+	if w := firstWord(plain); w != "" {
+		return strings.ToUpper(w)
 	}
 	return fmt.Sprint(typ)
 }
