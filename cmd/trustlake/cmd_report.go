@@ -15,7 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/nightly"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/trust"
@@ -109,21 +110,48 @@ func reportCommand() *cli.Command {
 	}
 }
 
+// reportRunsEnv set to "session" makes the report take the session's
+// statements even where the run counts cover the lake: the same figures,
+// slower (a cross-check, and how the tests reach that path).
+const reportRunsEnv = "TRUSTLAKE_REPORT_RUNS"
+
+// nightlyOptions turns the flags into the report builder's options.
+func (o reportOptions) nightlyOptions() nightly.Options {
+	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
+		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
+		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
+		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
+		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
+			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha}
+			aopts, err := topts.auditOptions()
+			if err != nil {
+				return trust.Report{}, err
+			}
+			rep, _, err := auditLake(ctx, src, topts, aopts)
+			return rep, err
+		}}
+}
+
 func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error {
 	src, err := opts.openLakeRead()
 	if err != nil {
 		return err
 	}
-	doc, err := buildReport(ctx, opts, src)
+	nopts := opts.nightlyOptions()
+	doc, err := nightly.Build(ctx, src, nopts)
 	if err != nil {
-		return err
+		return metricsError(err)
 	}
 	if opts.baseline != "" {
-		if err := applyBaseline(ctx, opts, src, doc); err != nil {
-			return err
+		if err := nightly.CompareBaseline(ctx, src, doc, opts.baseline, nopts); err != nil {
+			return baselineError(err)
 		}
 	}
-	failed, err := evalGates(opts, doc)
+	failed, err := report.ApplyGates(doc, opts.gates)
+	var nf *report.ErrNoFigure
+	if errors.As(err, &nf) {
+		return usageHint("trustlake report --help (lists the figures); check the labels against report.json", "%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -149,32 +177,21 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	return nil
 }
 
-// evalGates evaluates the --fail-on gates and the checklists into
-// doc.Gates and returns the failed ones.
-func evalGates(opts reportOptions, doc *report.Document) ([]string, error) {
-	figs := doc.Figures()
-	var failed []string
-	for _, g := range opts.gates {
-		res, err := g.Eval(figs)
-		var nf *report.ErrNoFigure
-		if errors.As(err, &nf) {
-			return nil, usageHint("trustlake report --help (lists the figures); check the labels against report.json", "%v", err)
-		}
-		doc.Gates = append(doc.Gates, res)
-		if res.Failed {
-			failed = append(failed, g.Expr)
-		}
+// baselineError maps the baseline's errors to exit codes: a path that is
+// not a baseline is a usage error, a file that is not a report rejected
+// input.
+func baselineError(err error) error {
+	var (
+		pe *nightly.PathError
+		ne *nightly.NotReportError
+	)
+	switch {
+	case errors.As(err, &pe):
+		return usageHint("trustlake report --baseline PREVIOUS_REPORT_DIR (or its report.json, or a lake DIR)", "--baseline: %v", pe.Err)
+	case errors.As(err, &ne):
+		return &rejectedError{summary: ne.Msg}
 	}
-	for _, c := range doc.Checklists {
-		expr := "--checklist " + c.Judge + "@" + c.Condition
-		res := report.GateResult{Expr: expr, Failed: !c.Pass, Matched: 1, Fired: []string{}}
-		if !c.Pass {
-			res.Fired = append(res.Fired, fmt.Sprintf("%d failed, %d not checked", c.Failed, c.NotChecked))
-			failed = append(failed, expr)
-		}
-		doc.Gates = append(doc.Gates, res)
-	}
-	return failed, nil
+	return metricsError(err)
 }
 
 // writeReport writes report.json, report.md and report.html into dir,
@@ -231,17 +248,6 @@ func writeFileAtomic(name string, b []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
-}
-
-// reportMetricsError turns "nothing to measure" into a warning: a lake
-// with only Trust Layer results still gets a report.
-func reportMetricsError(err error, doc *report.Document, what string) error {
-	switch {
-	case errors.Is(err, metrics.ErrNoVerdicts), errors.Is(err, metrics.ErrNoGroundTruth), errors.Is(err, metrics.ErrScoreOnly):
-		doc.Warnings = append(doc.Warnings, fmt.Sprintf("%s: %v", what, err))
-		return nil
-	}
-	return metricsError(err)
 }
 
 // exprList collects a repeatable flag whose values may contain commas
