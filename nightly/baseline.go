@@ -53,7 +53,13 @@ func CompareBaseline(ctx context.Context, src *lake.Lake, doc *report.Document, 
 		return err
 	}
 	ref.ManifestVersion, ref.ManifestSHA256 = base.Provenance.ManifestVersion, base.Provenance.ManifestSHA256
-	report.Diff(doc, base, paired, opts.Alpha)
+	baseAlpha := opts.Alpha
+	if a := base.Summary.Alpha; a.Defined() && a > 0 && a < 1 {
+		baseAlpha = float64(a)
+	}
+	if err := report.Diff(doc, base, paired, report.DiffOptions{Alpha: opts.Alpha, BaseAlpha: baseAlpha, Adjust: opts.Adjust, Q: opts.Q}); err != nil {
+		return err
+	}
 	doc.Provenance.Baseline = ref
 	return nil
 }
@@ -173,10 +179,10 @@ func pairLakes(ctx context.Context, opts Options, cur, base *lake.Lake) (map[str
 		if err != nil {
 			return nil, err
 		}
-		out[jc.String()] = report.Paired{
-			Neg: report.PairedSide{B: neg.B, C: neg.C, N: neg.NPairs, CI: report.Interval{report.Num(neg.Diff.Boot[0]), report.Num(neg.Diff.Boot[1])}},
-			Pos: report.PairedSide{B: pos.B, C: pos.C, N: pos.NPairs, CI: report.Interval{report.Num(pos.Diff.Boot[0]), report.Num(pos.Diff.Boot[1])}},
-		}
+		sn, sp, sa := pairedSides(pairs, opts.UncertainPolicy)
+		sn.CI = report.Interval{report.Num(neg.Diff.Boot[0]), report.Num(neg.Diff.Boot[1])}
+		sp.CI = report.Interval{report.Num(pos.Diff.Boot[0]), report.Num(pos.Diff.Boot[1])}
+		out[jc.String()] = report.Paired{Neg: sn, Pos: sp, All: sa}
 	}
 	return out, nil
 }

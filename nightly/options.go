@@ -7,6 +7,7 @@ import (
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
 	"github.com/trustlake/trustlake/trust"
 )
 
@@ -30,6 +31,12 @@ type Options struct {
 	Repeats         int      // Trust Layer D4 repeats, shown in the provenance
 
 	Checklists []queries.JudgeCondition // training-signal checklists to add
+
+	// Adjust is the family control of the baseline's change tests
+	// (stats.AdjustBH, the default, stats.AdjustHolm or stats.AdjustNone)
+	// and Q their level; 0 means 0.05.
+	Adjust string
+	Q      float64
 
 	// Audit runs the Trust Layer audit of the lake when it has recorded
 	// results (nil: no Trust Layer section). cmd/trustlake wires the
@@ -65,6 +72,12 @@ func (o Options) withDefaults() Options {
 	if o.Folds == 0 {
 		o.Folds = 5
 	}
+	if o.Adjust == "" {
+		o.Adjust = stats.AdjustBH
+	}
+	if o.Q == 0 {
+		o.Q = 0.05
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -75,7 +88,7 @@ func (o Options) withDefaults() Options {
 func (o Options) params() map[string]any {
 	return map[string]any{"source": o.Source, "uncertain_policy": o.UncertainPolicy, "alpha": o.Alpha,
 		"bootstrap": o.Resamples, "seed": o.Seed, "threshold": o.Threshold, "fpr_target": o.FPRTarget,
-		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats}
+		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats, "adjust": o.Adjust, "q": o.Q}
 }
 
 func (o Options) metricsOptions() metrics.Options {

@@ -8,7 +8,8 @@ import (
 
 // Figure is one named number of a report, with labels, as gates see it:
 // fields value, wilson_lo, wilson_hi, boot_lo, boot_hi, k, n and, with a
-// baseline, baseline, delta, p, significant and regression (1 or 0).
+// baseline, baseline, delta, p (raw), p_adjusted, significant and
+// regression (1 or 0, from the adjusted p).
 type Figure struct {
 	Name   string
 	Labels map[string]string
@@ -63,12 +64,13 @@ func FigureNames() []string {
 
 // fieldNames are the fields a gate may read.
 var fieldNames = []string{"value", "wilson_lo", "wilson_hi", "boot_lo", "boot_hi", "k", "n",
-	"baseline", "delta", "p", "significant", "regression"}
+	"baseline", "delta", "p", "p_adjusted", "significant", "regression"}
 
 // moments say how a figure is tested against a baseline in two samples:
 // a proportion K of N (two-proportion z) or the mean of per-episode values
 // with Sum and SumSq over N (Welch z).
 type moments struct {
+	tested     bool // the change is tested (proportions and inflation)
 	proportion bool
 	sum, sumSq float64
 	n          int
@@ -91,7 +93,13 @@ type namedEstimate struct {
 func (n namedEstimate) key() string { return n.name + labelString(n.labels) }
 
 func prop(e *Estimate) moments {
-	return moments{proportion: true, sum: float64(e.K), sumSq: float64(e.K), n: e.N}
+	return moments{tested: true, proportion: true, sum: float64(e.K), sumSq: float64(e.K), n: e.N}
+}
+
+// untested marks a figure whose change is shown but not tested.
+func untested(m moments) moments {
+	m.tested = false
+	return m
 }
 
 // estimates lists the document's estimates in a stable order.
@@ -106,7 +114,7 @@ func (d *Document) estimates() []namedEstimate {
 			namedEstimate{"fpr", jc, &r.FPR, prop(&r.FPR), +1, key},
 			namedEstimate{"fdr", jc, &r.FDR, prop(&r.FDR), +1, ""},
 			namedEstimate{"tpr", jc, &r.TPR, prop(&r.TPR), -1, key},
-			namedEstimate{"inflation", jc, &r.Inflation, moments{sum: float64(r.FP - r.FN), sumSq: float64(r.FP + r.FN), n: n}, 0, key},
+			namedEstimate{"inflation", jc, &r.Inflation, moments{tested: true, sum: float64(r.FP - r.FN), sumSq: float64(r.FP + r.FN), n: n}, 0, key},
 			namedEstimate{"kappa", jc, &r.Kappa, moments{}, -1, ""},
 			namedEstimate{"self_consistency", jc, &r.SelfConsistency, prop(&r.SelfConsistency), -1, ""},
 			namedEstimate{"uncertain_rate", jc, &r.UncertainRate, prop(&r.UncertainRate), +1, ""},
@@ -126,8 +134,8 @@ func (d *Document) estimates() []namedEstimate {
 		r := &d.RewardModels[i]
 		jc := map[string]string{"judge": r.Judge, "condition": r.Condition}
 		out = append(out,
-			namedEstimate{"rm_heldout_fpr", jc, &r.HeldOutFPR, prop(&r.HeldOutFPR), +1, ""},
-			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, prop(&r.HeldOutTPR), -1, ""},
+			namedEstimate{"rm_heldout_fpr", jc, &r.HeldOutFPR, untested(prop(&r.HeldOutFPR)), +1, ""},
+			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, untested(prop(&r.HeldOutTPR)), -1, ""},
 			namedEstimate{"roc_auc", jc, &r.AUC, moments{}, -1, ""},
 		)
 	}
@@ -153,13 +161,13 @@ func (d *Document) Figures() []Figure {
 		f := Figure{Name: ne.name, Labels: ne.labels, Fields: map[string]Num{
 			"value": e.Value, "wilson_lo": e.Wilson[0], "wilson_hi": e.Wilson[1],
 			"boot_lo": e.Boot[0], "boot_hi": e.Boot[1], "k": NaN(), "n": NaN(),
-			"baseline": NaN(), "delta": NaN(), "p": NaN(), "significant": NaN(), "regression": NaN(),
+			"baseline": NaN(), "delta": NaN(), "p": NaN(), "p_adjusted": NaN(), "significant": NaN(), "regression": NaN(),
 		}}
 		if e.N > 0 {
 			f.Fields["k"], f.Fields["n"] = Num(e.K), Num(e.N)
 		}
 		if c := e.Change; c != nil {
-			f.Fields["baseline"], f.Fields["delta"], f.Fields["p"] = c.Baseline, c.Delta, c.P
+			f.Fields["baseline"], f.Fields["delta"], f.Fields["p"], f.Fields["p_adjusted"] = c.Baseline, c.Delta, c.P, c.PAdjusted
 			f.Fields["significant"], f.Fields["regression"] = boolNum(c.Significant), boolNum(c.Regression)
 		}
 		out = append(out, f)

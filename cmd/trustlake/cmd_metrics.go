@@ -118,6 +118,8 @@ func metricsCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "strata: category, source, hardness, task or agent (repeatable)"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
 			gtFlag(),
+			&cli.StringFlag{Name: "adjust", Usage: "test each stratum's FPR against the rest of its judge × condition, adjusted as one family: bh, holm or none (raw)"},
+			qFlag(),
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -134,7 +136,15 @@ func metricsCommand() *cli.Command {
 			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
 				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), By: c.StringSlice("by"),
 				Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples,
-				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt")}}
+				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt"), Adjust: c.String("adjust"), Q: c.Float64("q")}}
+			if a := opts.opts.Adjust; a != "" {
+				if err := checkAdjust(a, opts.opts.Q); err != nil {
+					return err
+				}
+				if len(opts.opts.By) == 0 {
+					return usageHint("trustlake metrics --by category --adjust bh", "--adjust tests strata: give --by")
+				}
+			}
 			return runMetrics(c.Context, opts, c.App.Writer)
 		},
 	}
@@ -177,10 +187,33 @@ func writeMetricsTable(w io.Writer, rep metrics.Report) {
 		fmt.Fprintf(w, " threshold=%g", *p.Threshold)
 	}
 	fmt.Fprintln(w)
+	writeStrataTests(w, rep)
 	if r := rep.Reference; r.Episodes > 0 {
 		fmt.Fprintf(w, "human judgments: %d episodes, %d annotators, %d judgments; %d judged by two or more (%d unanimous), %d ties (no majority); Fleiss kappa between annotators %s\n",
 			r.Episodes, r.Annotators, r.Judgments, r.MultiAnnotated, r.Unanimous, r.Ties, num(float64(r.FleissKappa)))
 	}
+}
+
+// writeStrataTests prints the strata whose FPR differs from the rest of
+// their judge × condition (--adjust), after the adjustment.
+func writeStrataTests(w io.Writer, rep metrics.Report) {
+	if rep.Params.Adjust == "" {
+		return
+	}
+	n, sig := 0, 0
+	for _, r := range rep.Rows {
+		if r.VsRest == nil {
+			continue
+		}
+		n++
+		if v := r.VsRest; v.Significant {
+			sig++
+			d, val := r.StratumKey()
+			fmt.Fprintf(w, "stratum %s@%s %s=%s: FPR %s vs %s for the rest (diff %+.3f, p %.2g, adjusted %.2g)\n",
+				r.Judge, r.Condition, d, val, num(r.FPR.Value), num(v.FPRRest), v.Diff, v.P, v.PAdjusted)
+		}
+	}
+	fmt.Fprintf(w, "strata against the rest: %d of %d tests significant (--adjust %s at q %g)\n", sig, n, rep.Params.Adjust, rep.Params.Q)
 }
 
 // gtFlag is --gt of metrics and compare.

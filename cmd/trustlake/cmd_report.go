@@ -36,6 +36,8 @@ type reportOptions struct {
 	folds      int
 	d2Policy   string
 	repeats    int
+	adjust     string
+	q          float64
 }
 
 func reportCommand() *cli.Command {
@@ -54,14 +56,17 @@ func reportCommand() *cli.Command {
 			"sway, reward-model ROC and cross-fitted thresholds, the Trust Layer, verifier and\n" +
 			"data health, provenance — and writes DIR/report.json, report.md and report.html\n" +
 			"(inline SVG charts, no script, nothing fetched). The lake is only read.\n\n" +
-			"--baseline takes a previous report (its DIR or report.json: two-sample tests) or a\n" +
-			"lake DIR (the same episodes are paired: exact McNemar, paired task bootstrap).\n\n" +
+			"--baseline takes a previous report (its DIR or report.json: unpaired tests from\n" +
+			"both reports' task-cluster bootstrap intervals) or a lake DIR (the same episodes\n" +
+			"are paired: z with the task-clustered SE of the paired difference). The tested\n" +
+			"figures form one family: --adjust bh (default: Benjamini-Hochberg at --q), holm\n" +
+			"(family-wise error at --q) or none; significant and regression use the adjusted p.\n\n" +
 			"--fail-on EXPR (repeatable) is a gate over the report's figures, e.g.\n" +
 			"  'fpr{judge=\"vlm:x\",condition=\"E2-lastk\"}.wilson_hi > 0.10'\n" +
 			"  'trusted_rate.value < 0.2'   'regressions > 0'\n" +
 			"Figures: " + strings.Join(report.FigureNames(), ", ") + ".\n" +
 			"Fields: value (default), wilson_lo, wilson_hi, boot_lo, boot_hi, k, n, baseline,\n" +
-			"delta, p, significant, regression. A gate fails when any figure it selects\n" +
+			"delta, p, p_adjusted, significant, regression. A gate fails when any figure it selects\n" +
 			"satisfies the comparison; --checklist JUDGE@COND fails when the checklist fails.\n" +
 			"The files are written in every case; exit 4 says a gate failed.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
@@ -75,6 +80,7 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-fitting folds (split by task) for reward models"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "Trust Layer D2 policy: lenient or strict"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
+			adjustFlag(), qFlag(),
 		}, flags...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -90,7 +96,10 @@ func reportCommand() *cli.Command {
 			}
 			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
 				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats")}
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q")}
+			if err := checkAdjust(opts.adjust, opts.q); err != nil {
+				return err
+			}
 			for _, e := range c.Generic("fail-on").(*exprList).exprs {
 				g, err := report.ParseGate(e)
 				if err != nil {
@@ -120,6 +129,7 @@ func (o reportOptions) nightlyOptions() nightly.Options {
 	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
 		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
 		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
+		Adjust: o.adjust, Q: o.q,
 		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
 		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
 			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha}
