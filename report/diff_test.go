@@ -119,8 +119,8 @@ func TestDiffUnpairedClustered(t *testing.T) {
 	z := stats.NormalQuantile(0.975)
 	cur.Judges[0].FPR.Boot = Interval{Num(0.4 - 0.1*z), Num(0.4 + 0.1*z)}    // se 0.1
 	base.Judges[0].FPR.Boot = Interval{Num(0.25 - 0.2*z), Num(0.25 + 0.2*z)} // se 0.2
-	cur.Judges[0].Inflation.Boot = Interval{Num(-0.05*z), Num(0.05*z)}
-	base.Judges[0].Inflation.Boot = Interval{Num(-0.05*z), Num(0.05*z)}
+	cur.Judges[0].Inflation.Boot = Interval{Num(-0.05 * z), Num(0.05 * z)}
+	base.Judges[0].Inflation.Boot = Interval{Num(-0.05 * z), Num(0.05 * z)}
 	mustDiff(t, cur, base, nil, DiffOptions{Alpha: 0.05, Adjust: "none"})
 	ch := cur.Judges[0].FPR.Change
 	d := (0.01*40/(0.4*0.6)*40 + 0.04*40/(0.25*0.75)*40) / 80
