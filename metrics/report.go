@@ -201,4 +201,9 @@ type Report struct {
 	Reference Reference `json:"reference"`
 	Rows      []Row     `json:"rows"`
 	Warnings  []string  `json:"warnings"`
+	// Agreement (Krippendorff's α) and Calibration (Brier, ECE) are
+	// filled on request (metrics --agreement, --calibration; Agreements,
+	// Calibrations) and absent otherwise.
+	Agreement   *Agreement       `json:"agreement,omitempty"`
+	Calibration []CalibrationRow `json:"calibration,omitempty"`
 }
