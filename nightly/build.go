@@ -36,7 +36,7 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	}
 	doc := &report.Document{Format: report.FormatVersion, Title: opts.Title,
 		Judges: []report.JudgeRow{}, Strata: []report.StratumRow{}, ClaimSway: []report.Sway{}, RewardModels: []report.RewardModel{},
-		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{},
+		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{}, Calibration: []report.CalibrationRow{},
 		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.Alpha)},
 		Provenance: report.Provenance{Version: opts.Version, Lake: opts.LakeDir, ManifestVersion: version, ManifestSHA256: digest,
 			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.Seed, Params: opts.params()}}
@@ -52,8 +52,8 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	// delay them. Each fills its own part of doc; errors are returned in
 	// the order of a sequential run.
 	var (
-		wg                           sync.WaitGroup
-		lakeErr, healthErr, trustErr error
+		wg                                     sync.WaitGroup
+		lakeErr, healthErr, trustErr, extraErr error
 	)
 	wg.Go(func() { lakeErr = lakeHealth(ctx, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
@@ -65,8 +65,11 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 		err = judgeSections(ctx, opts, eng, doc, func() { wg.Go(health) })
 	}
 	health() // when the judge sections did not start it
+	if err == nil {
+		extraErr = extraSections(ctx, opts, eng, doc)
+	}
 	wg.Wait()
-	if err := cmp.Or(err, lakeErr, healthErr, trustErr); err != nil {
+	if err := cmp.Or(err, lakeErr, healthErr, trustErr, extraErr); err != nil {
 		return nil, err
 	}
 	return doc, nil

@@ -38,6 +38,10 @@ type Options struct {
 	Adjust string
 	Q      float64
 
+	// Bins is the number of equal-width and of equal-mass bins of the
+	// calibration section; 0 means 10.
+	Bins int
+
 	// Audit runs the Trust Layer audit of the lake when it has recorded
 	// results (nil: no Trust Layer section). cmd/trustlake wires the
 	// audit's own session (DuckDB or Spark Connect) here.
@@ -78,6 +82,9 @@ func (o Options) withDefaults() Options {
 	if o.Q == 0 {
 		o.Q = 0.05
 	}
+	if o.Bins == 0 {
+		o.Bins = 10
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -88,7 +95,7 @@ func (o Options) withDefaults() Options {
 func (o Options) params() map[string]any {
 	return map[string]any{"source": o.Source, "uncertain_policy": o.UncertainPolicy, "alpha": o.Alpha,
 		"bootstrap": o.Resamples, "seed": o.Seed, "threshold": o.Threshold, "fpr_target": o.FPRTarget,
-		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats, "adjust": o.Adjust, "q": o.Q}
+		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats, "adjust": o.Adjust, "q": o.Q, "bins": o.Bins}
 }
 
 func (o Options) metricsOptions() metrics.Options {

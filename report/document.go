@@ -19,7 +19,11 @@ type Document struct {
 	Strata       []StratumRow  `json:"strata"`
 	ClaimSway    []Sway        `json:"claim_sway"`
 	RewardModels []RewardModel `json:"reward_models"`
-	Trust        *Trust        `json:"trust"`
+	// Calibration and Agreement are null in reports of versions before
+	// them.
+	Calibration []CalibrationRow `json:"calibration"`
+	Agreement   *Agreement       `json:"agreement"`
+	Trust       *Trust           `json:"trust"`
 	Health       Health        `json:"health"`
 	Checklists   []Checklist   `json:"checklists"`
 	Gates        []GateResult  `json:"gates"`

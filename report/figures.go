@@ -46,6 +46,8 @@ var figureDocs = []struct{ name, labels string }{
 	{"fpr_source", "judge, condition, source"},
 	{"claim_sway", "judge"},
 	{"rm_heldout_fpr", "judge, condition"}, {"rm_heldout_tpr", "judge, condition"}, {"roc_auc", "judge, condition"},
+	{"brier", "judge, condition"}, {"ece", "judge, condition (equal-width bins)"}, {"ece_equal_mass", "judge, condition"},
+	{"alpha_runs", "judge, condition"}, {"alpha_judges", "condition"}, {"alpha_human", ""},
 	{"trusted_rate", "benchmark, agent (the total has benchmark=\"all\", agent=\"all\")"},
 	{"checklist_failed", "judge, condition"},
 	{"regressions", ""}, {"significant_changes", ""}, {"lake_problems", ""}, {"lake_damaged", ""},
@@ -138,6 +140,27 @@ func (d *Document) estimates() []namedEstimate {
 			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, untested(prop(&r.HeldOutTPR)), -1, ""},
 			namedEstimate{"roc_auc", jc, &r.AUC, moments{}, -1, ""},
 		)
+	}
+	for i := range d.Calibration {
+		c := &d.Calibration[i]
+		jc := map[string]string{"judge": c.Judge, "condition": c.Condition}
+		out = append(out,
+			namedEstimate{"brier", jc, &c.Brier, moments{}, +1, ""},
+			namedEstimate{"ece", jc, &c.ECEWidth, moments{}, +1, ""},
+			namedEstimate{"ece_equal_mass", jc, &c.ECEMass, moments{}, +1, ""})
+	}
+	if a := d.Agreement; a != nil {
+		for i := range a.Runs {
+			r := &a.Runs[i]
+			out = append(out, namedEstimate{"alpha_runs", map[string]string{"judge": r.Judge, "condition": r.Condition}, &r.Alpha, moments{}, -1, ""})
+		}
+		for i := range a.Judges {
+			r := &a.Judges[i]
+			out = append(out, namedEstimate{"alpha_judges", map[string]string{"condition": r.Condition}, &r.Alpha, moments{}, -1, ""})
+		}
+		if a.Human != nil {
+			out = append(out, namedEstimate{"alpha_human", map[string]string{}, &a.Human.Alpha, moments{}, -1, ""})
+		}
 	}
 	if d.Trust != nil {
 		rows := make([]*TrustAgent, 0, len(d.Trust.Agents)+1)

@@ -38,6 +38,7 @@ type reportOptions struct {
 	repeats    int
 	adjust     string
 	q          float64
+	bins       int
 }
 
 func reportCommand() *cli.Command {
@@ -81,6 +82,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "Trust Layer D2 policy: lenient or strict"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
 			adjustFlag(), qFlag(),
+			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -96,7 +98,10 @@ func reportCommand() *cli.Command {
 			}
 			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
 				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q")}
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q"), bins: c.Int("bins")}
+			if opts.bins < 1 {
+				return usageErrorf("--bins %d: must be positive", opts.bins)
+			}
 			if err := checkAdjust(opts.adjust, opts.q); err != nil {
 				return err
 			}
@@ -129,7 +134,7 @@ func (o reportOptions) nightlyOptions() nightly.Options {
 	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
 		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
 		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
-		Adjust: o.adjust, Q: o.q,
+		Adjust: o.adjust, Q: o.q, Bins: o.bins,
 		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
 		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
 			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha}
