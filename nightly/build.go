@@ -37,7 +37,7 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	doc := &report.Document{Format: report.FormatVersion, Title: opts.Title,
 		Judges: []report.JudgeRow{}, Strata: []report.StratumRow{}, ClaimSway: []report.Sway{}, RewardModels: []report.RewardModel{},
 		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{}, Calibration: []report.CalibrationRow{},
-		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.Alpha)},
+		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.Alpha), Q: report.NaN()},
 		Provenance: report.Provenance{Version: opts.Version, Lake: opts.LakeDir, ManifestVersion: version, ManifestSHA256: digest,
 			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.Seed, Params: opts.params()}}
 	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.Logger, Threads: opts.Threads})

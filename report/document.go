@@ -24,10 +24,10 @@ type Document struct {
 	Calibration []CalibrationRow `json:"calibration"`
 	Agreement   *Agreement       `json:"agreement"`
 	Trust       *Trust           `json:"trust"`
-	Health       Health        `json:"health"`
-	Checklists   []Checklist   `json:"checklists"`
-	Gates        []GateResult  `json:"gates"`
-	Warnings     []string      `json:"warnings"`
+	Health      Health           `json:"health"`
+	Checklists  []Checklist      `json:"checklists"`
+	Gates       []GateResult     `json:"gates"`
+	Warnings    []string         `json:"warnings"`
 }
 
 // Provenance says what the report was computed from and how.
