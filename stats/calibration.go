@@ -29,89 +29,107 @@ type Calibration struct {
 // as numpy.array_split cuts). Empty bins count nothing. NaN without
 // forecasts; bins < 1 counts as 1.
 func Calibrate(f []Forecast, bins int) Calibration {
-	w := make([]float64, len(f))
-	for i := range w {
-		w[i] = 1
-	}
-	order := sortedForecasts(f)
-	return calibrateWeighted(f, order, w, max(bins, 1))
+	bins = max(bins, 1)
+	a := newCalibrationSums(f, bins, 1)
+	a.addForecasts(f, widthBins(f, bins), massBins(f, bins))
+	return a.calibration([]int{0})
 }
 
-// sortedForecasts returns the positions of f sorted by P, stable.
-func sortedForecasts(f []Forecast) []int {
+// widthBins returns each forecast's equal-width bin.
+func widthBins(f []Forecast, bins int) []int {
+	out := make([]int, len(f))
+	for i, x := range f {
+		out[i] = max(min(int(x.P*float64(bins)), bins-1), 0)
+	}
+	return out
+}
+
+// massBins returns each forecast's equal-mass bin.
+func massBins(f []Forecast, bins int) []int {
 	order := make([]int, len(f))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(f[a].P, f[b].P) })
-	return order
+	out := make([]int, len(f))
+	q, r := len(f)/bins, len(f)%bins
+	pos := 0
+	for b := range bins {
+		size := q
+		if b < r {
+			size++
+		}
+		for _, i := range order[pos : pos+size] {
+			out[i] = b
+		}
+		pos += size
+	}
+	return out
 }
 
-// calibrateWeighted is Calibrate with forecast i counted w[i] times (a
-// whole number: a bootstrap resample's multiplicity of its cluster).
-func calibrateWeighted(f []Forecast, order []int, w []float64, bins int) Calibration {
-	nan := math.NaN()
-	var total, sq float64
-	type bin struct{ n, p, y float64 }
-	width := make([]bin, bins)
+// calibrationSums holds, per cluster, the sums every figure needs: the
+// count and Σ(P − Y)², and per bin of each kind the count, ΣP and ΣY.
+type calibrationSums struct {
+	bins  int
+	n, sq []float64 // per cluster
+	width []float64 // per cluster × bin × (n, ΣP, ΣY)
+	mass  []float64
+}
+
+func newCalibrationSums(f []Forecast, bins, clusters int) *calibrationSums {
+	return &calibrationSums{bins: bins, n: make([]float64, clusters), sq: make([]float64, clusters),
+		width: make([]float64, clusters*bins*3), mass: make([]float64, clusters*bins*3)}
+}
+
+// addForecasts adds each forecast of f, with its bins wb[i] and mb[i], to
+// its Cluster (to cluster 0 when the sums hold one cluster).
+func (a *calibrationSums) addForecasts(f []Forecast, wb, mb []int) {
 	for i, x := range f {
-		if w[i] == 0 {
-			continue
+		c := x.Cluster
+		if len(a.n) == 1 {
+			c = 0
 		}
-		total += w[i]
-		sq += w[i] * (x.P - x.Y) * (x.P - x.Y)
-		b := min(int(x.P*float64(bins)), bins-1)
-		b = max(b, 0)
-		width[b].n += w[i]
-		width[b].p += w[i] * x.P
-		width[b].y += w[i] * x.Y
+		a.n[c]++
+		a.sq[c] += (x.P - x.Y) * (x.P - x.Y)
+		for _, t := range []struct {
+			sums []float64
+			b    int
+		}{{a.width, wb[i]}, {a.mass, mb[i]}} {
+			k := (c*a.bins + t.b) * 3
+			t.sums[k]++
+			t.sums[k+1] += x.P
+			t.sums[k+2] += x.Y
+		}
+	}
+}
+
+// calibration returns the figures of the clusters idx (with repeats).
+func (a *calibrationSums) calibration(idx []int) Calibration {
+	var total, sq float64
+	width, mass := make([]float64, a.bins*3), make([]float64, a.bins*3)
+	for _, c := range idx {
+		total += a.n[c]
+		sq += a.sq[c]
+		base := c * a.bins * 3
+		for k := range width {
+			width[k] += a.width[base+k]
+			mass[k] += a.mass[base+k]
+		}
 	}
 	if total == 0 {
+		nan := math.NaN()
 		return Calibration{nan, nan, nan}
 	}
-	out := Calibration{Brier: sq / total}
-	ece := func(bs []bin) float64 {
+	ece := func(s []float64) float64 {
 		var e float64
-		for _, b := range bs {
-			if b.n > 0 {
-				e += b.n / total * math.Abs(b.p/b.n-b.y/b.n)
+		for b := 0; b < len(s); b += 3 {
+			if s[b] > 0 {
+				e += s[b] / total * math.Abs(s[b+1]/s[b]-s[b+2]/s[b])
 			}
 		}
 		return e
 	}
-	out.ECEWidth = ece(width)
-	// Equal mass: bin k holds positions [start_k, start_k + size_k) of the
-	// expanded sorted sample (each forecast repeated w times).
-	m := int(total)
-	q, r := m/bins, m%bins
-	mass := make([]bin, bins)
-	k, left := 0, q
-	if r > 0 {
-		left++
-	}
-	for _, i := range order {
-		copies := int(w[i])
-		for copies > 0 {
-			for left == 0 && k < bins-1 {
-				k++
-				left = q
-				if k < r {
-					left++
-				}
-			}
-			take := copies
-			if k < bins-1 {
-				take = min(copies, left)
-			}
-			mass[k].n += float64(take)
-			mass[k].p += float64(take) * f[i].P
-			mass[k].y += float64(take) * f[i].Y
-			copies -= take
-			left -= take
-		}
-	}
-	out.ECEMass = ece(mass)
-	return out
+	return Calibration{Brier: sq / total, ECEWidth: ece(width), ECEMass: ece(mass)}
 }
 
 // ReliabilityBin is one equal-width bin of a reliability diagram.
@@ -153,33 +171,20 @@ type CalibrationIntervals struct {
 
 // ClusterCalibration returns Calibrate's figures with their percentile
 // cluster-bootstrap intervals: the clusters (ids; Forecast.Cluster indexes
-// them) are drawn as ClusterBootstrap draws them and each forecast counts
-// as often as its cluster was drawn; equal-mass bins are recut on every
-// resample.
+// them) are drawn as ClusterBootstrap draws them, each forecast counting
+// as often as its cluster was drawn. Each forecast keeps the equal-width
+// and equal-mass bin it has in the full sample (so a resample costs
+// clusters × bins, not forecasts); the estimates are Calibrate's.
 func ClusterCalibration(ids []string, f []Forecast, bins int, opts BootstrapOptions) (CalibrationIntervals, error) {
 	bins = max(bins, 1)
-	order := sortedForecasts(f)
-	stat := func(pick func(Calibration) float64) func(idx []int) float64 {
-		return func(idx []int) float64 {
-			counts := make([]float64, len(ids))
-			for _, i := range idx {
-				counts[i]++
-			}
-			w := make([]float64, len(f))
-			for i, x := range f {
-				w[i] = counts[x.Cluster]
-			}
-			return pick(calibrateWeighted(f, order, w, bins))
-		}
+	a := newCalibrationSums(f, bins, max(len(ids), 1))
+	a.addForecasts(f, widthBins(f, bins), massBins(f, bins))
+	ivs, err := ClusterBootstrapN(ids, 3, func(idx []int, out []float64) {
+		c := a.calibration(idx)
+		out[0], out[1], out[2] = c.Brier, c.ECEWidth, c.ECEMass
+	}, opts)
+	if err != nil {
+		return CalibrationIntervals{}, err
 	}
-	var out CalibrationIntervals
-	var err error
-	if out.Brier, err = ClusterBootstrap(ids, stat(func(c Calibration) float64 { return c.Brier }), opts); err != nil {
-		return out, err
-	}
-	if out.ECEWidth, err = ClusterBootstrap(ids, stat(func(c Calibration) float64 { return c.ECEWidth }), opts); err != nil {
-		return out, err
-	}
-	out.ECEMass, err = ClusterBootstrap(ids, stat(func(c Calibration) float64 { return c.ECEMass }), opts)
-	return out, err
+	return CalibrationIntervals{Brier: ivs[0], ECEWidth: ivs[1], ECEMass: ivs[2]}, nil
 }

@@ -22,24 +22,25 @@ func TestClusterCalibrationWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := Calibrate(f, 7)
-	if ci.Brier.Estimate != plain.Brier || ci.ECEWidth.Estimate != plain.ECEWidth || ci.ECEMass.Estimate != plain.ECEMass {
+	if !nearRef(ci.Brier.Estimate, plain.Brier) || !nearRef(ci.ECEWidth.Estimate, plain.ECEWidth) || !nearRef(ci.ECEMass.Estimate, plain.ECEMass) {
 		t.Errorf("estimates %+v, plain %+v", ci, plain)
 	}
 	if !(ci.ECEMass.Lo <= ci.ECEMass.Hi) || !ci.Brier.OK {
 		t.Errorf("intervals %+v", ci)
 	}
-	// Cluster 0 twice, cluster 3 not at all.
-	w := make([]float64, len(f))
-	var twice []Forecast
-	for i, x := range f {
-		w[i] = []float64{2, 1, 1, 0}[x.Cluster]
-		for range int(w[i]) {
-			twice = append(twice, x)
-		}
+	// Cluster 0 twice, cluster 3 not at all: the sums of the resample are
+	// those of the forecasts listed so, in their full-sample bins.
+	a := newCalibrationSums(f, 7, 4)
+	a.addForecasts(f, widthBins(f, 7), massBins(f, 7))
+	got := a.calibration([]int{0, 0, 1, 2})
+	var sq, n float64
+	for _, x := range f {
+		w := []float64{2, 1, 1, 0}[x.Cluster]
+		sq += w * (x.P - x.Y) * (x.P - x.Y)
+		n += w
 	}
-	got, want := calibrateWeighted(f, sortedForecasts(f), w, 7), Calibrate(twice, 7)
-	if !nearRef(got.Brier, want.Brier) || !nearRef(got.ECEWidth, want.ECEWidth) || !nearRef(got.ECEMass, want.ECEMass) {
-		t.Errorf("weighted %+v, expanded %+v", got, want)
+	if !nearRef(got.Brier, sq/n) || math.IsNaN(got.ECEMass) {
+		t.Errorf("resample %+v, want Brier %v", got, sq/n)
 	}
 }
 
@@ -57,5 +58,31 @@ func TestClusterAlpha(t *testing.T) {
 	iv, err := ClusterAlpha([]string{"x", "y"}, per, BootstrapOptions{Resamples: 50})
 	if err != nil || iv.Estimate != 1 || per[1].Units != 1 {
 		t.Errorf("%+v %v (units %d)", iv, err, per[1].Units)
+	}
+}
+
+// ClusterBootstrapN gives each statistic the interval ClusterBootstrap
+// gives it alone.
+func TestClusterBootstrapNMatchesOne(t *testing.T) {
+	ids := []string{"a", "b", "c", "d", "e"}
+	x := []float64{1, 4, 2, 8, 5}
+	sum := func(idx []int) float64 {
+		s := 0.0
+		for _, i := range idx {
+			s += x[i]
+		}
+		return s
+	}
+	opts := BootstrapOptions{Resamples: 300, Seed: 9, Workers: 3}
+	many, err := ClusterBootstrapN(ids, 2, func(idx []int, out []float64) { out[0], out[1] = sum(idx), -sum(idx) }, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := ClusterBootstrap(ids, sum, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if many[0] != one || many[1].Lo != -one.Hi || many[1].Hi != -one.Lo {
+		t.Errorf("N: %+v, one: %+v", many, one)
 	}
 }
