@@ -91,7 +91,7 @@ func alarmNights(t *testing.T) int {
 		}
 		return n
 	}
-	return 41
+	return 31
 }
 
 // Nights drawn from the same judges must not raise alarms: under holm the
@@ -152,10 +152,10 @@ func TestNightlyFalseAlarmsAndPower(t *testing.T) {
 	// hard negatives a night, so +0.15 is under two standard errors of
 	// the difference: measured, not required) and at trustlake gen's
 	// default size (150 tasks × 4: required to be caught in most nights).
-	k := min(n, 20)
+	k := min(n, 12)
 	hurt := buildNights(t, k, func(i int) sim.Options { return injected(nightOptions(uint64(1000 + i))) })
 	power(t, "60 tasks × 3", null[:k], hurt, 0)
-	const big = 10
+	const big = 8
 	bigOpts := func(seed uint64) sim.Options { return sim.Options{Seed: seed, Tasks: 150, EpisodesPerTask: 4} }
 	bigNull := buildNights(t, big, func(i int) sim.Options { return bigOpts(uint64(i + 1)) })
 	bigHurt := buildNights(t, big, func(i int) sim.Options { return injected(bigOpts(uint64(1000 + i))) })
