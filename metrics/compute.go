@@ -165,6 +165,12 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if opts.Adjust != "" {
+		rep.Params.Adjust, rep.Params.Q = opts.Adjust, opts.Q
+		if err := testStrata(ordered, rows, len(ids), opts); err != nil {
+			return Report{}, err
+		}
+	}
 	rep.Rows = rows
 	if rep.Warnings == nil {
 		rep.Warnings = []string{}

@@ -63,6 +63,12 @@ type Options struct {
 	// of a stratum, and the FPR interval is the one a full run gives (same
 	// draws, same counts). Overall rows are always complete.
 	StrataFPROnly bool
+	// Adjust, when set (stats.AdjustBH, stats.AdjustHolm or
+	// stats.AdjustNone), tests every stratum's FPR against the rest of its
+	// judge × condition (Row.VsRest) and adjusts those tests as one family
+	// at level Q (0 means 0.05).
+	Adjust string
+	Q      float64
 
 	stop <-chan struct{} // the caller's ctx.Done(): long loops stop on it
 }
@@ -114,6 +120,15 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Resamples > MaxResamples {
 		return o, fmt.Errorf("%w: bootstrap %d: at most %d (the resamples of every row are held in memory)", ErrBadOption, o.Resamples, MaxResamples)
+	}
+	if o.Adjust != "" && !slices.Contains(stats.Adjustments, o.Adjust) {
+		return o, fmt.Errorf("%w: --adjust %q: want one of %s", ErrBadOption, o.Adjust, strings.Join(stats.Adjustments, ", "))
+	}
+	if o.Q == 0 {
+		o.Q = 0.05
+	}
+	if !(o.Q > 0 && o.Q < 1) {
+		return o, fmt.Errorf("%w: q %v: must be in (0, 1)", ErrBadOption, o.Q)
 	}
 	var by []string
 	for _, b := range o.By {

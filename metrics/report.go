@@ -145,6 +145,10 @@ type Row struct {
 	// Accuracy is the agreement with the reference, (TP+TN)/n: the headline
 	// figure of judge-vs-human studies, beside Kappa.
 	Accuracy Metric `json:"accuracy"`
+	// VsRest tests a stratum row's FPR against the rest of its judge ×
+	// condition (Options.Adjust set; absent on overall rows and strata
+	// without GT failures on both sides).
+	VsRest *RestTest `json:"vs_rest,omitempty"`
 }
 
 // StratumKey returns the stratum's dimension and value, or "", "" for the
@@ -169,6 +173,10 @@ type Params struct {
 	Threshold       *float64 `json:"threshold"`
 	Tasks           int      `json:"tasks"` // bootstrap clusters (tasks) in the report
 	GT              string   `json:"gt"`    // the reference: verifier, human or any
+	// Adjust and Q are the strata tests' family control and level (only
+	// with --adjust).
+	Adjust string  `json:"adjust,omitempty"`
+	Q      float64 `json:"q,omitempty"`
 }
 
 // Reference describes the human pass/fail judgments of the lake (ground
@@ -193,4 +201,9 @@ type Report struct {
 	Reference Reference `json:"reference"`
 	Rows      []Row     `json:"rows"`
 	Warnings  []string  `json:"warnings"`
+	// Agreement (Krippendorff's α) and Calibration (Brier, ECE) are
+	// filled on request (metrics --agreement, --calibration; Agreements,
+	// Calibrations) and absent otherwise.
+	Agreement   *Agreement       `json:"agreement,omitempty"`
+	Calibration []CalibrationRow `json:"calibration,omitempty"`
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/trustlake/trustlake/stats"
 )
 
 type significanceRef struct {
@@ -56,7 +58,7 @@ func oneJudge(tp, fp, tn, fn int) *Document {
 func TestDiffTwoProportionMatchesReference(t *testing.T) {
 	for _, c := range readSignificanceRef(t).TwoProportion {
 		cur, base := oneJudge(10, c.KA, c.NA-c.KA, 10), oneJudge(10, c.KB, c.NB-c.KB, 10)
-		Diff(cur, base, nil, c.Alpha)
+		mustDiff(t, cur, base, nil, DiffOptions{Alpha: c.Alpha, Adjust: "none", Q: c.Alpha})
 		ch := cur.Judges[0].FPR.Change
 		if ch == nil || ch.Test != TestTwoProp {
 			t.Fatalf("%+v: change %+v, want a two-proportion test", c, ch)
@@ -78,7 +80,7 @@ func TestDiffWelchMatchesReference(t *testing.T) {
 		// Inflation: fp false positives, fn false negatives out of n.
 		cur := oneJudge(c.NA/2-c.FNA, c.FPA, c.NA-c.NA/2-c.FPA, c.FNA)
 		base := oneJudge(c.NB/2-c.FNB, c.FPB, c.NB-c.NB/2-c.FPB, c.FNB)
-		Diff(cur, base, nil, c.Alpha)
+		mustDiff(t, cur, base, nil, DiffOptions{Alpha: c.Alpha, Adjust: "none", Q: c.Alpha})
 		ch := cur.Judges[0].Inflation.Change
 		if ch == nil || ch.Test != TestWelch {
 			t.Fatalf("%+v: change %+v, want a Welch test", c, ch)
@@ -89,28 +91,90 @@ func TestDiffWelchMatchesReference(t *testing.T) {
 	}
 }
 
-func TestDiffPairedMcNemarMatchesReference(t *testing.T) {
-	for _, c := range readSignificanceRef(t).McNemar {
-		cur, base := oneJudge(10, 10+c.B, 30-c.B, 10), oneJudge(10, 10+c.C, 30-c.C, 10)
-		paired := map[string]Paired{"j@c": {Neg: PairedSide{B: c.B, C: c.C, N: 40, CI: Interval{-0.1, 0.2}}, Pos: PairedSide{N: 20, CI: NoInterval()}}}
-		Diff(cur, base, paired, 0.05)
-		ch := cur.Judges[0].FPR.Change
-		if ch.Test != TestMcNemar || !close(ch.P, c.P) || ch.NPairs != 40 || ch.CI != (Interval{-0.1, 0.2}) {
-			t.Errorf("b=%d c=%d: %+v, want McNemar p %v", c.B, c.C, ch, c.P)
+// A paired change is tested with the cluster-robust SE of the paired
+// difference: p = 2Φ(−|Δ|/SE).
+func TestDiffPairedCluster(t *testing.T) {
+	cur, base := oneJudge(10, 16, 24, 10), oneJudge(10, 10, 30, 10)
+	paired := map[string]Paired{"j@c": {Neg: PairedSide{B: 8, C: 2, N: 40, CI: Interval{-0.1, 0.2}, SE: 0.05},
+		Pos: PairedSide{N: 20, CI: NoInterval(), SE: 0}, All: PairedSide{B: 8, C: 2, N: 60, CI: NoInterval(), SE: 0.04}}}
+	mustDiff(t, cur, base, paired, DiffOptions{Adjust: "none"})
+	ch := cur.Judges[0].FPR.Change
+	want := 2 * stats.NormalCDF(-0.15/0.05)
+	if ch.Test != TestPairedCluster || !ch.Paired || !close(ch.P, want) || ch.NPairs != 40 || ch.CI != (Interval{-0.1, 0.2}) || !ch.Significant || !ch.Regression {
+		t.Errorf("%+v, want paired p %v", ch, want)
+	}
+	if tp := cur.Judges[0].TPR.Change; tp.Test != TestPairedCluster || tp.P != 1 {
+		t.Errorf("TPR with no change and SE 0: %+v, want p 1", tp)
+	}
+	if fdr := cur.Judges[0].FDR.Change; fdr.Test != TestTwoProp || fdr.Paired {
+		t.Errorf("FDR is not paired: %+v", fdr)
+	}
+}
+
+// Unpaired proportions with bootstrap intervals on both sides take the
+// pooled z test times the design effect those intervals imply (each SE
+// their width over 2·z(1−α/2)); the inflation z = Δ / √(seA² + seB²).
+func TestDiffUnpairedClustered(t *testing.T) {
+	cur, base := oneJudge(10, 16, 24, 10), oneJudge(10, 10, 30, 10)
+	z := stats.NormalQuantile(0.975)
+	cur.Judges[0].FPR.Boot = Interval{Num(0.4 - 0.1*z), Num(0.4 + 0.1*z)}    // se 0.1
+	base.Judges[0].FPR.Boot = Interval{Num(0.25 - 0.2*z), Num(0.25 + 0.2*z)} // se 0.2
+	cur.Judges[0].Inflation.Boot = Interval{Num(-0.05 * z), Num(0.05 * z)}
+	base.Judges[0].Inflation.Boot = Interval{Num(-0.05 * z), Num(0.05 * z)}
+	mustDiff(t, cur, base, nil, DiffOptions{Alpha: 0.05, Adjust: "none"})
+	ch := cur.Judges[0].FPR.Change
+	d := (0.01*40/(0.4*0.6)*40 + 0.04*40/(0.25*0.75)*40) / 80
+	se0 := math.Sqrt(d * 0.325 * 0.675 * (2.0 / 40))
+	if want := 2 * stats.NormalCDF(-0.15/se0); ch.Test != TestClusteredTwoProp || ch.Paired || !close(ch.P, want) || !close(ch.SE, math.Hypot(0.1, 0.2)) {
+		t.Errorf("%+v, want clustered two-proportion p %v", ch, want)
+	}
+	infl := cur.Judges[0].Inflation.Change
+	dInfl := float64(cur.Judges[0].Inflation.Value - base.Judges[0].Inflation.Value)
+	if want := 2 * stats.NormalCDF(-math.Abs(dInfl)/math.Hypot(0.05, 0.05)); infl.Test != TestBootZ || !close(infl.P, want) {
+		t.Errorf("inflation %+v, want boot z p %v", infl, want)
+	}
+}
+
+// The family is adjusted: three paired tests with raw p 0.04 are all
+// significant unadjusted, none under Holm or BH (19 tests, the others
+// unchanged), and the gates read the adjusted flags.
+func TestDiffAdjusts(t *testing.T) {
+	for _, c := range []struct {
+		adjust string
+		sig    int
+	}{{"none", 3}, {"holm", 0}, {"bh", 0}} {
+		cur, base := sampleDocument(), sampleDocument()
+		r := &cur.Judges[0]
+		r.FPR.Value += 0.1
+		r.TPR.Value -= 0.1
+		r.Inflation.Value += 0.1
+		se := 0.1 / stats.NormalQuantile(0.98)
+		side := PairedSide{N: 40, CI: NoInterval(), SE: se}
+		mustDiff(t, cur, base, map[string]Paired{"j1@E2-lastk": {Neg: side, Pos: side, All: side}}, DiffOptions{Adjust: c.adjust})
+		if got := cur.Summary.SignificantChanges; got != c.sig || cur.Summary.SignificantRaw != 3 || cur.Summary.Adjust != c.adjust {
+			t.Errorf("%s: %d significant (raw %d), want %d: %s", c.adjust, got, cur.Summary.SignificantRaw, c.sig, cur.Summary.Line)
 		}
-		if tp := cur.Judges[0].TPR.Change; tp.Test != TestMcNemar || tp.P != 1 {
-			t.Errorf("TPR with no discordant pairs: %+v, want McNemar p 1", tp)
+		if ch := cur.Judges[0].FPR.Change; !close(ch.P, 0.04) {
+			t.Errorf("%s: raw p %v, want 0.04", c.adjust, ch.P)
 		}
-		if fdr := cur.Judges[0].FDR.Change; fdr.Test != TestTwoProp {
-			t.Errorf("FDR is not paired: test %s", fdr.Test)
+		g, _ := ParseGate(`regressions > 0`)
+		if res, _ := g.Eval(cur.Figures()); res.Failed != (c.sig > 0) {
+			t.Errorf("%s: gate regressions > 0 failed=%v", c.adjust, res.Failed)
 		}
+	}
+}
+
+func mustDiff(t *testing.T, cur, base *Document, paired map[string]Paired, opts DiffOptions) {
+	t.Helper()
+	if err := Diff(cur, base, paired, opts); err != nil {
+		t.Fatal(err)
 	}
 }
 
 func TestDiffSummary(t *testing.T) {
 	base := sampleDocument()
 	same := sampleDocument()
-	Diff(same, base, nil, 0.05)
+	mustDiff(t, same, base, nil, DiffOptions{})
 	if same.Summary.SignificantChanges != 0 || same.Summary.Regressions != 0 || same.Summary.Compared == 0 {
 		t.Errorf("identical reports: %+v", same.Summary)
 	}
@@ -125,7 +189,7 @@ func TestDiffSummary(t *testing.T) {
 	r.FP, r.TN = 20, 20
 	r.FPR = mkEst(0.5, 0.35, 0.65, 20, 40)
 	r.Inflation.Value = Num(float64(r.FP-r.FN) / 60)
-	Diff(worse, base, nil, 0.05)
+	mustDiff(t, worse, base, nil, DiffOptions{})
 	// The FPR and the inflation (further from zero) are both worse.
 	if worse.Summary.Regressions != 2 || worse.Summary.SignificantChanges != 2 || !worse.Judges[1].FPR.Change.Regression ||
 		!worse.Judges[1].Inflation.Change.Regression {
@@ -133,7 +197,7 @@ func TestDiffSummary(t *testing.T) {
 	}
 	better := sampleDocument()
 	better.Judges[0].FPR = mkEst(0.0, 0, 0.09, 0, 40) // j1: 10/40 → 0/40
-	Diff(better, base, nil, 0.05)
+	mustDiff(t, better, base, nil, DiffOptions{})
 	if c := better.Judges[0].FPR.Change; !c.Significant || c.Regression || better.Summary.Regressions != 0 {
 		t.Errorf("FPR 0.25 → 0: %+v (a significant improvement is no regression)", c)
 	}

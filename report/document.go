@@ -19,11 +19,15 @@ type Document struct {
 	Strata       []StratumRow  `json:"strata"`
 	ClaimSway    []Sway        `json:"claim_sway"`
 	RewardModels []RewardModel `json:"reward_models"`
-	Trust        *Trust        `json:"trust"`
-	Health       Health        `json:"health"`
-	Checklists   []Checklist   `json:"checklists"`
-	Gates        []GateResult  `json:"gates"`
-	Warnings     []string      `json:"warnings"`
+	// Calibration and Agreement are null in reports of versions before
+	// them.
+	Calibration []CalibrationRow `json:"calibration"`
+	Agreement   *Agreement       `json:"agreement"`
+	Trust       *Trust           `json:"trust"`
+	Health      Health           `json:"health"`
+	Checklists  []Checklist      `json:"checklists"`
+	Gates       []GateResult     `json:"gates"`
+	Warnings    []string         `json:"warnings"`
 }
 
 // Provenance says what the report was computed from and how.
@@ -54,6 +58,13 @@ type Summary struct {
 	SignificantChanges int    `json:"significant_changes"` // tested figures whose change is significant
 	Regressions        int    `json:"regressions"`         // significant changes in the bad direction
 	Alpha              Num    `json:"alpha"`
+	// Adjust is the family control of the change tests (bh, holm, none)
+	// and Q its level: a change is significant when its adjusted p ≤ Q.
+	// SignificantRaw counts the tested figures whose raw p ≤ Q (what an
+	// unadjusted report would flag). Empty and null without a baseline.
+	Adjust         string `json:"adjust"`
+	Q              Num    `json:"q"`
+	SignificantRaw int    `json:"significant_raw"`
 }
 
 // Estimate is one figure: its value, Wilson and task-cluster bootstrap
@@ -69,16 +80,27 @@ type Estimate struct {
 }
 
 // Change is a figure's change against the baseline. Test is
-// "mcnemar_exact" (paired: the same episodes on both sides),
-// "two_proportion_z" or "welch_z" (two samples), or "none" (no test for
-// this figure; Significant is then false). CI is the interval of Delta:
-// a paired task-cluster bootstrap, or the Wald interval of a difference of
-// two independent proportions.
+// "paired_cluster_z" (paired: the same episodes on both sides, Paired
+// true; the cluster-robust SE of the paired difference over tasks),
+// "clustered_two_proportion_z" (unpaired proportions: the pooled z test
+// times the design effect of both reports' task-cluster bootstrap
+// intervals), "boot_z" (unpaired inflation: the SE from both reports'
+// bootstrap intervals), "two_proportion_z" (unpaired, no bootstrap
+// interval), or
+// "none" (no test for this figure; Significant is then false); reports
+// of earlier versions may hold "mcnemar_exact" or "welch_z". P is the raw
+// two-sided p-value, PAdjusted the family-adjusted one (Summary.Adjust);
+// Significant and Regression follow PAdjusted. SE is the standard error of
+// Delta and CI its interval: the paired task-cluster bootstrap, or the
+// normal interval Delta ± z·SE.
 type Change struct {
 	Baseline    Num      `json:"baseline"`
 	Delta       Num      `json:"delta"`
 	Test        string   `json:"test"`
+	Paired      bool     `json:"paired"`
 	P           Num      `json:"p"`
+	PAdjusted   Num      `json:"p_adjusted"`
+	SE          Num      `json:"se"`
 	CI          Interval `json:"ci"`
 	NPairs      int      `json:"n_pairs,omitempty"`
 	Significant bool     `json:"significant"`
@@ -87,10 +109,14 @@ type Change struct {
 
 // Tests of Change.Test.
 const (
+	TestPairedCluster    = "paired_cluster_z"
+	TestBootZ            = "boot_z"
+	TestClusteredTwoProp = "clustered_two_proportion_z"
+	TestTwoProp          = "two_proportion_z"
+	TestNone             = "none"
+	// Tests of reports written by earlier versions.
 	TestMcNemar = "mcnemar_exact"
-	TestTwoProp = "two_proportion_z"
 	TestWelch   = "welch_z"
-	TestNone    = "none"
 )
 
 // JudgeRow holds the headline figures of one judge under one condition

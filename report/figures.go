@@ -8,7 +8,8 @@ import (
 
 // Figure is one named number of a report, with labels, as gates see it:
 // fields value, wilson_lo, wilson_hi, boot_lo, boot_hi, k, n and, with a
-// baseline, baseline, delta, p, significant and regression (1 or 0).
+// baseline, baseline, delta, p (raw), p_adjusted, significant and
+// regression (1 or 0, from the adjusted p).
 type Figure struct {
 	Name   string
 	Labels map[string]string
@@ -45,6 +46,8 @@ var figureDocs = []struct{ name, labels string }{
 	{"fpr_source", "judge, condition, source"},
 	{"claim_sway", "judge"},
 	{"rm_heldout_fpr", "judge, condition"}, {"rm_heldout_tpr", "judge, condition"}, {"roc_auc", "judge, condition"},
+	{"brier", "judge, condition"}, {"ece", "judge, condition (equal-width bins)"}, {"ece_equal_mass", "judge, condition"},
+	{"alpha_runs", "judge, condition"}, {"alpha_judges", "condition"}, {"alpha_human", ""},
 	{"trusted_rate", "benchmark, agent (the total has benchmark=\"all\", agent=\"all\")"},
 	{"checklist_failed", "judge, condition"},
 	{"regressions", ""}, {"significant_changes", ""}, {"lake_problems", ""}, {"lake_damaged", ""},
@@ -63,12 +66,13 @@ func FigureNames() []string {
 
 // fieldNames are the fields a gate may read.
 var fieldNames = []string{"value", "wilson_lo", "wilson_hi", "boot_lo", "boot_hi", "k", "n",
-	"baseline", "delta", "p", "significant", "regression"}
+	"baseline", "delta", "p", "p_adjusted", "significant", "regression"}
 
 // moments say how a figure is tested against a baseline in two samples:
 // a proportion K of N (two-proportion z) or the mean of per-episode values
 // with Sum and SumSq over N (Welch z).
 type moments struct {
+	tested     bool // the change is tested (proportions and inflation)
 	proportion bool
 	sum, sumSq float64
 	n          int
@@ -91,7 +95,13 @@ type namedEstimate struct {
 func (n namedEstimate) key() string { return n.name + labelString(n.labels) }
 
 func prop(e *Estimate) moments {
-	return moments{proportion: true, sum: float64(e.K), sumSq: float64(e.K), n: e.N}
+	return moments{tested: true, proportion: true, sum: float64(e.K), sumSq: float64(e.K), n: e.N}
+}
+
+// untested marks a figure whose change is shown but not tested.
+func untested(m moments) moments {
+	m.tested = false
+	return m
 }
 
 // estimates lists the document's estimates in a stable order.
@@ -106,7 +116,7 @@ func (d *Document) estimates() []namedEstimate {
 			namedEstimate{"fpr", jc, &r.FPR, prop(&r.FPR), +1, key},
 			namedEstimate{"fdr", jc, &r.FDR, prop(&r.FDR), +1, ""},
 			namedEstimate{"tpr", jc, &r.TPR, prop(&r.TPR), -1, key},
-			namedEstimate{"inflation", jc, &r.Inflation, moments{sum: float64(r.FP - r.FN), sumSq: float64(r.FP + r.FN), n: n}, 0, key},
+			namedEstimate{"inflation", jc, &r.Inflation, moments{tested: true, sum: float64(r.FP - r.FN), sumSq: float64(r.FP + r.FN), n: n}, 0, key},
 			namedEstimate{"kappa", jc, &r.Kappa, moments{}, -1, ""},
 			namedEstimate{"self_consistency", jc, &r.SelfConsistency, prop(&r.SelfConsistency), -1, ""},
 			namedEstimate{"uncertain_rate", jc, &r.UncertainRate, prop(&r.UncertainRate), +1, ""},
@@ -126,10 +136,31 @@ func (d *Document) estimates() []namedEstimate {
 		r := &d.RewardModels[i]
 		jc := map[string]string{"judge": r.Judge, "condition": r.Condition}
 		out = append(out,
-			namedEstimate{"rm_heldout_fpr", jc, &r.HeldOutFPR, prop(&r.HeldOutFPR), +1, ""},
-			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, prop(&r.HeldOutTPR), -1, ""},
+			namedEstimate{"rm_heldout_fpr", jc, &r.HeldOutFPR, untested(prop(&r.HeldOutFPR)), +1, ""},
+			namedEstimate{"rm_heldout_tpr", jc, &r.HeldOutTPR, untested(prop(&r.HeldOutTPR)), -1, ""},
 			namedEstimate{"roc_auc", jc, &r.AUC, moments{}, -1, ""},
 		)
+	}
+	for i := range d.Calibration {
+		c := &d.Calibration[i]
+		jc := map[string]string{"judge": c.Judge, "condition": c.Condition}
+		out = append(out,
+			namedEstimate{"brier", jc, &c.Brier, moments{}, +1, ""},
+			namedEstimate{"ece", jc, &c.ECEWidth, moments{}, +1, ""},
+			namedEstimate{"ece_equal_mass", jc, &c.ECEMass, moments{}, +1, ""})
+	}
+	if a := d.Agreement; a != nil {
+		for i := range a.Runs {
+			r := &a.Runs[i]
+			out = append(out, namedEstimate{"alpha_runs", map[string]string{"judge": r.Judge, "condition": r.Condition}, &r.Alpha, moments{}, -1, ""})
+		}
+		for i := range a.Judges {
+			r := &a.Judges[i]
+			out = append(out, namedEstimate{"alpha_judges", map[string]string{"condition": r.Condition}, &r.Alpha, moments{}, -1, ""})
+		}
+		if a.Human != nil {
+			out = append(out, namedEstimate{"alpha_human", map[string]string{}, &a.Human.Alpha, moments{}, -1, ""})
+		}
 	}
 	if d.Trust != nil {
 		rows := make([]*TrustAgent, 0, len(d.Trust.Agents)+1)
@@ -153,13 +184,13 @@ func (d *Document) Figures() []Figure {
 		f := Figure{Name: ne.name, Labels: ne.labels, Fields: map[string]Num{
 			"value": e.Value, "wilson_lo": e.Wilson[0], "wilson_hi": e.Wilson[1],
 			"boot_lo": e.Boot[0], "boot_hi": e.Boot[1], "k": NaN(), "n": NaN(),
-			"baseline": NaN(), "delta": NaN(), "p": NaN(), "significant": NaN(), "regression": NaN(),
+			"baseline": NaN(), "delta": NaN(), "p": NaN(), "p_adjusted": NaN(), "significant": NaN(), "regression": NaN(),
 		}}
 		if e.N > 0 {
 			f.Fields["k"], f.Fields["n"] = Num(e.K), Num(e.N)
 		}
 		if c := e.Change; c != nil {
-			f.Fields["baseline"], f.Fields["delta"], f.Fields["p"] = c.Baseline, c.Delta, c.P
+			f.Fields["baseline"], f.Fields["delta"], f.Fields["p"], f.Fields["p_adjusted"] = c.Baseline, c.Delta, c.P, c.PAdjusted
 			f.Fields["significant"], f.Fields["regression"] = boolNum(c.Significant), boolNum(c.Regression)
 		}
 		out = append(out, f)

@@ -30,9 +30,10 @@ func est(e Estimate) string {
 }
 
 // testNames are the readable names of the tests.
-var testNames = map[string]string{TestMcNemar: "paired McNemar", TestTwoProp: "two-proportion z", TestWelch: "Welch z", TestNone: "no test"}
+var testNames = map[string]string{TestPairedCluster: "paired, task-clustered z", TestBootZ: "unpaired, task-bootstrap z", TestClusteredTwoProp: "unpaired, task-clustered two-proportion z",
+	TestMcNemar: "paired McNemar", TestTwoProp: "two-proportion z", TestWelch: "Welch z", TestNone: "no test"}
 
-// chg renders a change: "+0.012 (p 0.340, paired McNemar)", marked when
+// chg renders a change: "+0.012 (p 0.340, adjusted 0.910, paired, task-clustered z)", marked when
 // significant; "" without a baseline.
 func chg(e Estimate) string {
 	c := e.Change
@@ -46,7 +47,7 @@ func chg(e Estimate) string {
 	if c.Test == TestNone {
 		return s + " (no test)"
 	}
-	s += fmt.Sprintf(" (p %s, %s)", pString(c.P), testNames[c.Test])
+	s += fmt.Sprintf(" (p %s, adjusted %s, %s)", pString(c.P), pString(c.PAdjusted), testNames[c.Test])
 	switch {
 	case c.Regression:
 		s += " REGRESSION"

@@ -254,3 +254,31 @@ func (g Gate) Eval(figs []Figure) (GateResult, error) {
 	res.Failed = len(res.Fired) > 0
 	return res, nil
 }
+
+// ApplyGates evaluates gates over doc's figures and the checklists'
+// verdicts into doc.Gates, and returns the expressions that failed. It
+// stops with *ErrNoFigure at the first gate that selects nothing.
+func ApplyGates(doc *Document, gates []Gate) ([]string, error) {
+	figs := doc.Figures()
+	var failed []string
+	for _, g := range gates {
+		res, err := g.Eval(figs)
+		if err != nil {
+			return nil, err
+		}
+		doc.Gates = append(doc.Gates, res)
+		if res.Failed {
+			failed = append(failed, g.Expr)
+		}
+	}
+	for _, c := range doc.Checklists {
+		expr := "--checklist " + c.Judge + "@" + c.Condition
+		res := GateResult{Expr: expr, Failed: !c.Pass, Matched: 1, Fired: []string{}}
+		if !c.Pass {
+			res.Fired = append(res.Fired, fmt.Sprintf("%d failed, %d not checked", c.Failed, c.NotChecked))
+			failed = append(failed, expr)
+		}
+		doc.Gates = append(doc.Gates, res)
+	}
+	return failed, nil
+}

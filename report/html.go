@@ -19,6 +19,7 @@ type htmlView struct {
 	Strata    []strataView
 	SwayChart template.HTML
 	ROC       []template.HTML
+	Diagrams  []template.HTML // reliability diagrams, one per calibration row
 	Funnel    template.HTML
 	D4Chart   template.HTML
 }
@@ -80,6 +81,9 @@ func WriteHTML(w io.Writer, d *Document) error {
 	for _, r := range d.RewardModels {
 		op := ROCPoint{FPR: r.HeldOutFPR.Value, TPR: r.HeldOutTPR.Value}
 		v.ROC = append(v.ROC, template.HTML(roc("ROC "+r.Judge+" @ "+r.Condition, r.ROC, op)))
+	}
+	for _, c := range d.Calibration {
+		v.Diagrams = append(v.Diagrams, template.HTML(reliability("Reliability "+c.Judge+" @ "+c.Condition+" ("+c.Forecast+")", c.Reliability)))
 	}
 	if t := d.Trust; t != nil {
 		var labels []string

@@ -76,6 +76,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		p("\n")
 	}
+	writeCalibrationMarkdown(p, d)
 	if t := d.Trust; t != nil {
 		p("## Trust Layer\n\n")
 		for _, n := range t.Notices {

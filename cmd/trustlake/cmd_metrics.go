@@ -96,7 +96,10 @@ func mapMetricsError[R any](r R, err error) (R, error) {
 type metricsOptions struct {
 	globalOptions
 	metricCommon
-	opts metrics.Options
+	opts        metrics.Options
+	agreement   bool // Krippendorff's α (Report.Agreement)
+	calibration bool // Brier and ECE (Report.Calibration)
+	bins        int
 }
 
 func metricsCommand() *cli.Command {
@@ -118,6 +121,11 @@ func metricsCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "strata: category, source, hardness, task or agent (repeatable)"},
 			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source of the headline rows"},
 			gtFlag(),
+			&cli.StringFlag{Name: "adjust", Usage: "test each stratum's FPR against the rest of its judge × condition, adjusted as one family: bh, holm or none (raw)"},
+			qFlag(),
+			&cli.BoolFlag{Name: "agreement", Usage: "add Krippendorff's alpha between runs, judges and human annotators (\"agreement\" in --json)"},
+			&cli.BoolFlag{Name: "calibration", Usage: "add Brier score and ECE of judge confidences and reward-model scores (\"calibration\" in --json)"},
+			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -134,7 +142,22 @@ func metricsCommand() *cli.Command {
 			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
 				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), By: c.StringSlice("by"),
 				Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples,
-				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt")}}
+				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt"), Adjust: c.String("adjust"), Q: c.Float64("q")}}
+			opts.agreement, opts.calibration, opts.bins = c.Bool("agreement"), c.Bool("calibration"), c.Int("bins")
+			if opts.bins < 1 {
+				return usageErrorf("--bins %d: must be positive", opts.bins)
+			}
+			if (opts.agreement || opts.calibration) && opts.engine.engine != "" && opts.engine.engine != engineDuckDB {
+				return usageErrorf("--agreement and --calibration run on the embedded DuckDB engine only")
+			}
+			if a := opts.opts.Adjust; a != "" {
+				if err := checkAdjust(a, opts.opts.Q); err != nil {
+					return err
+				}
+				if len(opts.opts.By) == 0 {
+					return usageHint("trustlake metrics --by category --adjust bh", "--adjust tests strata: give --by")
+				}
+			}
 			return runMetrics(c.Context, opts, c.App.Writer)
 		},
 	}
@@ -142,7 +165,11 @@ func metricsCommand() *cli.Command {
 
 func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) error {
 	rep, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Report, error) {
-		return metrics.Run(ctx, s, opts.opts)
+		rep, err := metrics.Run(ctx, s, opts.opts)
+		if err != nil || (!opts.agreement && !opts.calibration) {
+			return rep, err
+		}
+		return rep, addExtras(ctx, s.(*queries.Session), opts, &rep)
 	})
 	if err != nil {
 		return err
@@ -153,6 +180,28 @@ func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) erro
 	writeMetricsTable(stdout, rep)
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
+	}
+	return nil
+}
+
+// addExtras adds the agreement and calibration sections asked for.
+func addExtras(ctx context.Context, s *queries.Session, opts metricsOptions, rep *metrics.Report) error {
+	eo := metrics.ExtraOptions{Source: rep.Params.Source, Threshold: opts.opts.Threshold, Alpha: rep.Params.Alpha,
+		Resamples: rep.Params.Bootstrap, Seed: rep.Params.Seed, Bins: opts.bins}
+	if opts.agreement {
+		a, err := metrics.Agreements(ctx, s, eo)
+		if err != nil {
+			return err
+		}
+		rep.Agreement = &a
+	}
+	if opts.calibration {
+		cal, warnings, err := metrics.Calibrations(ctx, s, eo)
+		if err != nil {
+			return err
+		}
+		rep.Calibration = cal
+		rep.Warnings = append(rep.Warnings, warnings...)
 	}
 	return nil
 }
@@ -177,9 +226,52 @@ func writeMetricsTable(w io.Writer, rep metrics.Report) {
 		fmt.Fprintf(w, " threshold=%g", *p.Threshold)
 	}
 	fmt.Fprintln(w)
+	writeStrataTests(w, rep)
+	writeExtras(w, rep)
 	if r := rep.Reference; r.Episodes > 0 {
 		fmt.Fprintf(w, "human judgments: %d episodes, %d annotators, %d judgments; %d judged by two or more (%d unanimous), %d ties (no majority); Fleiss kappa between annotators %s\n",
 			r.Episodes, r.Annotators, r.Judgments, r.MultiAnnotated, r.Unanimous, r.Ties, num(float64(r.FleissKappa)))
+	}
+}
+
+// writeStrataTests prints the strata whose FPR differs from the rest of
+// their judge × condition (--adjust), after the adjustment.
+func writeStrataTests(w io.Writer, rep metrics.Report) {
+	if rep.Params.Adjust == "" {
+		return
+	}
+	n, sig := 0, 0
+	for _, r := range rep.Rows {
+		if r.VsRest == nil {
+			continue
+		}
+		n++
+		if v := r.VsRest; v.Significant {
+			sig++
+			d, val := r.StratumKey()
+			fmt.Fprintf(w, "stratum %s@%s %s=%s: FPR %s vs %s for the rest (diff %+.3f, p %.2g, adjusted %.2g)\n",
+				r.Judge, r.Condition, d, val, num(r.FPR.Value), num(v.FPRRest), v.Diff, v.P, v.PAdjusted)
+		}
+	}
+	fmt.Fprintf(w, "strata against the rest: %d of %d tests significant (--adjust %s at q %g)\n", sig, n, rep.Params.Adjust, rep.Params.Q)
+}
+
+// writeExtras prints the agreement and calibration sections.
+func writeExtras(w io.Writer, rep metrics.Report) {
+	if a := rep.Agreement; a != nil {
+		for _, r := range a.Runs {
+			fmt.Fprintf(w, "krippendorff alpha between runs of %s@%s: %s (%d episodes, %d tasks)\n", r.Judge, r.Condition, withBoot(r.Alpha), r.Units, r.Tasks)
+		}
+		for _, r := range a.Judges {
+			fmt.Fprintf(w, "krippendorff alpha between %d judges under %s: %s (%d episodes, %d tasks)\n", r.Coders, r.Condition, withBoot(r.Alpha), r.Units, r.Tasks)
+		}
+		if h := a.Human; h != nil {
+			fmt.Fprintf(w, "krippendorff alpha between human annotators: %s (%d episodes, %d tasks)\n", withBoot(h.Alpha), h.Units, h.Tasks)
+		}
+	}
+	for _, c := range rep.Calibration {
+		fmt.Fprintf(w, "calibration of %s@%s (%s, %d episodes, %d bins): Brier %s, ECE equal-width %s, equal-mass %s\n",
+			c.Judge, c.Condition, c.Forecast, c.N, c.Bins, withBoot(c.Brier), withBoot(c.ECEWidth), withBoot(c.ECEMass))
 	}
 }
 

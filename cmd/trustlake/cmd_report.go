@@ -15,7 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/nightly"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/trust"
@@ -35,6 +36,9 @@ type reportOptions struct {
 	folds      int
 	d2Policy   string
 	repeats    int
+	adjust     string
+	q          float64
+	bins       int
 }
 
 func reportCommand() *cli.Command {
@@ -53,14 +57,17 @@ func reportCommand() *cli.Command {
 			"sway, reward-model ROC and cross-fitted thresholds, the Trust Layer, verifier and\n" +
 			"data health, provenance — and writes DIR/report.json, report.md and report.html\n" +
 			"(inline SVG charts, no script, nothing fetched). The lake is only read.\n\n" +
-			"--baseline takes a previous report (its DIR or report.json: two-sample tests) or a\n" +
-			"lake DIR (the same episodes are paired: exact McNemar, paired task bootstrap).\n\n" +
+			"--baseline takes a previous report (its DIR or report.json: unpaired tests from\n" +
+			"both reports' task-cluster bootstrap intervals) or a lake DIR (the same episodes\n" +
+			"are paired: z with the task-clustered SE of the paired difference). The tested\n" +
+			"figures form one family: --adjust bh (default: Benjamini-Hochberg at --q), holm\n" +
+			"(family-wise error at --q) or none; significant and regression use the adjusted p.\n\n" +
 			"--fail-on EXPR (repeatable) is a gate over the report's figures, e.g.\n" +
 			"  'fpr{judge=\"vlm:x\",condition=\"E2-lastk\"}.wilson_hi > 0.10'\n" +
 			"  'trusted_rate.value < 0.2'   'regressions > 0'\n" +
 			"Figures: " + strings.Join(report.FigureNames(), ", ") + ".\n" +
 			"Fields: value (default), wilson_lo, wilson_hi, boot_lo, boot_hi, k, n, baseline,\n" +
-			"delta, p, significant, regression. A gate fails when any figure it selects\n" +
+			"delta, p, p_adjusted, significant, regression. A gate fails when any figure it selects\n" +
 			"satisfies the comparison; --checklist JUDGE@COND fails when the checklist fails.\n" +
 			"The files are written in every case; exit 4 says a gate failed.\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
@@ -74,6 +81,8 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-fitting folds (split by task) for reward models"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "Trust Layer D2 policy: lenient or strict"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
+			adjustFlag(), qFlag(),
+			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -89,7 +98,13 @@ func reportCommand() *cli.Command {
 			}
 			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
 				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats")}
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q"), bins: c.Int("bins")}
+			if opts.bins < 1 {
+				return usageErrorf("--bins %d: must be positive", opts.bins)
+			}
+			if err := checkAdjust(opts.adjust, opts.q); err != nil {
+				return err
+			}
 			for _, e := range c.Generic("fail-on").(*exprList).exprs {
 				g, err := report.ParseGate(e)
 				if err != nil {
@@ -109,21 +124,49 @@ func reportCommand() *cli.Command {
 	}
 }
 
+// reportRunsEnv set to "session" makes the report take the session's
+// statements even where the run counts cover the lake: the same figures,
+// slower (a cross-check, and how the tests reach that path).
+const reportRunsEnv = "TRUSTLAKE_REPORT_RUNS"
+
+// nightlyOptions turns the flags into the report builder's options.
+func (o reportOptions) nightlyOptions() nightly.Options {
+	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
+		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
+		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
+		Adjust: o.adjust, Q: o.q, Bins: o.bins,
+		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
+		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
+			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha}
+			aopts, err := topts.auditOptions()
+			if err != nil {
+				return trust.Report{}, err
+			}
+			rep, _, err := auditLake(ctx, src, topts, aopts)
+			return rep, err
+		}}
+}
+
 func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error {
 	src, err := opts.openLakeRead()
 	if err != nil {
 		return err
 	}
-	doc, err := buildReport(ctx, opts, src)
+	nopts := opts.nightlyOptions()
+	doc, err := nightly.Build(ctx, src, nopts)
 	if err != nil {
-		return err
+		return metricsError(err)
 	}
 	if opts.baseline != "" {
-		if err := applyBaseline(ctx, opts, src, doc); err != nil {
-			return err
+		if err := nightly.CompareBaseline(ctx, src, doc, opts.baseline, nopts); err != nil {
+			return baselineError(err)
 		}
 	}
-	failed, err := evalGates(opts, doc)
+	failed, err := report.ApplyGates(doc, opts.gates)
+	var nf *report.ErrNoFigure
+	if errors.As(err, &nf) {
+		return usageHint("trustlake report --help (lists the figures); check the labels against report.json", "%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -149,32 +192,21 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	return nil
 }
 
-// evalGates evaluates the --fail-on gates and the checklists into
-// doc.Gates and returns the failed ones.
-func evalGates(opts reportOptions, doc *report.Document) ([]string, error) {
-	figs := doc.Figures()
-	var failed []string
-	for _, g := range opts.gates {
-		res, err := g.Eval(figs)
-		var nf *report.ErrNoFigure
-		if errors.As(err, &nf) {
-			return nil, usageHint("trustlake report --help (lists the figures); check the labels against report.json", "%v", err)
-		}
-		doc.Gates = append(doc.Gates, res)
-		if res.Failed {
-			failed = append(failed, g.Expr)
-		}
+// baselineError maps the baseline's errors to exit codes: a path that is
+// not a baseline is a usage error, a file that is not a report rejected
+// input.
+func baselineError(err error) error {
+	var (
+		pe *nightly.PathError
+		ne *nightly.NotReportError
+	)
+	switch {
+	case errors.As(err, &pe):
+		return usageHint("trustlake report --baseline PREVIOUS_REPORT_DIR (or its report.json, or a lake DIR)", "--baseline: %v", pe.Err)
+	case errors.As(err, &ne):
+		return &rejectedError{summary: ne.Msg}
 	}
-	for _, c := range doc.Checklists {
-		expr := "--checklist " + c.Judge + "@" + c.Condition
-		res := report.GateResult{Expr: expr, Failed: !c.Pass, Matched: 1, Fired: []string{}}
-		if !c.Pass {
-			res.Fired = append(res.Fired, fmt.Sprintf("%d failed, %d not checked", c.Failed, c.NotChecked))
-			failed = append(failed, expr)
-		}
-		doc.Gates = append(doc.Gates, res)
-	}
-	return failed, nil
+	return metricsError(err)
 }
 
 // writeReport writes report.json, report.md and report.html into dir,
@@ -231,17 +263,6 @@ func writeFileAtomic(name string, b []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
-}
-
-// reportMetricsError turns "nothing to measure" into a warning: a lake
-// with only Trust Layer results still gets a report.
-func reportMetricsError(err error, doc *report.Document, what string) error {
-	switch {
-	case errors.Is(err, metrics.ErrNoVerdicts), errors.Is(err, metrics.ErrNoGroundTruth), errors.Is(err, metrics.ErrScoreOnly):
-		doc.Warnings = append(doc.Warnings, fmt.Sprintf("%s: %v", what, err))
-		return nil
-	}
-	return metricsError(err)
 }
 
 // exprList collects a repeatable flag whose values may contain commas

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/report"
+	"github.com/trustlake/trustlake/stats"
 )
 
 // changedVerdicts is the rule of testdata/report/baseline_reference.py:
@@ -88,9 +89,12 @@ func rewriteVerdicts(t *testing.T, gen, dst string) []string {
 }
 
 // TestReportBaselineSignificance compares a lake with a baseline whose
-// episodes are the same (paired: exact McNemar) and with the baseline's
-// report.json (two samples: two-proportion z), against reference numbers
-// computed independently by testdata/report/baseline_reference.py.
+// episodes are the same (paired: z with the task-clustered SE of the
+// paired difference, against reference numbers computed independently by
+// testdata/report/baseline_reference.py) and with the baseline's
+// report.json (unpaired: the design-effect two-proportion z test of both
+// reports' bootstrap intervals, stats.ClusteredTwoProportionZ, whose
+// formula stats' interop test checks).
 func TestReportBaselineSignificance(t *testing.T) {
 	b, err := os.ReadFile("testdata/report/baseline_reference.json")
 	if err != nil {
@@ -102,6 +106,7 @@ func TestReportBaselineSignificance(t *testing.T) {
 		FPRCurrent     float64 `json:"fpr_current"`
 		FPRBaseline    float64 `json:"fpr_baseline"`
 		McNemarP       float64 `json:"mcnemar_p"`
+		PairedClusterP float64 `json:"paired_cluster_p"`
 		TwoProportionP float64 `json:"two_proportion_p"`
 	}
 	if err := json.Unmarshal(b, &ref); err != nil || len(ref) != 2 {
@@ -134,11 +139,14 @@ func TestReportBaselineSignificance(t *testing.T) {
 		}
 		return d
 	}
+	baseDoc := read(filepath.Join(dir, "base-report"))
 	for _, c := range []struct {
 		baseline, test string
-	}{{baseLake, report.TestMcNemar}, {filepath.Join(dir, "base-report"), report.TestTwoProp}} {
+	}{{baseLake, report.TestPairedCluster}, {filepath.Join(dir, "base-report"), report.TestClusteredTwoProp}} {
 		out := filepath.Join(dir, "report-vs-"+filepath.Base(c.baseline))
-		code, stdout, stderr := trustlakeExit(t, "--lake", curLake, "report", "--out", out, "--baseline", c.baseline, "--fail-on", "regressions > 0")
+		// Raw p-values (--adjust none): the change of 10 of 30 tasks is
+		// p < 0.001 but not below BH's bar over 160 tests.
+		code, stdout, stderr := trustlakeExit(t, "--lake", curLake, "report", "--out", out, "--baseline", c.baseline, "--adjust", "none", "--fail-on", "regressions > 0")
 		if code != exitCheckFailed {
 			t.Fatalf("report --baseline %s: exit %d, want 4 (a regression)\n%s%s", c.baseline, code, stdout, stderr)
 		}
@@ -167,19 +175,24 @@ func TestReportBaselineSignificance(t *testing.T) {
 			}
 			r := d.Judges[i]
 			ch := r.FPR.Change
-			wantP := want.McNemarP
-			if c.test == report.TestTwoProp {
-				wantP = want.TwoProportionP
+			wantP := want.PairedClusterP
+			if c.test == report.TestClusteredTwoProp {
+				// The same test from both reports' figures.
+				br := baseDoc.Judges[indexOf(baseDoc.Judges, func(b report.JudgeRow) bool { return b.Judge == jc[0] && b.Condition == jc[1] })]
+				z := stats.NormalQuantile(0.975)
+				seA, seB := float64(r.FPR.Boot[1]-r.FPR.Boot[0])/(2*z), float64(br.FPR.Boot[1]-br.FPR.Boot[0])/(2*z)
+				wantP = stats.ClusteredTwoProportionZ(r.FPR.K, r.FPR.N, stats.DesignEffect(float64(r.FPR.Value), seA, r.FPR.N),
+					br.FPR.K, br.FPR.N, stats.DesignEffect(float64(br.FPR.Value), seB, br.FPR.N)).P
 			}
-			if ch == nil || ch.Test != c.test || r.NNeg != want.Negatives || math.Abs(float64(ch.P)-wantP) > 1e-12*math.Max(1, wantP) ||
+			if ch == nil || ch.Test != c.test || r.NNeg != want.Negatives || math.Abs(float64(ch.P)-wantP) > 1e-9*math.Max(1, wantP) ||
 				math.Abs(float64(ch.Delta)-(want.FPRCurrent-want.FPRBaseline)) > 1e-12 || float64(ch.Baseline) != want.FPRBaseline {
 				t.Errorf("%s (%s): change %+v, neg %d; want p %v, delta %v", name, c.test, ch, r.NNeg, wantP, want.FPRCurrent-want.FPRBaseline)
 				continue
 			}
-			if ch.Significant != (wantP < 0.05) || ch.Regression != (wantP < 0.05) {
-				t.Errorf("%s (%s): significant %v regression %v with p %v", name, c.test, ch.Significant, ch.Regression, wantP)
+			if sig := float64(ch.PAdjusted) <= 0.05; ch.Significant != sig || ch.Regression != sig || !(ch.PAdjusted >= ch.P) {
+				t.Errorf("%s (%s): significant %v regression %v with p %v adjusted %v", name, c.test, ch.Significant, ch.Regression, ch.P, ch.PAdjusted)
 			}
-			if c.test == report.TestMcNemar && ch.NPairs != want.Negatives {
+			if c.test == report.TestPairedCluster && (ch.NPairs != want.Negatives || !ch.Paired) {
 				t.Errorf("%s: %d pairs, want %d", name, ch.NPairs, want.Negatives)
 			}
 		}

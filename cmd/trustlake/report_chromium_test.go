@@ -108,7 +108,11 @@ wait:
 	for _, st := range d.Strata {
 		dims[st.By] = true
 	}
-	want := 1 + len(dims) + 1 + len(d.RewardModels) + 2 // FPR forest, strata, claim sway, ROC each, funnel and D4
+	// FPR forest, strata, claim sway, ROC each, reliability each, funnel and D4
+	want := 1 + len(dims) + 1 + len(d.RewardModels) + len(d.Calibration) + 2
+	if len(d.Calibration) == 0 {
+		t.Fatal("the report has no calibration rows")
+	}
 	var charts int
 	eval(`document.querySelectorAll('svg.chart').length`, &charts)
 	if charts != want {
@@ -128,6 +132,33 @@ wait:
 	eval(`document.querySelector('#judges table').innerText`, &text)
 	if j := d.Judges[0]; !strings.Contains(text, j.Judge) || !strings.Contains(text, j.Condition) || !strings.Contains(text, num(float64(j.FPR.Value))) {
 		t.Errorf("the judges table does not read %s %s %s:\n%.300s", j.Judge, j.Condition, num(float64(j.FPR.Value)), text)
+	}
+	// One reliability diagram per calibration row, each with a dot per
+	// non-empty bin; the calibration and agreement tables read their rows.
+	var dots []int
+	eval(`[...document.querySelectorAll('#calibration svg.reliability')].map(e => e.querySelectorAll('circle').length)`, &dots)
+	if len(dots) != len(d.Calibration) {
+		t.Errorf("%d reliability diagrams, want %d", len(dots), len(d.Calibration))
+	}
+	for i, n := range dots {
+		want := 0
+		for _, b := range d.Calibration[i].Reliability {
+			if b.N > 0 {
+				want++
+			}
+		}
+		if n != want || n == 0 {
+			t.Errorf("reliability diagram %d: %d dots, want %d", i, n, want)
+		}
+	}
+	eval(`document.querySelector('#calibration table').innerText`, &text)
+	if c := d.Calibration[0]; !strings.Contains(text, c.Judge) || !strings.Contains(text, num(float64(c.Brier.Value))) {
+		t.Errorf("the calibration table does not read %s Brier %s:\n%.300s", c.Judge, num(float64(c.Brier.Value)), text)
+	}
+	var alphaRows int
+	eval(`document.querySelectorAll('#agreement table tr').length`, &alphaRows)
+	if a := d.Agreement; a == nil || alphaRows != len(a.Runs)+len(a.Judges)+1 {
+		t.Errorf("agreement table has %d rows, want one per α and a header: %+v", alphaRows, a)
 	}
 	var summary string
 	eval(`document.getElementById('summary').innerText`, &summary)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/nightly"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/sim"
 )
@@ -181,7 +182,7 @@ func TestReportFiguresMatchCLI(t *testing.T) {
 		checkMetric(t, rm.Judge+" heldout_fpr", rm.HeldOutFPR, th.HeldOutFPR)
 		checkMetric(t, rm.Judge+" heldout_tpr", rm.HeldOutTPR, th.HeldOutTPR)
 		checkMetric(t, rm.Judge+" roc_auc", rm.AUC, th.AUC)
-		if n := len(rm.ROC); n < 3 || n > maxROCPoints+1 || rm.ROC[0] != (report.ROCPoint{}) || rm.ROC[n-1] != (report.ROCPoint{FPR: 1, TPR: 1}) {
+		if n := len(rm.ROC); n < 3 || n > nightly.MaxROCPoints+1 || rm.ROC[0] != (report.ROCPoint{}) || rm.ROC[n-1] != (report.ROCPoint{FPR: 1, TPR: 1}) {
 			t.Errorf("%s@%s: ROC of %d points from %v to %v", rm.Judge, rm.Condition, n, rm.ROC[0], rm.ROC[n-1])
 		}
 	}

@@ -13,8 +13,12 @@ runs of task 7's GT failures do. For each judge x condition this script
 derives the majority verdict per natural episode with ground truth (parse
 errors dropped; the verdict with strictly more runs than each other, else
 uncertain; uncertain counts as a rejection), then the FPR on both sides,
-the paired exact McNemar p (b: accepted now, rejected in the baseline) and
-the two-proportion z test p (pooled standard error).
+the paired exact McNemar p (b: accepted now, rejected in the baseline),
+the two-proportion z test p (pooled standard error) and the paired
+task-clustered z test p: the mean over negatives of (accepted now −
+accepted in the baseline), its cluster-robust (CR1) standard error over
+tasks, sqrt(G/(G−1) · Σ_t (d_t − mean·n_t)²) / N with d_t the task's sum
+of differences and n_t its negatives, and the normal two-sided p.
 """
 import collections
 import glob
@@ -62,13 +66,25 @@ def main(root):
         c = sum(1 for ep in neg if acc_b[ep] and not acc_c[ep])
         n = b + c
         p_mcnemar = 1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2 ** n)
+        d_t, n_t = collections.Counter(), collections.Counter()
+        for ep in neg:
+            d_t[eps[ep][1]] += int(acc_c[ep]) - int(acc_b[ep])
+            n_t[eps[ep][1]] += 1
+        big_n = sum(n_t.values())
+        mean = sum(d_t.values()) / big_n
+        g = len(n_t)
+        se_c = math.sqrt(g / (g - 1) * sum((d_t[t] - mean * n_t[t]) ** 2 for t in n_t)) / big_n
+        if se_c > 0:
+            p_cluster = 2 * NormalDist().cdf(-abs(mean / se_c))
+        else:
+            p_cluster = 1.0 if mean == 0 else 0.0
         kc, kb, m = sum(acc_c.values()), sum(acc_b.values()), len(neg)
         pool = (kc + kb) / (2 * m)
         se = math.sqrt(pool * (1 - pool) * 2 / m)
         z = (kc / m - kb / m) / se if se > 0 else 0.0
         out[judge + "@" + cond] = {"negatives": m, "fp_current": kc, "fp_baseline": kb, "b": b, "c": c,
                                    "fpr_current": kc / m, "fpr_baseline": kb / m,
-                                   "mcnemar_p": p_mcnemar, "two_proportion_p": 2 * NormalDist().cdf(-abs(z)) if se > 0 else 1.0}
+                                   "mcnemar_p": p_mcnemar, "paired_cluster_p": p_cluster, "two_proportion_p": 2 * NormalDist().cdf(-abs(z)) if se > 0 else 1.0}
     print(json.dumps(out, indent=1, sort_keys=True))
 
 

@@ -1,4 +1,4 @@
-package main
+package nightly
 
 import (
 	"context"
@@ -17,25 +17,27 @@ import (
 	"github.com/trustlake/trustlake/report"
 )
 
-// applyBaseline compares doc with the baseline: a lake (the same report
-// computed there, and paired tests where the episodes are the same) or a
-// previous report (its folder or report.json: two-sample tests).
-func applyBaseline(ctx context.Context, opts reportOptions, src *lake.Lake, doc *report.Document) error {
-	path := opts.baseline
+// CompareBaseline compares doc, built from src, with the baseline at path:
+// a lake (the same report computed there, and paired tests where the
+// episodes are the same) or a previous report (its folder or report.json:
+// two-sample tests). A path that cannot be read gives a *PathError, a
+// file that is not a report a *NotReportError.
+func CompareBaseline(ctx context.Context, src *lake.Lake, doc *report.Document, path string, opts Options) error {
+	opts = opts.withDefaults()
 	if _, err := os.Stat(path); err != nil {
-		return usageHint("trustlake report --baseline PREVIOUS_REPORT_DIR (or its report.json, or a lake DIR)", "--baseline: %v", err)
+		return &PathError{Err: err}
 	}
 	var (
 		base   *report.Document
 		paired = map[string]report.Paired{}
 		ref    = &report.BaselineRef{Path: path}
 	)
-	bl, err := lake.OpenExisting(path, lake.Options{Logger: opts.logger()})
+	bl, err := lake.OpenExisting(path, lake.Options{Logger: opts.Logger})
 	switch {
 	case err == nil:
 		bopts := opts
-		bopts.lakeDir, bopts.checklists = path, nil
-		if base, err = buildReport(ctx, bopts, bl); err != nil {
+		bopts.LakeDir, bopts.Checklists = path, nil
+		if base, err = Build(ctx, bl, bopts); err != nil {
 			return fmt.Errorf("baseline %s: %w", path, err)
 		}
 		if paired, err = pairLakes(ctx, opts, src, bl); err != nil {
@@ -43,7 +45,7 @@ func applyBaseline(ctx context.Context, opts reportOptions, src *lake.Lake, doc 
 		}
 		ref.Kind = "lake"
 	case errors.Is(err, lake.ErrNotALake):
-		if base, err = readReportJSON(path); err != nil {
+		if base, err = ReadReport(path); err != nil {
 			return err
 		}
 		ref.Kind = "report"
@@ -51,26 +53,45 @@ func applyBaseline(ctx context.Context, opts reportOptions, src *lake.Lake, doc 
 		return err
 	}
 	ref.ManifestVersion, ref.ManifestSHA256 = base.Provenance.ManifestVersion, base.Provenance.ManifestSHA256
-	report.Diff(doc, base, paired, opts.alpha)
+	baseAlpha := opts.Alpha
+	if a := base.Summary.Alpha; a.Defined() && a > 0 && a < 1 {
+		baseAlpha = float64(a)
+	}
+	if err := report.Diff(doc, base, paired, report.DiffOptions{Alpha: opts.Alpha, BaseAlpha: baseAlpha, Adjust: opts.Adjust, Q: opts.Q}); err != nil {
+		return err
+	}
 	doc.Provenance.Baseline = ref
 	return nil
 }
 
-// readReportJSON reads a previous report.json (or the one in a folder).
-func readReportJSON(path string) (*report.Document, error) {
+// PathError is a baseline path that cannot be read (missing, or a folder
+// that is neither a lake nor holds a report.json).
+type PathError struct{ Err error }
+
+func (e *PathError) Error() string { return e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// NotReportError is a baseline file that is not a report.json this
+// trustlake reads.
+type NotReportError struct{ Msg string }
+
+func (e *NotReportError) Error() string { return e.Msg }
+
+// ReadReport reads a previous report.json (or the one in a folder).
+func ReadReport(path string) (*report.Document, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "report.json")
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageHint("--baseline takes a report folder, its report.json, or a lake folder", "--baseline: %v", err)
+		return nil, &PathError{Err: err}
 	}
 	var doc report.Document
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, &rejectedError{summary: fmt.Sprintf("%s: not a trustlake report.json: %v", path, err)}
+		return nil, &NotReportError{Msg: fmt.Sprintf("%s: not a trustlake report.json: %v", path, err)}
 	}
 	if doc.Format < 1 || doc.Format > report.FormatVersion {
-		return nil, &rejectedError{summary: fmt.Sprintf("%s: format: report format %d, this trustlake reads 1..%d", path, doc.Format, report.FormatVersion)}
+		return nil, &NotReportError{Msg: fmt.Sprintf("%s: format: report format %d, this trustlake reads 1..%d", path, doc.Format, report.FormatVersion)}
 	}
 	return &doc, nil
 }
@@ -84,19 +105,19 @@ type episodeVerdict struct {
 
 // majorities reads every (judge, condition, episode) majority of source
 // with ground truth and a task.
-func majorities(ctx context.Context, opts reportOptions, src *lake.Lake) (map[queries.JudgeCondition]map[string]episodeVerdict, error) {
-	s, err := queries.Open(ctx, src, queries.Options{Logger: opts.logger(), Threads: opts.threads})
+func majorities(ctx context.Context, opts Options, src *lake.Lake) (map[queries.JudgeCondition]map[string]episodeVerdict, error) {
+	s, err := queries.Open(ctx, src, queries.Options{Logger: opts.Logger, Threads: opts.Threads})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	rows, err := s.MetricEpisodeRows(ctx, opts.threshold)
+	rows, err := s.MetricEpisodeRows(ctx, opts.Threshold)
 	if err != nil {
 		return nil, err
 	}
 	out := map[queries.JudgeCondition]map[string]episodeVerdict{}
 	for _, r := range rows {
-		if !r.HasGT || r.TaskID == "" || r.Source != opts.source {
+		if !r.HasGT || r.TaskID == "" || r.Source != opts.Source {
 			continue
 		}
 		jc := queries.JudgeCondition{Judge: r.Judge, Condition: r.Condition}
@@ -111,7 +132,7 @@ func majorities(ctx context.Context, opts reportOptions, src *lake.Lake) (map[qu
 // pairLakes pairs each judge × condition of the two lakes whose episodes
 // (with ground truth, of the headline source) are the same on both sides
 // with the same ground truth; others are left to two-sample tests.
-func pairLakes(ctx context.Context, opts reportOptions, cur, base *lake.Lake) (map[string]report.Paired, error) {
+func pairLakes(ctx context.Context, opts Options, cur, base *lake.Lake) (map[string]report.Paired, error) {
 	a, err := majorities(ctx, opts, cur)
 	if err != nil {
 		return nil, err
@@ -153,15 +174,15 @@ func pairLakes(ctx context.Context, opts reportOptions, cur, base *lake.Lake) (m
 		slices.SortFunc(pairs, func(x, y queries.MetricPair) int {
 			return strings.Compare(fmt.Sprint(x.TaskID, x.GTPass, x.AMajority, x.BMajority), fmt.Sprint(y.TaskID, y.GTPass, y.AMajority, y.BMajority))
 		})
-		neg, pos, err := metrics.ComparePairs(pairs, metrics.CompareOptions{Source: opts.source, UncertainPolicy: opts.policy,
-			Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed})
+		neg, pos, err := metrics.ComparePairs(pairs, metrics.CompareOptions{Source: opts.Source, UncertainPolicy: opts.UncertainPolicy,
+			Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed})
 		if err != nil {
-			return nil, metricsError(err)
+			return nil, err
 		}
-		out[jc.String()] = report.Paired{
-			Neg: report.PairedSide{B: neg.B, C: neg.C, N: neg.NPairs, CI: report.Interval{report.Num(neg.Diff.Boot[0]), report.Num(neg.Diff.Boot[1])}},
-			Pos: report.PairedSide{B: pos.B, C: pos.C, N: pos.NPairs, CI: report.Interval{report.Num(pos.Diff.Boot[0]), report.Num(pos.Diff.Boot[1])}},
-		}
+		sn, sp, sa := pairedSides(pairs, opts.UncertainPolicy)
+		sn.CI = report.Interval{report.Num(neg.Diff.Boot[0]), report.Num(neg.Diff.Boot[1])}
+		sp.CI = report.Interval{report.Num(pos.Diff.Boot[0]), report.Num(pos.Diff.Boot[1])}
+		out[jc.String()] = report.Paired{Neg: sn, Pos: sp, All: sa}
 	}
 	return out, nil
 }

@@ -1,10 +1,9 @@
-package main
+package nightly
 
 import (
 	"cmp"
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"sync"
 
@@ -13,7 +12,7 @@ import (
 	"github.com/trustlake/trustlake/schema"
 )
 
-// reportEngine is the session a report computes on. The sections run
+// engine is the session a report computes on. The sections run
 // concurrently (metrics, each claim sway, each reward model, health, the
 // Trust Layer: one's Go statistics overlap another's SQL), so every
 // statement takes the session in turn (a DuckDB session runs one statement
@@ -26,9 +25,10 @@ import (
 // a statement. ReadScores reads in one statement the reward models' scores
 // that the run counts do not give, for their MetricsScores calls (the
 // others are averaged from the runs by each call).
-type reportEngine struct {
-	sess *queries.Session
-	mu   sync.Mutex // held while a statement runs on sess, and for scores
+type engine struct {
+	sess         *queries.Session
+	sessionCells bool
+	mu           sync.Mutex // held while a statement runs on sess, and for scores
 
 	// Filled by Prepare, then only read.
 	prepared bool
@@ -51,10 +51,13 @@ type scoreKey struct {
 	source string
 }
 
-var _ metrics.ScoreEngine = (*reportEngine)(nil)
+var _ metrics.ScoreEngine = (*engine)(nil)
 
-func newReportEngine(s *queries.Session) *reportEngine {
-	return &reportEngine{sess: s}
+// newEngine returns the engine over s; with sessionCells the report takes
+// the session's statements even where ReportRuns covers the lake: the same
+// figures, slower (a cross-check, and how the tests reach that path).
+func newEngine(s *queries.Session, sessionCells bool) *engine {
+	return &engine{sess: s, sessionCells: sessionCells}
 }
 
 // Prepare reads the lake-wide lookups and the runs once, before the
@@ -62,19 +65,14 @@ func newReportEngine(s *queries.Session) *reportEngine {
 // ReportRuns does not cover it counts the runs per episode once for the
 // session's statements instead (queries.Session.MaterializeRuns at
 // threshold).
-// reportRunsEnv set to "session" makes the report take the session's
-// statements even where ReportRuns covers the lake: the same figures,
-// slower (a cross-check, and how the tests reach that path).
-const reportRunsEnv = "TRUSTLAKE_REPORT_RUNS"
-
-func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
+func (e *engine) Prepare(ctx context.Context, threshold *float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var err error
 	if e.counts, err = e.sess.MetricsLakeCounts(ctx); err != nil {
 		return err
 	}
-	if os.Getenv(reportRunsEnv) == "session" {
+	if e.sessionCells {
 		err = queries.ErrReportRunsShape // asked for: cross-check the two paths
 	} else {
 		e.runs, err = e.sess.ReadReportRuns(ctx, e.counts.Episodes)
@@ -102,7 +100,7 @@ func (e *reportEngine) Prepare(ctx context.Context, threshold *float64) error {
 	return nil
 }
 
-func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
+func (e *engine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
 	if e.prepared {
 		return e.counts, nil
 	}
@@ -111,7 +109,7 @@ func (e *reportEngine) MetricsLakeCounts(ctx context.Context) (queries.LakeCount
 	return e.sess.MetricsLakeCounts(ctx)
 }
 
-func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
+func (e *engine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
 	if e.prepared {
 		return e.human, e.nHuman, nil
 	}
@@ -127,7 +125,7 @@ func (e *reportEngine) HumanAgreement(ctx context.Context) ([]queries.HumanCount
 // left unscored, so the answer for any threshold is the one without, its
 // unscored counts zero (TestReportEngineJudgeConditions checks it against
 // the session).
-func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
+func (e *engine) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]queries.JudgeConditionCount, error) {
 	jcs := e.jcs
 	if !e.prepared {
 		e.mu.Lock()
@@ -149,7 +147,7 @@ func (e *reportEngine) MetricsJudgeConditions(ctx context.Context, threshold *fl
 
 // MetricsCells computes the cells from the runs when there are, else asks
 // the session.
-func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
+func (e *engine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	if e.runs != nil {
 		return e.runs.Cells(opts), nil
 	}
@@ -159,7 +157,7 @@ func (e *reportEngine) MetricsCells(ctx context.Context, opts queries.MetricCell
 }
 
 // MetricsPairs is like MetricsCells.
-func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
+func (e *engine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
 	if e.runs != nil {
 		return e.runs.Pairs(a, b, source, threshold, gt), nil
 	}
@@ -173,7 +171,7 @@ func (e *reportEngine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondi
 // those whose run counts give them (queries.ReportRuns.HasScoreRuns):
 // each MetricsScores call averages those from the runs, beside the other
 // sections, without the session.
-func (e *reportEngine) ReadScores(ctx context.Context, jcs []queries.JudgeCondition, source string) error {
+func (e *engine) ReadScores(ctx context.Context, jcs []queries.JudgeCondition, source string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.scoreJCs = nil
@@ -190,7 +188,7 @@ func (e *reportEngine) ReadScores(ctx context.Context, jcs []queries.JudgeCondit
 // the judge × conditions ReadScores read from one statement for all of
 // them and the episodes of the runs (queries.Session.ReportScores, the
 // same rows as the session's MetricsScores), others from the session.
-func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
+func (e *engine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	if e.runs != nil && e.runs.HasScoreRuns(jc) { // the runs are read only after Prepare
 		return e.runs.Scores(jc, source), nil
 	}
@@ -204,7 +202,7 @@ func (e *reportEngine) MetricsScores(ctx context.Context, jc queries.JudgeCondit
 
 // scoresOf returns the scores of jc of source, reading those of every
 // scoreJCs of that source first when they were not (e.mu held).
-func (e *reportEngine) scoresOf(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
+func (e *engine) scoresOf(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	if got, ok := e.scores[scoreKey{jc, source}]; ok || e.runs == nil || len(e.scoreJCs) == 0 {
 		return got, nil
 	}
@@ -223,7 +221,7 @@ func (e *reportEngine) scoresOf(ctx context.Context, jc queries.JudgeCondition, 
 
 // ReportHealth takes the episode counts from the runs when there are
 // (the statement then scans no episodes), else asks the session.
-func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error) {
+func (e *engine) ReportHealth(ctx context.Context) (queries.Health, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.runs != nil {
@@ -232,7 +230,7 @@ func (e *reportEngine) ReportHealth(ctx context.Context) (queries.Health, error)
 	return e.sess.ReportHealth(ctx)
 }
 
-func (e *reportEngine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
+func (e *engine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
 	if e.runs != nil {
 		return e.runs.NeedsReview(), nil
 	}
@@ -241,7 +239,7 @@ func (e *reportEngine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewC
 	return e.sess.ReportNeedsReview(ctx)
 }
 
-func (e *reportEngine) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error) {
+func (e *engine) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.TrustBenchmarks(ctx)
@@ -249,7 +247,7 @@ func (e *reportEngine) TrustBenchmarks(ctx context.Context) ([]queries.Benchmark
 
 // locked runs fn with the session to itself (for a caller that takes a
 // *queries.Session, such as metrics.Checklist).
-func (e *reportEngine) locked(fn func(*queries.Session) error) error {
+func (e *engine) locked(fn func(*queries.Session) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return fn(e.sess)

@@ -1,8 +1,10 @@
-package main
+package nightly
 
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -15,76 +17,68 @@ import (
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/stats"
-	"github.com/trustlake/trustlake/trust"
 )
 
-// maxROCPoints bounds the ROC curve kept per reward model: the report
+// MaxROCPoints bounds the ROC curve kept per reward model: the report
 // grows with judges × conditions, not with episodes.
-const maxROCPoints = 200
+const MaxROCPoints = 200
 
-// buildReport computes every section of the report from the lake. The
-// figures are the typed results of the same functions the commands
-// metrics, compare, threshold, trust, checklist and lake check print.
-func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*report.Document, error) {
+// Build computes every section of the report from the lake. The figures
+// are the typed results of the same functions the commands metrics,
+// compare, threshold, trust, checklist and lake check print. Errors of the
+// metrics package (metrics.ErrNoVerdicts, ...) are returned as they are,
+// but where a lake without verdicts or ground truth still gets a report
+// (a warning then says what is missing).
+func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document, error) {
+	opts = opts.withDefaults()
 	version, digest, err := src.ManifestDigest()
 	if err != nil {
 		return nil, err
 	}
-	doc := &report.Document{Format: report.FormatVersion, Title: opts.title,
+	doc := &report.Document{Format: report.FormatVersion, Title: opts.Title,
 		Judges: []report.JudgeRow{}, Strata: []report.StratumRow{}, ClaimSway: []report.Sway{}, RewardModels: []report.RewardModel{},
-		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{},
-		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.alpha)},
-		Provenance: report.Provenance{Version: versionString(), Lake: opts.lakeDir, ManifestVersion: version, ManifestSHA256: digest,
-			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.seed, Params: reportParams(opts)}}
-	sess, err := openSession(ctx, opts.globalOptions, nil, opts.threads)
+		Checklists: []report.Checklist{}, Gates: []report.GateResult{}, Warnings: []string{}, Calibration: []report.CalibrationRow{},
+		Summary: report.Summary{Line: "No baseline given: changes are not computed.", Alpha: report.Num(opts.Alpha), Q: report.NaN()},
+		Provenance: report.Provenance{Version: opts.Version, Lake: opts.LakeDir, ManifestVersion: version, ManifestSHA256: digest,
+			GeneratedAt: time.Now().UTC().Truncate(time.Second), Seed: opts.Seed, Params: opts.params()}}
+	sess, err := queries.Open(ctx, src, queries.Options{Logger: opts.Logger, Threads: opts.Threads})
 	if err != nil {
 		return nil, err
 	}
 	defer sess.Close()
-	eng := newReportEngine(sess)
+	eng := newEngine(sess, opts.SessionCells)
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
 	// health statements after the judge sections' statements, so as not to
 	// delay them. Each fills its own part of doc; errors are returned in
 	// the order of a sequential run.
 	var (
-		wg                           sync.WaitGroup
-		lakeErr, healthErr, trustErr error
+		wg                                     sync.WaitGroup
+		lakeErr, healthErr, trustErr, extraErr error
 	)
 	wg.Go(func() { lakeErr = lakeHealth(ctx, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
 	health := sync.OnceFunc(func() { healthErr = healthSection(ctx, eng, doc) })
 	// Every judge section starts from the lake's counts and the runs per
 	// (judge, condition, episode): read those once for all of them.
-	err = eng.Prepare(ctx, opts.threshold)
+	err = eng.Prepare(ctx, opts.Threshold)
 	if err == nil {
 		err = judgeSections(ctx, opts, eng, judge.NewStore(src), doc, func() { wg.Go(health) })
 	}
 	health() // when the judge sections did not start it
+	if err == nil {
+		extraErr = extraSections(ctx, opts, eng, doc)
+	}
 	wg.Wait()
-	if err := cmp.Or(err, lakeErr, healthErr, trustErr); err != nil {
+	if err := cmp.Or(err, lakeErr, healthErr, trustErr, extraErr); err != nil {
 		return nil, err
 	}
 	return doc, nil
 }
 
-func versionString() string { return version }
-
-func reportParams(opts reportOptions) map[string]any {
-	return map[string]any{"source": opts.source, "uncertain_policy": opts.policy, "alpha": opts.alpha,
-		"bootstrap": opts.resamples, "seed": opts.seed, "threshold": opts.threshold, "fpr_target": opts.fprTarget,
-		"folds": opts.folds, "d2_unconfirmed": opts.d2Policy, "repeats": opts.repeats}
-}
-
-func (o reportOptions) metricsOptions() metrics.Options {
-	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.source,
-		UncertainPolicy: o.policy, Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold,
-		StrataFPROnly: true}
-}
-
 // judgeSections fills the judge table, strata, claim sway, reward models
 // and checklists. It starts then once its own statements are issued.
-func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, packs metrics.PackReader, doc *report.Document, then func()) error {
+func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.PackReader, doc *report.Document, then func()) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
 	raw, err := s.MetricsJudgeConditions(ctx, nil)
@@ -92,7 +86,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 		return err
 	}
 	jcs := raw
-	if opts.threshold != nil {
+	if opts.Threshold != nil {
 		jcs = make([]queries.JudgeConditionCount, len(raw))
 		for i, jc := range raw {
 			jcs[i] = jc
@@ -103,7 +97,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 		return nil
 	}
 	mopts := opts.metricsOptions()
-	if opts.threshold == nil { // reward models get their own section, not a skip warning
+	if opts.Threshold == nil { // reward models get their own section, not a skip warning
 		for _, jc := range jcs {
 			if jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
 				mopts.Judges = append(mopts.Judges, jc.Judge)
@@ -145,8 +139,8 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 	// already ran, the statement and its Go loop were slower and cost
 	// ~25 ms more CPU (DuckDB's threads competing with the bootstraps for
 	// 2 cores).
-	if err := s.ReadScores(ctx, rms, opts.source); err != nil {
-		return metricsError(err)
+	if err := s.ReadScores(ctx, rms, opts.Source); err != nil {
+		return err
 	}
 	then()
 	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
@@ -155,7 +149,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 			sways[i], swayErrs[i] = metrics.Compare(ctx, s, metrics.CompareOptions{
 				A:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionClaim},
 				B:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionLastK},
-				Source: opts.source, UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+				Source: opts.Source, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold})
 		})
 	}
 	if len(rms) > 0 {
@@ -163,7 +157,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 	}
 	wg.Wait()
 	if runErr != nil {
-		return reportMetricsError(runErr, doc, "judge metrics")
+		return warnOnly(runErr, doc, "judge metrics")
 	}
 	doc.Warnings = append(doc.Warnings, rep.Warnings...)
 	for _, r := range rep.Rows {
@@ -178,13 +172,13 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 	}
 	for i, judge := range swayJudges {
 		if swayErrs[i] != nil {
-			return metricsError(swayErrs[i])
+			return swayErrs[i]
 		}
 		n := sways[i].Negatives
 		doc.ClaimSway = append(doc.ClaimSway, report.Sway{Judge: judge, Claim: schema.ConditionClaim, Base: schema.ConditionLastK,
 			NPairs: n.NPairs, B: n.B, C: n.C, McNemarP: report.Num(n.McNemar),
 			FPRClaim: estimate(n.RateA, -1, n.NPairs), FPRBase: estimate(n.RateB, -1, n.NPairs), Sway: estimate(n.Diff, 0, 0),
-			Significant: n.McNemar < opts.alpha})
+			Significant: n.McNemar < opts.Alpha})
 	}
 	for i, rm := range models {
 		if modelErrs[i] != nil {
@@ -194,15 +188,15 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, pac
 			doc.RewardModels = append(doc.RewardModels, *rm)
 		}
 	}
-	for _, jc := range opts.checklists {
+	for _, jc := range opts.Checklists {
 		var cl metrics.ChecklistReport
 		err := s.locked(func(sess *queries.Session) (err error) {
-			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
-				Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold, Packs: packs})
+			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.FPRTarget, UncertainPolicy: opts.UncertainPolicy,
+				Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold, Packs: packs})
 			return err
 		})
 		if err != nil {
-			return metricsError(err)
+			return err
 		}
 		out := report.Checklist{Judge: cl.Judge, Condition: cl.Condition, Pass: cl.Pass, Failed: cl.Failed, NotChecked: cl.NotChecked}
 		for _, it := range cl.Items {
@@ -234,16 +228,16 @@ func judgesWithSway(jcs []queries.JudgeConditionCount, usable map[queries.JudgeC
 // result and its ROC curve. They are computed together
 // (metrics.Thresholds: one reward model under several conditions shares
 // its bootstrap pass), each with Threshold's figures.
-func rewardModels(ctx context.Context, opts reportOptions, s *reportEngine, jcs []queries.JudgeCondition, models []*report.RewardModel, errs []error) {
+func rewardModels(ctx context.Context, opts Options, s *engine, jcs []queries.JudgeCondition, models []*report.RewardModel, errs []error) {
 	all := make([]metrics.ThresholdOptions, len(jcs))
 	for i, jc := range jcs {
-		all[i] = metrics.ThresholdOptions{Judge: jc, Source: opts.source, TargetFPR: opts.fprTarget,
-			Folds: opts.folds, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed}
+		all[i] = metrics.ThresholdOptions{Judge: jc, Source: opts.Source, TargetFPR: opts.FPRTarget,
+			Folds: opts.Folds, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}
 	}
 	ths, thErrs := metrics.Thresholds(ctx, s, all)
 	for i, th := range ths {
 		if thErrs[i] != nil {
-			errs[i] = metricsError(thErrs[i])
+			errs[i] = thErrs[i]
 			continue
 		}
 		models[i] = &report.RewardModel{Judge: th.Judge, Condition: th.Condition, TargetFPR: report.Num(th.TargetFPR), Threshold: report.Num(th.Threshold),
@@ -253,12 +247,12 @@ func rewardModels(ctx context.Context, opts reportOptions, s *reportEngine, jcs 
 	}
 }
 
-// thinROC keeps at most maxROCPoints points of a curve, always the first
+// thinROC keeps at most MaxROCPoints points of a curve, always the first
 // and the last.
 func thinROC(pts []stats.ROCPoint) []report.ROCPoint {
 	step := 1
-	if len(pts) > maxROCPoints {
-		step = (len(pts) + maxROCPoints - 2) / (maxROCPoints - 1)
+	if len(pts) > MaxROCPoints {
+		step = (len(pts) + MaxROCPoints - 2) / (MaxROCPoints - 1)
 	}
 	out := []report.ROCPoint{}
 	for i := 0; i < len(pts); i += step {
@@ -296,85 +290,13 @@ func judgeRow(r metrics.Row) report.JudgeRow {
 		ParseErrorRate:  estimate(r.ParseErrorRate, r.NParseError, r.NRuns)}
 }
 
-// lakeHealth fills the lake's manifest-level check: CheckSizes (every file
-// and key index present with its manifest size, orphans): a nightly report
-// flags what a stat sees without re-hashing every file, which costs more
-// than the metrics themselves; `trustlake lake check` does the full
-// verification.
-func lakeHealth(ctx context.Context, src *lake.Lake, doc *report.Document) error {
-	chk, err := src.CheckSizes(ctx)
-	if err != nil {
-		return err
+// warnOnly turns "nothing to measure" into a warning: a lake with only
+// Trust Layer results still gets a report.
+func warnOnly(err error, doc *report.Document, what string) error {
+	switch {
+	case errors.Is(err, metrics.ErrNoVerdicts), errors.Is(err, metrics.ErrNoGroundTruth), errors.Is(err, metrics.ErrScoreOnly):
+		doc.Warnings = append(doc.Warnings, fmt.Sprintf("%s: %v", what, err))
+		return nil
 	}
-	h := &doc.Health
-	h.Lake = report.LakeHealth{Files: chk.Files, Rows: chk.Rows, Problems: []report.Problem{}, Damaged: chk.Damaged()}
-	for _, p := range chk.Problems {
-		h.Lake.Problems = append(h.Lake.Problems, report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage})
-	}
-	return nil
-}
-
-// healthSection fills verifier and data health: self-tests, ground-truth
-// coverage and categories needing review.
-func healthSection(ctx context.Context, s *reportEngine, doc *report.Document) error {
-	h := &doc.Health
-	vh, err := s.ReportHealth(ctx)
-	if err != nil {
-		return err
-	}
-	h.Verifiers = report.VerifierHealth{Verifiers: vh.Verifiers, Tested: vh.Tested, SelfTests: vh.SelfTests,
-		SelfTestFailures: vh.SelfTestFailures, Nondeterministic: vh.Nondeterministic, Episodes: vh.Episodes, WithoutGT: vh.WithoutGT}
-	rv, err := s.ReportNeedsReview(ctx)
-	if err != nil {
-		return err
-	}
-	h.NeedsReview = []report.ReviewCount{}
-	for _, r := range rv {
-		h.NeedsReview = append(h.NeedsReview, report.ReviewCount{Raw: r.Raw, Episodes: r.Episodes})
-	}
-	return nil
-}
-
-// trustSection audits the lake's recorded results (read only: nothing is
-// stored) when it has any.
-func trustSection(ctx context.Context, opts reportOptions, s *reportEngine, src *lake.Lake, doc *report.Document) error {
-	have, err := s.TrustBenchmarks(ctx)
-	if err != nil || len(have) == 0 {
-		return err
-	}
-	topts := trustOptions{globalOptions: opts.globalOptions, d2Policy: opts.d2Policy, repeats: opts.repeats, alpha: opts.alpha}
-	aopts, err := topts.auditOptions()
-	if err != nil {
-		return err
-	}
-	rep, _, err := auditLake(ctx, src, topts, aopts)
-	if err != nil {
-		return err
-	}
-	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: []report.TrustAgent{},
-		Dimensions: rep.Dimensions, InfraPolicy: rep.InfraPolicy, Scope: rep.Total.Scope.Line, Notices: rep.Notices}
-	for _, a := range rep.PerAgent {
-		t.Agents = append(t.Agents, trustAgent(a))
-	}
-	t.Total = trustAgent(rep.Total)
-	f := rep.Total.Funnel
-	// The funnel starts at the auditable passes (checkable on every chosen
-	// dimension, trust.Scope): the stages after it count those.
-	t.Funnel = []report.Stage{{Name: "auditable recorded passes", Passes: rep.Total.Scope.Auditable}, {Name: "D1 re-graded pass", Passes: f[0]},
-		{Name: "+ D2 no reward hacking", Passes: f[1]}, {Name: "+ D3 no confirmed lie", Passes: f[2]},
-		{Name: "+ D4 stable = trusted", Passes: rep.Total.Trusted}}
-	doc.Trust = t
-	return nil
-}
-
-func trustAgent(a trust.AgentRow) report.TrustAgent {
-	tr := a.TrustedRate
-	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: report.Interval{report.Num(tr.Wilson[0]), report.Num(tr.Wilson[1])},
-		Boot: report.NoInterval(), K: a.Trusted, N: a.Scope.Auditable} // the trusted rate is over the auditable passes
-	return report.TrustAgent{Benchmark: a.Benchmark, Agent: a.Agent, Results: a.Results, RecordedPasses: a.RecordedPasses,
-		RemovedD1: a.Removed.D1, RemovedD2: a.Removed.D2, RemovedD3: a.Removed.D3, RemovedD4: a.Removed.D4,
-		Trusted: a.Trusted, TrustedRate: rate,
-		D4: report.D4{Stable: a.D4.Stable, StableOther: a.D4.StableOther, Varied: a.D4.Varied, Insufficient: a.D4.Insufficient,
-			VariedRate: report.Num(a.D4.VariedRate), Sigma2Between: report.Num(a.D4.Sigma2Between),
-			Sigma2Within: report.Num(a.D4.Sigma2Within), Rho: report.Num(a.D4.Rho)}}
+	return err
 }

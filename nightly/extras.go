@@ -1,0 +1,79 @@
+package nightly
+
+import (
+	"context"
+
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/report"
+)
+
+// extraSections fills the calibration and agreement sections (metrics.
+// Calibrations and metrics.Agreements over the headline source).
+func extraSections(ctx context.Context, opts Options, s *engine, doc *report.Document) error {
+	eo := metrics.ExtraOptions{Source: opts.Source, Threshold: opts.Threshold, Alpha: opts.Alpha,
+		Resamples: opts.Resamples, Seed: opts.Seed, Bins: opts.Bins}
+	cal, warnings, err := metrics.Calibrations(ctx, s, eo)
+	if err != nil {
+		return err
+	}
+	agr, err := metrics.Agreements(ctx, s, eo)
+	if err != nil {
+		return err
+	}
+	doc.Calibration = make([]report.CalibrationRow, 0, len(cal))
+	for _, c := range cal {
+		row := report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
+			Brier: estimate(c.Brier, 0, 0), ECEWidth: estimate(c.ECEWidth, 0, 0), ECEMass: estimate(c.ECEMass, 0, 0),
+			Reliability: []report.ReliabilityBin{}}
+		for _, b := range c.Reliability {
+			row.Reliability = append(row.Reliability, report.ReliabilityBin{Lo: report.Num(b.Lo), Hi: report.Num(b.Hi), N: b.N,
+				MeanP: report.Num(float64(b.MeanP)), FracY: report.Num(float64(b.FracY))})
+		}
+		doc.Calibration = append(doc.Calibration, row)
+	}
+	alpha := func(r metrics.AlphaRow) report.AlphaRow {
+		return report.AlphaRow{Judge: r.Judge, Condition: r.Condition, Units: r.Units, Tasks: r.Tasks, Coders: r.Coders, Alpha: estimate(r.Alpha, 0, 0)}
+	}
+	a := &report.Agreement{Runs: []report.AlphaRow{}, Judges: []report.AlphaRow{}}
+	for _, r := range agr.Runs {
+		a.Runs = append(a.Runs, alpha(r))
+	}
+	for _, r := range agr.Judges {
+		a.Judges = append(a.Judges, alpha(r))
+	}
+	if agr.Human != nil {
+		h := alpha(*agr.Human)
+		a.Human = &h
+	}
+	doc.Agreement = a
+	doc.Warnings = append(doc.Warnings, warnings...)
+	return nil
+}
+
+// The statements of the agreement and calibration sections, each with the
+// session to itself.
+
+func (e *engine) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.AgreementRuns(ctx, threshold, source)
+}
+
+func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.AgreementJudges(ctx, threshold, source)
+}
+
+func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.AgreementHuman(ctx)
+}
+
+func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecast, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.CalibrationForecasts(ctx, source)
+}

@@ -1,0 +1,105 @@
+package nightly
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
+	"github.com/trustlake/trustlake/trust"
+)
+
+// Options configure Build and CompareBaseline. Zero values mean the
+// defaults of trustlake report's flags where one exists.
+type Options struct {
+	Title   string
+	LakeDir string // shown in the provenance
+	Version string // trustlake's version, shown in the provenance
+
+	Source          string   // episode source of the headline rows; "" means natural
+	UncertainPolicy string   // metrics.Uncertain*; "" means failure
+	Alpha           float64  // 0 means 0.05
+	Resamples       int      // task-cluster bootstrap resamples; 0 means 2000
+	Seed            uint64   // 0 means metrics.DefaultSeed
+	Threshold       *float64 // reward models: score >= T is success (nil: their own section)
+	Threads         int      // DuckDB threads; 0 means all cores
+	FPRTarget       float64  // reward models' cross-fitted threshold and checklists' target; 0 means 0.05
+	Folds           int      // cross-fitting folds; 0 means 5
+	D2Policy        string   // Trust Layer D2 policy, shown in the provenance
+	Repeats         int      // Trust Layer D4 repeats, shown in the provenance
+
+	Checklists []queries.JudgeCondition // training-signal checklists to add
+
+	// Adjust is the family control of the baseline's change tests
+	// (stats.AdjustBH, the default, stats.AdjustHolm or stats.AdjustNone)
+	// and Q their level; 0 means 0.05.
+	Adjust string
+	Q      float64
+
+	// Bins is the number of equal-width and of equal-mass bins of the
+	// calibration section; 0 means 10.
+	Bins int
+
+	// Audit runs the Trust Layer audit of the lake when it has recorded
+	// results (nil: no Trust Layer section). cmd/trustlake wires the
+	// audit's own session (DuckDB or Spark Connect) here.
+	Audit func(ctx context.Context, src *lake.Lake) (trust.Report, error)
+
+	// SessionCells makes the report take the session's statements even
+	// where the run counts cover the lake (the same figures, slower).
+	SessionCells bool
+
+	Logger *slog.Logger // nil discards
+}
+
+func (o Options) withDefaults() Options {
+	if o.Source == "" {
+		o.Source = "natural"
+	}
+	if o.UncertainPolicy == "" {
+		o.UncertainPolicy = metrics.UncertainFailure
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.Resamples == 0 {
+		o.Resamples = 2000
+	}
+	if o.Seed == 0 {
+		o.Seed = metrics.DefaultSeed
+	}
+	if o.FPRTarget == 0 {
+		o.FPRTarget = 0.05
+	}
+	if o.Folds == 0 {
+		o.Folds = 5
+	}
+	if o.Adjust == "" {
+		o.Adjust = stats.AdjustBH
+	}
+	if o.Q == 0 {
+		o.Q = 0.05
+	}
+	if o.Bins == 0 {
+		o.Bins = 10
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// params are the provenance's parameters.
+func (o Options) params() map[string]any {
+	return map[string]any{"source": o.Source, "uncertain_policy": o.UncertainPolicy, "alpha": o.Alpha,
+		"bootstrap": o.Resamples, "seed": o.Seed, "threshold": o.Threshold, "fpr_target": o.FPRTarget,
+		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats, "adjust": o.Adjust, "q": o.Q, "bins": o.Bins}
+}
+
+func (o Options) metricsOptions() metrics.Options {
+	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.Source,
+		UncertainPolicy: o.UncertainPolicy, Alpha: o.Alpha, Resamples: o.Resamples, Seed: o.Seed, Threshold: o.Threshold,
+		StrataFPROnly: true}
+}

@@ -1,0 +1,118 @@
+package queries
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+)
+
+// AgreementCell is the Krippendorff coincidence sums of one task (and
+// judge × condition, or condition): O holds o_ss, o_ff, o_uu, o_sf, o_su,
+// o_fu over the values success (pass), failure (fail) and uncertain.
+type AgreementCell struct {
+	Judge, Condition, TaskID string
+	Units                    int
+	Judges                   int // AgreementJudges: the most judges an episode of the task had
+	O                        [6]float64
+}
+
+// AgreementRuns returns the coincidences between each judge × condition's
+// runs per task (sql/agreement_runs.sql) over the episodes of source.
+func (s *Session) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]AgreementCell, error) {
+	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+		return nil, err
+	}
+	return s.agreementCells(ctx, "agreement_runs", func(c *AgreementCell) []any {
+		return []any{&c.Judge, &c.Condition, &c.TaskID, &c.Units, &c.O[0], &c.O[1], &c.O[2], &c.O[3], &c.O[4], &c.O[5]}
+	}, nullable(threshold), source)
+}
+
+// AgreementJudges returns the coincidences between judges' majority
+// verdicts per condition and task (sql/agreement_judges.sql).
+func (s *Session) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]AgreementCell, error) {
+	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+		return nil, err
+	}
+	return s.agreementCells(ctx, "agreement_judges", func(c *AgreementCell) []any {
+		return []any{&c.Condition, &c.TaskID, &c.Units, &c.O[0], &c.O[1], &c.O[2], &c.O[3], &c.O[4], &c.O[5], &c.Judges}
+	}, nullable(threshold), source)
+}
+
+// AgreementHuman returns the coincidences between human annotators' pass
+// and fail judgments per task (sql/agreement_human.sql; O[0] pass-pass,
+// O[1] fail-fail, O[3] pass-fail).
+func (s *Session) AgreementHuman(ctx context.Context) ([]AgreementCell, error) {
+	return s.agreementCells(ctx, "agreement_human", func(c *AgreementCell) []any {
+		return []any{&c.TaskID, &c.Units, &c.O[0], &c.O[1], &c.O[3]}
+	})
+}
+
+func (s *Session) agreementCells(ctx context.Context, name string, dest func(*AgreementCell) []any, args ...any) ([]AgreementCell, error) {
+	rows, err := s.Query(ctx, sqlFile(name), args...)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", name, err)
+	}
+	defer rows.Close()
+	var out []AgreementCell
+	for rows.Next() {
+		var c AgreementCell
+		if err := rows.Scan(dest(&c)...); err != nil {
+			return nil, fmt.Errorf("scan %s: %w", name, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// Forecast is one judge's probability of success for one episode
+// (sql/calibration_forecasts.sql) with the episode's task and ground truth.
+type Forecast struct {
+	Judge, Condition, EpisodeID, TaskID string
+	GTPass                              bool
+	Prob                                float64
+	Scored                              bool    // from reward-model scores
+	MinScore, MaxScore                  float64 // of the score-only runs (NaN without)
+}
+
+// CalibrationForecasts returns the forecasts of every judge × condition
+// over the episodes of source with ground truth, ordered by judge,
+// condition and episode. Episodes whose runs give no probability (no
+// confidence, no score) are left out.
+func (s *Session) CalibrationForecasts(ctx context.Context, source string) ([]Forecast, error) {
+	rows, err := s.Query(ctx, sqlFile("calibration_forecasts"), source)
+	if err != nil {
+		return nil, fmt.Errorf("query calibration forecasts: %w", err)
+	}
+	defer rows.Close()
+	var out []Forecast
+	for rows.Next() {
+		var (
+			f        Forecast
+			prob     sql.NullFloat64
+			min, max sql.NullFloat64
+		)
+		if err := rows.Scan(&f.Judge, &f.Condition, &f.EpisodeID, &f.TaskID, &f.GTPass, &prob, &f.Scored, &min, &max); err != nil {
+			return nil, fmt.Errorf("scan calibration forecast: %w", err)
+		}
+		if !prob.Valid {
+			continue
+		}
+		f.Prob, f.MinScore, f.MaxScore = prob.Float64, nanIfNull(min), nanIfNull(max)
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("query calibration forecasts: %w", err)
+	}
+	return out, nil
+}
+
+func nanIfNull(x sql.NullFloat64) float64 {
+	if !x.Valid {
+		return math.NaN()
+	}
+	return x.Float64
+}
