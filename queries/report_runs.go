@@ -79,22 +79,7 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
-	files := s.readCountFiles(true) // on the other cores, while DuckDB reads the episodes
-	// The judge × conditions' codes serve only report_runs.sql's rows.
-	names, err := s.readReportEpisodes(ctx, r, episodes, files == nil)
-	if files != nil {
-		cols, ok := files.wait()
-		if err == nil && ok {
-			r.prepare()
-			if err := r.addCountFiles(s.countFiles, cols); err != nil {
-				return nil, fmt.Errorf("report runs: %w", err)
-			}
-			return r, nil
-		}
-		if err == nil { // a file in another layout: the statement reads the runs
-			names, err = s.judgeConditionCodes(ctx, reportJudgeConditions)
-		}
-	}
+	names, err := s.readReportEpisodes(ctx, r, episodes)
 	if err != nil {
 		return nil, err
 	}
