@@ -92,7 +92,6 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 	// with up to three others: every sum is still Σ w·v in id order, the
 	// sum WeightedRatio takes, so the values are the same bit for bit.
 	vecs, terms := distinctVectors(stats, flat, width, n)
-	shared := sharedDraws(opts.Seed, n, R) // nil: draw here
 	parallel(opts.Workers, func(first, step int) {
 		w := make([]float64, n)
 		sums := make([]float64, len(vecs))
@@ -102,16 +101,10 @@ func BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]
 			if stopped(opts.Stop) {
 				return
 			}
-			if shared != nil {
-				for k, c := range shared[r*n : (r+1)*n] {
-					w[k] = float64(c)
-				}
-			} else {
-				clear(w)
-				reseed(src, opts.Seed, r)
-				for range n {
-					w[rng.IntN(n)]++
-				}
+			clear(w)
+			reseed(src, opts.Seed, r)
+			for range n {
+				w[rng.IntN(n)]++
 			}
 			weightedSums(w, vecs, sums)
 			for s, t := range terms {

@@ -74,3 +74,14 @@ func quantileSorted(xs []float64, q float64) float64 {
 	}
 	return xs[i] + f*(xs[i+1]-xs[i])
 }
+
+// Percentiles returns the percentile interval of a statistic's values on
+// bootstrap resamples, NaNs left out, as every bootstrap here computes it
+// (for a caller that draws with ClusterCounts and keeps the values
+// itself); Estimate is NaN. It reorders vals.
+func Percentiles(vals []float64, alpha float64) Interval {
+	iv := Interval{Estimate: math.NaN()}
+	iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals, alpha)
+	iv.OK = iv.Used > 0
+	return iv
+}
