@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sameness check: every figure of OLD_BINARY and NEW_BINARY, byte for byte.
 # Usage: bench/same.sh OLD_BINARY NEW_BINARY
-# Each binary builds its own copy of four lakes:
+# OLD_BINARY builds four lakes and each binary reads its own copy of them
+# (LAKES=each: each binary builds its own, which checks ingest too; the
+# report's provenance and lake health then differ where the files do):
 #   demo      examples/demo/run.sh (DEMO_SANDBOX=none unless set: only the
 #             in-process declarative checks; the simulated judges)
 #   bench     `trustlake gen` as in bench/metrics.sh, ROWS verdict rows
@@ -10,13 +12,14 @@
 #   tau       examples/tau-bench (ingest tau-bench)
 # The real-data lakes need $TRUSTLAKE_DATA (default ../shared/data beside
 # the repository); they are skipped with a message when it is missing.
-# Then on every lake it runs, with each binary on its own copy:
+# Then on every lake it runs, with each binary:
 #   metrics --json, with --by category --by source --by hardness, and
 #   --gt human when the lake has human labels; compare --json --claim-sway
 #   for every judge with E2+claim and E2-lastk runs; threshold --json for
 #   every score-only judge × condition; checklist --json for every
 #   judge × condition; trust --json; report.json without generated_at.
-# Prints each difference (diff -u) and exits 1 when there is one.
+# The work folder's path is replaced by LAKE in every output. Prints each
+# difference (diff -u) and exits 1 when there is one.
 # Env: ROWS, BOOTSTRAP (resamples, default 2000), KEEP=1 keeps the work folder.
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/same.sh OLD_BINARY NEW_BINARY" >&2; exit 2; }
@@ -52,13 +55,20 @@ build() {
   fi
 }
 
-# lakes: the lake folders both sides built (names under $W/SIDE).
+# lakes: the lake folders built (names under $W/SIDE).
 lakes() {
   local l
   for l in demo/lake bench arb/lake-reward arb/lake-expert tau; do
     [ -d "$W/old/$l" ] && [ -d "$W/new/$l" ] && echo "$l"
   done
 }
+
+# side_lakes SIDE: the folder of the lakes SIDE reads (trust stores its
+# audit in the lake, so each side has its own copy).
+side_lakes() { echo "$W/$1"; }
+
+# normalise FILE: the work folder's paths as LAKE.
+normalise() { sed -i -E "s#$W/(old|new)#LAKE#g" "$1"; }
 
 # q LAKE SQL: one column of a query on the old side's lake (the lists to run).
 q() { "$OLD" --lake "$W/old/$1" sql -f csv "$2" 2>/dev/null | tail -n +2; }
@@ -92,8 +102,9 @@ run() {
   local side=$1 bin=$2 l=$3 name=$4; shift 4
   local o="$W/$side/out/${l//\//_}"
   mkdir -p "$o"
-  "$bin" --lake "$W/$side/$l" "$@" >"$o/$name" 2>"$o/$name.err"
+  "$bin" --lake "$(side_lakes "$side")/$l" "$@" >"$o/$name" 2>"$o/$name.err"
   echo "exit $?" >>"$o/$name.err"
+  normalise "$o/$name"; normalise "$o/$name.err"
 }
 
 # report SIDE BIN LAKE: report.json without its timestamp.
@@ -101,8 +112,9 @@ report() {
   local side=$1 bin=$2 l=$3 o="$W/$1/out/${3//\//_}" thr=()
   [ "$l" = bench ] && thr=(--threshold 0.5)
   mkdir -p "$o"
-  "$bin" --lake "$W/$side/$l" report --out "$W/$side/report-${l//\//_}" --bootstrap "$B" "${thr[@]}" >/dev/null 2>"$o/report.err"
+  "$bin" --lake "$(side_lakes "$side")/$l" report --out "$W/$side/report-${l//\//_}" --bootstrap "$B" "${thr[@]}" >/dev/null 2>"$o/report.err"
   echo "exit $?" >>"$o/report.err"
+  normalise "$o/report.err"
   python3 - "$W/$side/report-${l//\//_}/report.json" >"$o/report.json" 2>>"$o/report.err" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -114,10 +126,11 @@ def strip(x):
     return x
 json.dump(strip(d), sys.stdout, indent=1, sort_keys=True)
 PY
+  normalise "$o/report.json"
 }
 
 build old "$OLD"
-build new "$NEW"
+if [ "${LAKES:-}" = each ]; then build new "$NEW"; else cp -a "$W/old" "$W/new"; fi
 diffs=0; n=0
 for l in $(lakes); do
   while IFS=$'\t' read -r name args; do

@@ -57,9 +57,16 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	if len(ids) < 2 || width == 0 {
 		return out, nil
 	}
+	plans := make([]sumPlan, len(groups))
+	for g, gr := range groups {
+		plans[g] = planSums(gr, len(ids))
+	}
 	R := opts.Resamples
 	vals := make([]float64, width*R) // vals[v*R+r]: value v in resample r
-	type scratch struct{ w, sums, out []float64 }
+	type scratch struct {
+		w, sums, out []float64
+		acc          []int64
+	}
 	work := make([]*scratch, opts.Workers)
 	err = ClusterCounts(ids, opts, func(worker, r int, counts []int) {
 		s := work[worker]
@@ -68,18 +75,8 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 			work[worker] = s
 		}
 		for g, gr := range groups {
-			w := s.w[:len(counts)]
-			if gr.Clusters != nil {
-				w = s.w[:len(gr.Clusters)]
-				for k, c := range gr.Clusters {
-					w[k] = float64(counts[c])
-				}
-			} else {
-				for k, c := range counts {
-					w[k] = float64(c)
-				}
-			}
-			s.sums = groupSums(gr, w, s.sums)
+			s.sums = slices.Grow(s.sums[:0], len(gr.Cols))[:len(gr.Cols)]
+			s.acc = plans[g].sum(gr, counts, s.w, s.acc, s.sums)
 			o := s.out[offs[g] : offs[g]+gr.Values]
 			gr.Eval(s.sums, o)
 			for i, v := range o {
@@ -98,6 +95,96 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 		}
 	}
 	return out, nil
+}
+
+// sumPlan is how BootstrapSums sums a group's columns on a resample: the
+// columns of integers whose every resampled sum stays below 2^53 (counts)
+// are exact in any order, so they are summed together in integers,
+// cluster by cluster, over the drawn clusters only (held as int32: half
+// the memory a resample reads); the others by SumDot, whose fixed order
+// makes them reproducible. Both give SumDot's value bit for bit.
+type sumPlan struct {
+	exact []int   // columns summed exactly
+	rows  []int32 // rows[k*len(exact)+e]: column exact[e] of the group's cluster k
+	other []int   // columns summed by SumDot
+}
+
+func planSums(gr SumGroup, n int) sumPlan {
+	var p sumPlan
+	for c, col := range gr.Cols {
+		if exactColumn(col, n) {
+			p.exact = append(p.exact, c)
+		} else {
+			p.other = append(p.other, c)
+		}
+	}
+	if len(p.exact) == 0 {
+		return p
+	}
+	m := len(gr.Cols[p.exact[0]])
+	p.rows = make([]int32, m*len(p.exact))
+	for e, c := range p.exact {
+		for k, v := range gr.Cols[c] {
+			p.rows[k*len(p.exact)+e] = int32(v)
+		}
+	}
+	return p
+}
+
+// exactColumn reports whether col holds int32 values whose every sum with
+// multiplicities adding up to n is an integer below 2^53, which float64
+// holds exactly.
+func exactColumn(col []float64, n int) bool {
+	bound := min(float64(1<<53)/float64(max(n, 1)), 1<<31-1)
+	for _, v := range col {
+		if v != math.Trunc(v) || math.Abs(v) >= bound {
+			return false
+		}
+	}
+	return true
+}
+
+// sum sets sums to gr's column sums for a resample's counts (by cluster
+// position), with w and acc as scratch; it returns acc.
+func (p *sumPlan) sum(gr SumGroup, counts []int, w []float64, acc []int64, sums []float64) []int64 {
+	if E := len(p.exact); E > 0 {
+		acc = slices.Grow(acc[:0], E)[:E]
+		clear(acc)
+		m := len(p.rows) / E
+		for k := range m {
+			c := k
+			if gr.Clusters != nil {
+				c = gr.Clusters[k]
+			}
+			if counts[c] == 0 {
+				continue
+			}
+			wk, row := int64(counts[c]), p.rows[k*E:(k+1)*E]
+			for e, v := range row {
+				acc[e] += wk * int64(v)
+			}
+		}
+		for e, c := range p.exact {
+			sums[c] = float64(acc[e])
+		}
+	}
+	if len(p.other) > 0 {
+		if gr.Clusters != nil {
+			w = w[:len(gr.Clusters)]
+			for k, c := range gr.Clusters {
+				w[k] = float64(counts[c])
+			}
+		} else {
+			w = w[:len(counts)]
+			for k, c := range counts {
+				w[k] = float64(c)
+			}
+		}
+		for _, c := range p.other {
+			sums[c] = SumDot(w, gr.Cols[c])
+		}
+	}
+	return acc
 }
 
 // groupSums returns the sums of gr's columns with multiplicities w (nil:
