@@ -214,4 +214,3 @@ func TestRowAccTasks(t *testing.T) {
 		t.Errorf("total %+v", a.total)
 	}
 }
-
