@@ -6,7 +6,6 @@ import (
 	"testing"
 )
 
-
 // TestBootstrapRatiosSharedVectors: statistics that share vectors (a
 // paired difference and its two rates, as metrics.Compare asks) get the
 // intervals each gets alone, bit for bit, with fractional values.
