@@ -133,6 +133,10 @@ build old "$OLD"
 if [ "${LAKES:-}" = each ]; then build new "$NEW"; else cp -a "$W/old" "$W/new"; fi
 diffs=0; n=0
 for l in $(lakes); do
+  # The report first: trust stores its audit in the lake, which changes
+  # the manifest the report's provenance names.
+  report old "$OLD" "$l"
+  report new "$NEW" "$l"
   while IFS=$'\t' read -r name args; do
     name=${name//[:|\/]/_}
     # shellcheck disable=SC2086
@@ -140,8 +144,6 @@ for l in $(lakes); do
     # shellcheck disable=SC2086
     run new "$NEW" "$l" "$name" $args
   done < <(outputs "$l")
-  report old "$OLD" "$l"
-  report new "$NEW" "$l"
 done
 for l in $(lakes); do
   o="$W/old/out/${l//\//_}"
