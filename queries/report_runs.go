@@ -193,9 +193,9 @@ func (r *ReportRuns) numberTasks() {
 // their code hash(judge, condition), and maps the codes to their judge ×
 // conditions. Two with one code (never seen with a 64-bit hash, but then
 // the codes name nothing) are ErrReportRunsShape.
-func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[uint64]JudgeCondition, error) {
+func (s *Session) judgeConditionCodes(ctx context.Context, query string, args ...any) (map[uint64]JudgeCondition, error) {
 	names := map[uint64]JudgeCondition{}
-	err := s.queryArrow(ctx, query, nil, func(rec arrow.RecordBatch) error {
+	err := s.queryArrow(ctx, query, args, func(rec arrow.RecordBatch) error {
 		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
 		code := rec.Column(2).(*array.Uint64)
 		for row := range int(rec.NumRows()) {
