@@ -157,5 +157,10 @@ for l in $(lakes); do
     fi
   done
 done
+# Commands that failed (the same way on both sides when nothing differs):
+# worth a look, a failure compares equal.
+for f in "$W"/old/out/*/*.err; do
+  grep -q '^exit 0$' "$f" || echo "note: $(basename "$(dirname "$f")")/$(basename "$f" .err): $(grep -m1 -v '^exit' "$f" | cut -c1-120) ($(tail -n1 "$f"))"
+done
 echo "same.sh: $n outputs compared on $(lakes | wc -l) lakes, $diffs differ"
 [ "$diffs" -eq 0 ]

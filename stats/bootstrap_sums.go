@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -65,7 +66,7 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	vals := make([]float64, width*R) // vals[v*R+r]: value v in resample r
 	type scratch struct {
 		w, sums, out []float64
-		acc          []int64
+		acc          []uint64
 	}
 	work := make([]*scratch, opts.Workers)
 	err = ClusterCounts(ids, opts, func(worker, r int, counts []int) {
@@ -97,60 +98,83 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	return out, nil
 }
 
-// sumPlan is how BootstrapSums sums a group's columns on a resample: the
-// columns of integers whose every resampled sum stays below 2^53 (counts)
-// are exact in any order, so they are summed together in integers,
-// cluster by cluster, over the drawn clusters only (held as int32: half
-// the memory a resample reads); the others by SumDot, whose fixed order
-// makes them reproducible. Both give SumDot's value bit for bit.
+// sumPlan is how BootstrapSums sums a group's columns on a resample. A
+// column of non-negative integers whose every resampled sum stays below
+// 2^53 (counts) is exact in any order; such columns are packed into lanes
+// of machine words, each lane as wide as its largest possible sum, so one
+// integer multiply-add per word and drawn cluster sums several columns
+// (a lane never carries into the next). The other columns are summed by
+// SumDot, whose fixed order makes them reproducible. Both give SumDot's
+// value bit for bit.
 type sumPlan struct {
-	exact []int   // columns summed exactly
-	rows  []int32 // rows[k*len(exact)+e]: column exact[e] of the group's cluster k
-	other []int   // columns summed by SumDot
+	lanes []lane   // where each packed column is summed
+	words int      // packed words per cluster
+	rows  []uint64 // rows[k*words+w]: word w of the group's cluster k
+	other []int    // columns summed by SumDot
+}
+
+// lane is one packed column: bits [shift, shift+width) of word.
+type lane struct {
+	col, word int
+	shift     uint
+	mask      uint64
 }
 
 func planSums(gr SumGroup, n int) sumPlan {
 	var p sumPlan
+	used := 64 // bits taken in the last word
 	for c, col := range gr.Cols {
-		if exactColumn(col, n) {
-			p.exact = append(p.exact, c)
-		} else {
+		width, ok := laneWidth(col, n)
+		if !ok {
 			p.other = append(p.other, c)
+			continue
 		}
+		if used+width > 64 {
+			p.words++
+			used = 0
+		}
+		p.lanes = append(p.lanes, lane{col: c, word: p.words - 1, shift: uint(used), mask: 1<<width - 1})
+		used += width
 	}
-	if len(p.exact) == 0 {
+	if p.words == 0 {
 		return p
 	}
-	m := len(gr.Cols[p.exact[0]])
-	p.rows = make([]int32, m*len(p.exact))
-	for e, c := range p.exact {
-		for k, v := range gr.Cols[c] {
-			p.rows[k*len(p.exact)+e] = int32(v)
+	m := len(gr.Cols[p.lanes[0].col])
+	p.rows = make([]uint64, m*p.words)
+	for _, l := range p.lanes {
+		for k, v := range gr.Cols[l.col] {
+			p.rows[k*p.words+l.word] |= uint64(v) << l.shift
 		}
 	}
 	return p
 }
 
-// exactColumn reports whether col holds int32 values whose every sum with
-// multiplicities adding up to n is an integer below 2^53, which float64
-// holds exactly.
-func exactColumn(col []float64, n int) bool {
-	bound := min(float64(1<<53)/float64(max(n, 1)), 1<<31-1)
+// laneWidth returns the bits any sum of col takes with multiplicities
+// adding up to n, false unless col holds non-negative integers whose sums
+// stay below 2^53 (float64 holds them exactly).
+func laneWidth(col []float64, n int) (int, bool) {
+	var top float64
 	for _, v := range col {
-		if v != math.Trunc(v) || math.Abs(v) >= bound {
-			return false
+		if v < 0 || v != math.Trunc(v) {
+			return 0, false
 		}
+		top = max(top, v)
 	}
-	return true
+	most := top * float64(max(n, 1))
+	if most >= 1<<53 {
+		return 0, false
+	}
+	return max(1, bits.Len64(uint64(most))), true
 }
 
 // sum sets sums to gr's column sums for a resample's counts (by cluster
 // position), with w and acc as scratch; it returns acc.
-func (p *sumPlan) sum(gr SumGroup, counts []int, w []float64, acc []int64, sums []float64) []int64 {
-	if E := len(p.exact); E > 0 {
-		acc = slices.Grow(acc[:0], E)[:E]
+func (p *sumPlan) sum(gr SumGroup, counts []int, w []float64, acc []uint64, sums []float64) []uint64 {
+	if p.words > 0 {
+		W := p.words
+		acc = slices.Grow(acc[:0], W)[:W]
 		clear(acc)
-		m := len(p.rows) / E
+		m := len(p.rows) / W
 		for k := range m {
 			c := k
 			if gr.Clusters != nil {
@@ -159,13 +183,13 @@ func (p *sumPlan) sum(gr SumGroup, counts []int, w []float64, acc []int64, sums 
 			if counts[c] == 0 {
 				continue
 			}
-			wk, row := int64(counts[c]), p.rows[k*E:(k+1)*E]
-			for e, v := range row {
-				acc[e] += wk * int64(v)
+			wk, row := uint64(counts[c]), p.rows[k*W:(k+1)*W]
+			for i, v := range row {
+				acc[i] += wk * v
 			}
 		}
-		for e, c := range p.exact {
-			sums[c] = float64(acc[e])
+		for _, l := range p.lanes {
+			sums[l.col] = float64(acc[l.word] >> l.shift & l.mask)
 		}
 	}
 	if len(p.other) > 0 {
