@@ -75,18 +75,28 @@ q() { "$OLD" --lake "$W/old/$1" sql -f csv "$2" 2>/dev/null | tail -n +2; }
 
 # outputs LAKE: lines "NAME<TAB>ARGS..." of every command to compare.
 outputs() {
-  local l=$1 thr=() by jc j c
+  local l=$1 thr=() by= jc j k c human=
   [ "$l" = bench ] && thr=(--threshold 0.5)
+  [ "$(q "$l" "SELECT count(*) FROM human_reference WHERE pass IS NOT NULL")" != 0 ] && human="--gt human"
+  # compare pairs score-only runs (a reward model's) only at a threshold.
+  [ "$(q "$l" "SELECT count(*) FROM verdicts WHERE verdict IS NULL AND score IS NOT NULL")" != 0 ] && by="--threshold 0.5"
   echo "metrics	metrics --json --bootstrap $B ${thr[*]}"
   echo "metrics-by	metrics --json --bootstrap $B ${thr[*]} --by category --by source --by hardness"
-  if [ "$(q "$l" "SELECT count(*) FROM human_reference WHERE pass IS NOT NULL")" != 0 ]; then
+  if [ -n "$human" ]; then
     echo "metrics-human	metrics --json --bootstrap $B --gt human"
     echo "metrics-human-by	metrics --json --bootstrap $B --gt human --by category --by source"
   fi
   for j in $(q "$l" "SELECT DISTINCT judge FROM verdicts WHERE condition = 'E2+claim'
       AND judge IN (SELECT judge FROM verdicts WHERE condition = 'E2-lastk') ORDER BY 1"); do
-    echo "compare-$j	compare --json --bootstrap $B --claim-sway $j"
+    echo "compare-$j	compare --json --bootstrap $B $by --claim-sway $j"
   done
+  # The first two judges of the first condition with two, paired.
+  jc=$(q "$l" "SELECT condition || '|' || string_agg(judge, '|' ORDER BY judge) FROM (SELECT DISTINCT condition, judge FROM verdicts
+      WHERE verdict IS NOT NULL) GROUP BY condition HAVING count(*) >= 2 ORDER BY condition LIMIT 1")
+  if [ -n "$jc" ]; then
+    IFS='|' read -r c j k _ <<<"$jc"
+    echo "compare-pair	compare --json --bootstrap $B $by $human $j@$c $k@$c"
+  fi
   for jc in $(q "$l" "SELECT DISTINCT judge || '|' || condition FROM verdicts WHERE verdict IS NULL AND score IS NOT NULL ORDER BY 1"); do
     echo "threshold-$jc	threshold --json --bootstrap $B --judge ${jc%%|*} --condition ${jc#*|}"
   done
