@@ -53,7 +53,7 @@ func newAUCPairsOf(items []stats.Scored, taskOf []int, n int) *aucPairs {
 	if a.nan { // NaNs first, as cmp.Compare orders them
 		slices.SortFunc(sorted, func(x, y aucScored) int { return cmp.Compare(x.score, y.score) })
 	} else {
-		sorted = radixSortScores(sorted)
+		sorted = stats.SortScores(sorted, func(e *aucScored) float64 { return e.score })
 	}
 	a.sorted = sorted
 	below := make([]float64, n)                          // negatives per task scored below the current tie group
@@ -207,47 +207,4 @@ func (a *aucPairs) curve() []stats.ROCPoint {
 		j = i
 	}
 	return out
-}
-
-// radixSortScores sorts episodes without a NaN score by score, ascending
-// (ties in no set order; −0 just before +0, which == groups with it), by
-// bytes of the score's bits made unsigned-ordered: a few linear passes
-// instead of comparisons (27,778 episodes: ~2.5 → under 1 ms). It may
-// return its scratch slice instead of a. It repeats stats' sortNegatives
-// on purpose: one generic sort with a score accessor measured 2× slower
-// (2.5 vs 1.25 ms for 27,778 scores).
-func radixSortScores(a []aucScored) []aucScored {
-	if len(a) < 2 {
-		return a
-	}
-	key := func(x float64) uint64 {
-		b := math.Float64bits(x)
-		if b>>63 != 0 {
-			return ^b
-		}
-		return b | 1<<63
-	}
-	tmp := make([]aucScored, len(a))
-	var count [256]int
-	for shift := uint(0); shift < 64; shift += 8 {
-		clear(count[:])
-		for i := range a {
-			count[byte(key(a[i].score)>>shift)]++
-		}
-		if count[byte(key(a[0].score)>>shift)] == len(a) {
-			continue // every key has this byte: the pass would move nothing
-		}
-		pos := 0
-		for d, c := range count {
-			count[d] = pos
-			pos += c
-		}
-		for i := range a {
-			d := byte(key(a[i].score) >> shift)
-			tmp[count[d]] = a[i]
-			count[d]++
-		}
-		a, tmp = tmp, a
-	}
-	return a
 }

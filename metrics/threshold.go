@@ -193,6 +193,7 @@ func (b *thresholdBoot) run() error {
 func (b *thresholdBoot) setIntervals(vals []float64) {
 	R := len(vals) / 3
 	for k, m := range []*Metric{&b.out.HeldOutFPR, &b.out.HeldOutTPR, &b.out.AUC} {
-		m.Boot = percentiles(vals[k*R:(k+1)*R], b.mo.Alpha) // NaNs when every resample is undefined, as before
+		iv := stats.Percentiles(vals[k*R:(k+1)*R], b.mo.Alpha) // NaNs when every resample is undefined
+		m.Boot = [2]float64{iv.Lo, iv.Hi}
 	}
 }

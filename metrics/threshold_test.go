@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -177,44 +176,6 @@ func TestAUCPairsAUCAndCurveAreStats(t *testing.T) {
 		}
 		if got, want := a.curve(), stats.ROCCurve(xs, pos); !slices.Equal(got, want) {
 			t.Fatalf("rep %d: curve %v, ROCCurve %v", rep, got, want)
-		}
-	}
-}
-
-// radixSortScores orders scores as cmp.Compare does (ties in any order):
-// negatives, −0 and +0, infinities, subnormals, repeats.
-func TestRadixSortScores(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64,
-		-math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64, 1, -1, 0.5}
-	for rep := range 50 {
-		a := make([]aucScored, rng.IntN(3000))
-		for i := range a {
-			switch rng.IntN(4) {
-			case 0:
-				a[i].score = special[rng.IntN(len(special))]
-			case 1:
-				a[i].score = float64(rng.IntN(10)) / 9
-			default:
-				a[i].score = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
-			}
-			a[i].task, a[i].positive = i, rng.IntN(2) == 0
-		}
-		want := slices.Clone(a)
-		slices.SortFunc(want, func(x, y aucScored) int { return cmp.Compare(x.score, y.score) })
-		got := radixSortScores(slices.Clone(a))
-		if len(got) != len(want) {
-			t.Fatalf("rep %d: %d episodes, want %d", rep, len(got), len(want))
-		}
-		seen := make([]bool, len(a))
-		for i := range got {
-			if got[i].score != want[i].score {
-				t.Fatalf("rep %d: position %d: %v, want %v", rep, i, got[i].score, want[i].score)
-			}
-			if seen[got[i].task] || a[got[i].task] != got[i] {
-				t.Fatalf("rep %d: episode %d lost or repeated", rep, got[i].task)
-			}
-			seen[got[i].task] = true
 		}
 	}
 }

@@ -62,9 +62,9 @@ func newEngine(s *queries.Session, sessionCells bool) *engine {
 
 // Prepare reads the lake-wide lookups and the runs once, before the
 // sections start (their calls then need no lock). On a lake whose shape
-// ReportRuns does not cover it counts the runs per episode once for the
-// session's statements instead (queries.Session.MaterializeRuns at
-// threshold).
+// ReportRuns does not cover, the sections run the session's statements
+// (Options.SessionCells asks for them everywhere: the same figures, slower;
+// a cross-check, and how the tests reach that path).
 func (e *engine) Prepare(ctx context.Context, threshold *float64) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -82,9 +82,7 @@ func (e *engine) Prepare(ctx context.Context, threshold *float64) error {
 		e.jcs = e.runs.JudgeConditions(nil)
 	case errors.Is(err, queries.ErrReportRunsShape):
 		e.runs = nil
-		if err = e.sess.MaterializeRuns(ctx, threshold); err == nil {
-			e.jcs, err = e.sess.MetricsJudgeConditions(ctx, nil)
-		}
+		e.jcs, err = e.sess.MetricsJudgeConditions(ctx, nil)
 	}
 	if err != nil {
 		return err

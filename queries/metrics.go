@@ -59,12 +59,11 @@ func gtOrDefault(gt string) string {
 }
 
 // defineMetricEpisodes (re)defines the session's table macro
-// metric_episodes(thr, gt) (sql/metrics_episodes.sql) for a query at
-// threshold: one row per (judge, condition, episode) with the majority
-// verdict, read from metric_runs when it holds that threshold's counts.
-// Every query that uses it inlines it.
-func (s *Session) defineMetricEpisodes(ctx context.Context, threshold *float64) error {
-	if err := s.Exec(ctx, s.runsStatement("metrics_episodes", threshold, false)); err != nil {
+// metric_episodes(thr, gt) (sql/metrics_episodes.sql): one row per
+// (judge, condition, episode) with the majority verdict. Every query that
+// uses it inlines it.
+func (s *Session) defineMetricEpisodes(ctx context.Context) error {
+	if err := s.Exec(ctx, sqlFile("metrics_episodes")); err != nil {
 		return fmt.Errorf("define metric_episodes: %w", err)
 	}
 	return nil
@@ -80,22 +79,12 @@ func nullable(p *float64) any {
 
 // MetricsCells returns the per-task cells of the judge metrics, ordered by
 // their key (FoldCellGroups): sql/metrics_cells.sql, one statement in plain
-// SQL (DuckDB and Spark) that reads the run counts once (or metric_runs:
-// MaterializeRuns), read here as Arrow columns; or, when the run counts are
-// complete, the same sums from their files read in Go (cellsFromFiles).
+// SQL (DuckDB and Spark) that reads the run counts once, read here as
+// Arrow columns.
 func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]MetricCell, error) {
-	if !s.runs.done {
-		groups, ok, err := s.cellsFromFiles(ctx, opts)
-		if err != nil {
-			return nil, fmt.Errorf("query metric cells: %w", err)
-		}
-		if ok {
-			return FoldCellGroups(groups), nil
-		}
-	}
 	var f cellFolder
 	in := interner{}
-	err := s.queryArrow(ctx, s.runsStatement("metrics_cells", opts.Threshold, false),
+	err := s.queryArrow(ctx, sqlFile("metrics_cells"),
 		[]any{opts.ByAgent, opts.ByCategory, nullable(opts.Threshold), gtOrDefault(opts.GT)},
 		func(rec arrow.RecordBatch) error { return foldCellBatch(&f, rec, in) })
 	if err != nil {
@@ -171,7 +160,7 @@ type MetricEpisode struct {
 // judge, condition and episode. It reads every row: meant for tests and
 // small lakes; the metrics use MetricsCells.
 func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]MetricEpisode, error) {
-	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+	if err := s.defineMetricEpisodes(ctx); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,

@@ -29,7 +29,7 @@ type MetricPair struct {
 // score-only runs count as success when their score is >= threshold, and a
 // pair with unscored runs is left out.
 func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64, gt string) ([]MetricPair, error) {
-	if err := s.defineMetricEpisodes(ctx, threshold); err != nil {
+	if err := s.defineMetricEpisodes(ctx); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))
@@ -139,7 +139,7 @@ type JudgeConditionCount struct {
 // verdicts, counting episodes left unscored without a threshold
 // (sql/metrics_judge_conditions.sql).
 func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]JudgeConditionCount, error) {
-	rows, err := s.Query(ctx, s.runsStatement("metrics_judge_conditions", nil, true), nullable(threshold))
+	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"), nullable(threshold))
 	if err != nil {
 		return nil, fmt.Errorf("query judge conditions: %w", err)
 	}

@@ -38,11 +38,9 @@ type episodeJoin struct {
 // categories (a ground-truth or label row), its ground truth is not a pass
 // and it has no category; the episode counts of the report's health. An
 // id on two episode or label rows, or two ids with one code, is
-// ErrReportRunsShape. With jcs it returns the judge × condition
-// of every code (two with one code are ErrReportRunsShape too); without,
-// the statement stops before its judge × condition part
-// (reportEpisodesStatement) and the map is empty.
-func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int, jcs bool) (map[uint64]JudgeCondition, error) {
+// ErrReportRunsShape. It returns the judge × condition of every code (two
+// with one code are ErrReportRunsShape too).
+func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episodes int) (map[uint64]JudgeCondition, error) {
 	names := map[uint64]JudgeCondition{}
 	r.eps = make([]reportEpisode, 0, episodes)
 	joins := make([]episodeJoin, 0, episodes)
@@ -53,11 +51,7 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 	var humans map[uint64]human
 	last := -1        // the episode of the previous episode, ground-truth or label row
 	few := interner{} // tasks, sources, agents, categories, verifiers: few distinct values
-	query, err := reportEpisodesStatement(jcs)
-	if err != nil {
-		return nil, err
-	}
-	err = s.queryArrow(ctx, query, nil, func(rec arrow.RecordBatch) error {
+	err := s.queryArrow(ctx, sqlFile("report_episodes"), nil, func(rec arrow.RecordBatch) error {
 		col := func(j int) *array.String { return rec.Column(j).(*array.String) }
 		kind := rec.Column(0).(*array.Int32).Int32Values()
 		id, task, source, agent, category, raw, verifier := col(1), col(2), col(3), col(4), col(6), col(7), col(8)
@@ -166,25 +160,4 @@ func (s *Session) readReportEpisodes(ctx context.Context, r *ReportRuns, episode
 		}
 	}
 	return names, nil
-}
-
-// The marker before the judge × condition part of
-// sql/report_episodes.sql, and that part alone (judgeConditionCodes).
-const (
-	reportJudgeConditionsMarker = "-- judge_conditions:"
-	reportJudgeConditions       = "SELECT DISTINCT judge, condition, hash(judge, condition) FROM verdict_runs"
-)
-
-// reportEpisodesStatement returns sql/report_episodes.sql, without its
-// judge × condition part unless jcs.
-func reportEpisodesStatement(jcs bool) (string, error) {
-	q := sqlFile("report_episodes")
-	if jcs {
-		return q, nil
-	}
-	i := strings.Index(q, reportJudgeConditionsMarker)
-	if i < 0 {
-		return "", fmt.Errorf("sql/report_episodes.sql: no %q marker", reportJudgeConditionsMarker)
-	}
-	return q[:i], nil
 }

@@ -79,22 +79,7 @@ var ErrReportRunsShape = errors.New("report runs: lake shape not covered")
 // and m such ids).
 func (s *Session) ReadReportRuns(ctx context.Context, episodes int) (*ReportRuns, error) {
 	r := &ReportRuns{index: make(map[uint64]int, episodes), review: map[string]int{}}
-	files := s.readCountFiles(true) // on the other cores, while DuckDB reads the episodes
-	// The judge × conditions' codes serve only report_runs.sql's rows.
-	names, err := s.readReportEpisodes(ctx, r, episodes, files == nil)
-	if files != nil {
-		cols, ok := files.wait()
-		if err == nil && ok {
-			r.prepare()
-			if err := r.addCountFiles(s.countFiles, cols); err != nil {
-				return nil, fmt.Errorf("report runs: %w", err)
-			}
-			return r, nil
-		}
-		if err == nil { // a file in another layout: the statement reads the runs
-			names, err = s.judgeConditionCodes(ctx, reportJudgeConditions)
-		}
-	}
+	names, err := s.readReportEpisodes(ctx, r, episodes)
 	if err != nil {
 		return nil, err
 	}
@@ -208,9 +193,9 @@ func (r *ReportRuns) numberTasks() {
 // their code hash(judge, condition), and maps the codes to their judge ×
 // conditions. Two with one code (never seen with a 64-bit hash, but then
 // the codes name nothing) are ErrReportRunsShape.
-func (s *Session) judgeConditionCodes(ctx context.Context, query string) (map[uint64]JudgeCondition, error) {
+func (s *Session) judgeConditionCodes(ctx context.Context, query string, args ...any) (map[uint64]JudgeCondition, error) {
 	names := map[uint64]JudgeCondition{}
-	err := s.queryArrow(ctx, query, nil, func(rec arrow.RecordBatch) error {
+	err := s.queryArrow(ctx, query, args, func(rec arrow.RecordBatch) error {
 		judge, condition := rec.Column(0).(*array.String), rec.Column(1).(*array.String)
 		code := rec.Column(2).(*array.Uint64)
 		for row := range int(rec.NumRows()) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -50,20 +49,13 @@ func (s *Session) readReportScores(ctx context.Context, r *ReportRuns, jcs []Jud
 	out := make([][]MetricScore, len(jcs))
 	var judges, conditions []string
 	for _, jc := range jcs {
-		judges = append(judges, quote(jc.Judge))
-		conditions = append(conditions, quote(jc.Condition))
+		judges = append(judges, jc.Judge)
+		conditions = append(conditions, jc.Condition)
 	}
 	judges, conditions = slices.Compact(slices.Sorted(slices.Values(judges))), slices.Compact(slices.Sorted(slices.Values(conditions)))
-	q := strings.NewReplacer("{{judges}}", strings.Join(judges, ", "), "{{conditions}}", strings.Join(conditions, ", ")).Replace(sqlFile("report_scores"))
 	// The codes of every judge × condition the statement may return (each
 	// judge with each condition), so that two with one code are caught.
-	var pairs []string
-	for _, j := range judges {
-		for _, c := range conditions {
-			pairs = append(pairs, "("+j+", "+c+")")
-		}
-	}
-	names, err := s.judgeConditionCodes(ctx, "SELECT j, c, hash(j, c) FROM (VALUES "+strings.Join(pairs, ", ")+") AS t(j, c)")
+	names, err := s.judgeConditionCodes(ctx, sqlFile("report_score_codes"), judges, conditions)
 	if errors.Is(err, ErrReportRunsShape) { // two with one code
 		for k, jc := range jcs {
 			if out[k], err = s.MetricsScores(ctx, jc, source); err != nil {
@@ -89,7 +81,7 @@ func (s *Session) readReportScores(ctx context.Context, r *ReportRuns, jcs []Jud
 	var last uint64
 	k := -2 // -1: a judge × condition not asked for
 	look := r.lookup()
-	err = s.queryArrow(ctx, q, nil, func(rec arrow.RecordBatch) error {
+	err = s.queryArrow(ctx, sqlFile("report_scores"), []any{judges, conditions}, func(rec arrow.RecordBatch) error {
 		jc, id := rec.Column(0).(*array.Uint64).Uint64Values(), rec.Column(1).(*array.Uint64).Uint64Values()
 		run, score := rec.Column(2).(*array.Int64), rec.Column(3).(*array.Float64)
 		for row := range int(rec.NumRows()) {

@@ -24,10 +24,6 @@ type Options struct {
 	Threads     int          // DuckDB threads; 0 means DuckDB's default (all cores)
 	MemoryLimit string       // e.g. "4GB"; "" means DuckDB's default
 	Logger      *slog.Logger // nil discards
-	// CountsInSQL makes MetricsCells read the run counts in SQL (the
-	// statement other engines run) even where it reads their files in Go;
-	// for comparisons.
-	CountsInSQL bool
 }
 
 // Session is a DuckDB connection with the lake's views and trustlake's SQL
@@ -40,10 +36,6 @@ type Session struct {
 	version   int64 // manifest version of the views
 	opts      Options
 	afterView func(table string) // test hook: runs after each table view
-	runs      runsState          // metric_runs materialised (MaterializeRuns)
-	// runsPerEpisode: the snapshot's run counts hold one row per (judge,
-	// condition, episode), so per_episode parts need not sum them.
-	runsPerEpisode bool
 	// runCountsComplete: the view verdict_runs reads the run_counts table
 	// (its files count every verdicts file of the snapshot).
 	runCountsComplete bool
@@ -55,8 +47,6 @@ type Session struct {
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts
-	// countFiles: the snapshot's run_counts files when runCountsComplete.
-	countFiles []lake.RunCountFile
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

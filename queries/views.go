@@ -66,13 +66,7 @@ func (s *Session) createViews(ctx context.Context) error {
 			s.afterView(t.Name)
 		}
 	}
-	s.runsPerEpisode = snap.RunCountsPerEpisode()
 	s.runCountsComplete = snap.RunCountsComplete()
-	if s.runCountsComplete {
-		if s.countFiles, err = snap.RunCountFiles(); err != nil {
-			return err
-		}
-	}
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.noSelfTests = snap.Rows(lake.SelfTests) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),

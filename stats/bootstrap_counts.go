@@ -31,7 +31,6 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 	if n < 2 {
 		return nil
 	}
-	shared := sharedDraws(opts.Seed, n, opts.Resamples) // nil: draw here
 	parallel(opts.Workers, func(worker, workers int) {
 		counts := make([]int, n)
 		src := &rand.PCG{}
@@ -42,16 +41,10 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 			if stopped(opts.Stop) {
 				return
 			}
-			if shared != nil {
-				for k, c := range shared[r*n : (r+1)*n] {
-					counts[order[k]] = int(c)
-				}
-			} else {
-				clear(counts)
-				reseed(src, opts.Seed, r)
-				for range n {
-					counts[order[rng.IntN(n)]]++
-				}
+			clear(counts)
+			reseed(src, opts.Seed, r)
+			for range n {
+				counts[order[rng.IntN(n)]]++
 			}
 			fn(worker, r, counts)
 		}

@@ -36,18 +36,24 @@
 //	CohenKappa(tp, fp, fn, tn int) float64
 //	FleissKappa(counts [][]int) float64
 //
-// Task-clustered percentile bootstrap (seeded; independent of cluster order
-// and of the number of goroutines):
+// Task-clustered percentile bootstrap, one engine (seeded: resample r
+// draws from its own stream of (seed, r) over the clusters sorted by id;
+// independent of the number of goroutines; no state kept between calls):
 //
 //	ClusterBootstrap(ids []string, stat func(idx []int) float64, opts BootstrapOptions) (Interval, error)
 //	PairedClusterBootstrap(ids []string, a, b func(idx []int) float64, opts BootstrapOptions) (Interval, error)
+//	ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, counts []int)) error
+//	BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]Interval, error)
 //	BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]Interval, error)
+//	Percentiles(vals []float64, alpha float64) Interval
+//	SumDot(w, x []float64) float64
 //
 // Reward-model scores and thresholds:
 //
 //	ROCAUC(scores []float64, positive []bool) float64
 //	ThresholdForFPR(negScores []float64, target float64) float64
 //	CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error)
+//	SortScores[T any](a []T, score func(*T) float64) []T
 //
 // Trust Layer D4 (repeat stability):
 //

@@ -7,9 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/trustlake/trustlake/lake"
-	"github.com/trustlake/trustlake/queries"
 )
 
 // genLake generates a small lake (12 tasks, judges and a reward model) and
@@ -87,96 +84,4 @@ func fmtThreshold(thr *float64) string {
 		return "none"
 	}
 	return fmt.Sprint(*thr)
-}
-
-// A session that materialised metric_runs (the report's) answers every
-// metrics statement as a session that groups the verdicts each time: at
-// the materialised threshold, at another one (which falls back to the
-// verdicts) and without one, for each reference and key choice.
-func TestMaterializedRunsAnswerAsTheVerdicts(t *testing.T) {
-	for _, split := range []bool{true, false} {
-		name := "one_batch" // no "=" in the name: it becomes a folder of the lake's path
-		if split {
-			name = "two_batches"
-		}
-		t.Run(name, func(t *testing.T) { testMaterializedRuns(t, split) })
-	}
-}
-
-// testMaterializedRuns: with split the run counts hold several rows per
-// episode and the session materialises metric_runs; without, they hold one
-// and it does not (there is nothing to share).
-func testMaterializedRuns(t *testing.T, split bool) {
-	lakeDir := genLake(t, split)
-	l, err := lake.OpenExisting(lakeDir, lake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func() *queries.Session {
-		s, err := queries.Open(t.Context(), l, queries.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	plain := open()
-	for _, at := range []*float64{ptr(0.5), nil} {
-		mat := open()
-		if err := mat.MaterializeRuns(t.Context(), at); err != nil {
-			t.Fatal(err)
-		}
-		if rows, err := mat.Query(t.Context(), "SELECT count(*) FROM metric_runs"); (err == nil) != split {
-			t.Fatalf("split %v: metric_runs readable: %v", split, err)
-		} else if err == nil {
-			rows.Close()
-		}
-		same := func(what string, f func(s *queries.Session) (any, error)) {
-			t.Helper()
-			want, err := f(plain)
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			got, err := f(mat)
-			if err != nil {
-				t.Fatalf("%s (materialised at %s): %v", what, fmtThreshold(at), err)
-			}
-			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
-				t.Errorf("%s, materialised at %s:\n got %+v\nwant %+v", what, fmtThreshold(at), got, want)
-			}
-		}
-		var parse, uncertain, unscored int
-		for _, thr := range []*float64{at, ptr(0.3), nil} {
-			for _, gt := range []string{queries.GTVerifier, queries.GTAny} {
-				for _, by := range [][2]bool{{false, false}, {false, true}, {true, true}} {
-					o := queries.MetricCellOptions{ByAgent: by[0], ByCategory: by[1], Threshold: thr, GT: gt}
-					same(fmt.Sprintf("cells %+v", o), func(s *queries.Session) (any, error) { return s.MetricsCells(t.Context(), o) })
-				}
-			}
-			same("episodes "+fmtThreshold(thr), func(s *queries.Session) (any, error) {
-				rows, err := s.MetricEpisodeRows(t.Context(), thr)
-				for _, r := range rows {
-					parse, uncertain, unscored = parse+r.ParseErrors, uncertain+r.Uncertain, unscored+r.Unscored
-				}
-				return rows, err
-			})
-			same("judge conditions "+fmtThreshold(thr), func(s *queries.Session) (any, error) { return s.MetricsJudgeConditions(t.Context(), thr) })
-			jcs, err := plain.MetricsJudgeConditions(t.Context(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, jc := range jcs {
-				b := queries.JudgeCondition{Judge: jc.Judge, Condition: "E2-lastk"}
-				same(fmt.Sprintf("pairs %s %s", jc.JudgeCondition, fmtThreshold(thr)), func(s *queries.Session) (any, error) {
-					return s.MetricsPairs(t.Context(), jc.JudgeCondition, b, "natural", thr, queries.GTVerifier)
-				})
-				same("scores "+jc.String(), func(s *queries.Session) (any, error) {
-					return s.MetricsScores(t.Context(), jc.JudgeCondition, "natural")
-				})
-			}
-		}
-		if parse == 0 || uncertain == 0 || unscored == 0 {
-			t.Fatalf("the generated lake should hold parse errors (%d), uncertain runs (%d) and unscored runs (%d)", parse, uncertain, unscored)
-		}
-	}
 }

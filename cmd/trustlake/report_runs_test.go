@@ -107,19 +107,14 @@ func TestReportRunsAsSession(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				// The run counts read from their files in Go, and in SQL.
-				for _, inSQL := range []bool{false, true} {
-					compareReportRuns(t, l, old, queries.Options{CountsInSQL: inSQL})
-				}
-				compareCellsFromFiles(t, l)
+				compareReportRuns(t, l, old, queries.Options{})
 			}
 		})
 	}
 }
 
 // compareReportRuns compares every result of ReportRuns and ReportScores
-// on l with the statements of a session opened with opts (whose run counts
-// ReportRuns reads from their files, or in SQL). The scores of rm:odd come from the
+// on l with the statements of a session opened with opts. The scores of rm:odd come from the
 // run counts unless old (their run counts written before run numbers);
 // those of vlm:scored (a verdict with a score) never do.
 func compareReportRuns(t *testing.T, l *lake.Lake, old bool, opts queries.Options) {

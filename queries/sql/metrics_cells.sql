@@ -19,12 +19,8 @@
 -- valid runs all agree, pairs_agree sums their agreeing ordered pairs of
 -- runs Σ_j n_j(n_j−1) (exact integers, whatever order the engine adds rows
 -- in). Rows come in no particular order.
--- Plain SQL that DuckDB and Spark both accept (no macros, no `//`). The
--- per_episode part is also what a DuckDB session materialises once into the
--- table metric_runs for threshold $3 (Session.MaterializeRuns, the
--- report); it then reads per_episode from that table instead.
+-- Plain SQL that DuckDB and Spark both accept (no macros, no `//`).
 WITH per_episode AS (
--- per_episode:begin
     SELECT judge, condition, episode_id,
         CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
         CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
@@ -39,20 +35,12 @@ WITH per_episode AS (
         CAST(sum(n_uncertain) AS BIGINT)                                  AS n_uncertain,
         CAST(sum(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
-            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored,
-        -- score-only runs whatever $3 is (metric_runs keeps it for the
-        -- judge × conditions; unused here)
-        CAST(sum(n_runs - n_parse - n_success - n_failure - n_uncertain) AS BIGINT) AS n_score_only
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
--- per_episode:end
 ),
 -- Every episode's cell attributes, and a small integer per distinct cell so
--- that the big aggregation groups by numbers, not strings. (A DuckDB
--- session whose run counts are complete runs only this part, between the
--- episode_cells markers, and reads the run counts itself: queries.Session
--- MetricsCells.)
--- episode_cells:begin
+-- that the big aggregation groups by numbers, not strings.
 episode_cells AS (
     SELECT coalesce(e.episode_id, c.episode_id) AS episode_id, e.task_id, e.source,
         CASE $4 WHEN 'verifier' THEN c.gt_pass
@@ -69,7 +57,6 @@ numbered AS (
         dense_rank() OVER (ORDER BY task_id, source, gt_pass, agent, category) AS cell
     FROM episode_cells
 ),
--- episode_cells:end
 cells AS (
     SELECT DISTINCT cell, task_id, source, gt_pass, agent, category FROM numbered
 ),

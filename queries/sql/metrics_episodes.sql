@@ -16,12 +16,9 @@
 -- condition filters down to the partitions.
 -- The majority is the verdict with strictly more valid runs (success,
 -- failure, uncertain) than each other one; parse_error runs are dropped; a
--- tie or no valid run gives 'uncertain'. A session that materialised the
--- runs for thr (MaterializeRuns: this part of metrics_cells.sql into the
--- table metric_runs) reads per_episode from that table.
+-- tie or no valid run gives 'uncertain'.
 CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
 WITH per_episode AS (
--- per_episode:begin
     SELECT judge, condition, episode_id,
         CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
         CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
@@ -39,7 +36,6 @@ WITH per_episode AS (
             + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
--- per_episode:end
 )
 SELECT
     p.judge, p.condition, p.episode_id,

@@ -2,16 +2,12 @@
 -- Every (judge, condition) with runs, its judged episodes and those with a
 -- score-only run (verdict NULL: counted in n_runs and in no verdict column
 -- of verdict_runs) left unscored: all of them when the threshold $1 is
--- NULL, none otherwise (as metric_episodes($1) counts n_unscored). Its
--- per_episode part is read from metric_runs when the session materialised
--- it (at any threshold: n_score_only does not depend on it).
+-- NULL, none otherwise (as metric_episodes($1) counts n_unscored).
 WITH per_episode AS (
--- per_episode:begin
     SELECT judge, condition, episode_id,
         CAST(sum(n_runs - n_parse - n_success - n_failure - n_uncertain) AS BIGINT) AS n_score_only
     FROM verdict_runs
     GROUP BY judge, condition, episode_id
--- per_episode:end
 )
 SELECT judge, condition, count(*) AS n_episodes, count_if(n_score_only > 0 AND CAST($1 AS DOUBLE) IS NULL) AS n_unscored
 FROM per_episode

@@ -9,9 +9,7 @@
 -- conditions of verdict_runs (judge, condition in the id and task
 -- columns; the partition columns only, no data page is read) with their
 -- code hash(judge, condition), which report_runs.sql and report_scores.sql
--- return instead of the two strings (left out, from the marker
--- judge_conditions on, when the run counts are read from their files:
--- a DISTINCT over every verdict_runs row's partition values). The caller joins the episodes' rows by
+-- return instead of the two strings. The caller joins the episodes' rows by
 -- episode as the views categories and human_reference and the joins of
 -- episode_cells (metrics_cells.sql) do: one verifier row per episode, the
 -- first by verifier_sha256; a label's category before the verifier's.
@@ -35,7 +33,6 @@ UNION ALL
 SELECT 5, verifier_sha256, NULL, NULL, NULL, bool_or(deterministic = false), NULL, NULL, NULL, NULL
 FROM ground_truth
 GROUP BY verifier_sha256
--- judge_conditions: the rest only for report_runs.sql's codes
 UNION ALL
 SELECT DISTINCT 4, judge, condition, NULL, NULL, NULL, NULL, NULL, NULL, hash(judge, condition)
 FROM verdict_runs

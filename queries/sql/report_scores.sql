@@ -1,8 +1,7 @@
 -- name: ReportScores
 -- The verdict runs behind metrics_scores.sql for several judge × conditions
--- at once (the report's reward models): every run of the judges
--- {{judges}} under the conditions {{conditions}} (lists of literals that
--- prune the verdicts' partitions), with its episode, run and score. The
+-- at once (the report's reward models): every run of the judges $1 under
+-- the conditions $2 (lists of strings), with its episode, run and score. The
 -- caller (Session.ReportScores) keeps the judge × conditions asked for and
 -- the episodes with a task row of the source and ground truth
 -- (report_episodes.sql), and averages each one's scores in run order: what
@@ -11,4 +10,4 @@
 -- condition and the episode come as hashes, as in report_runs.sql.
 SELECT hash(judge, condition) AS jc, hash(episode_id) AS episode, run, score
 FROM verdicts
-WHERE judge IN ({{judges}}) AND condition IN ({{conditions}})
+WHERE list_contains(CAST($1 AS VARCHAR[]), judge) AND list_contains(CAST($2 AS VARCHAR[]), condition)

@@ -6,50 +6,6 @@ import (
 	"testing"
 )
 
-// TestWeightedSumsAsWeightedRatio: the fused sums and WeightedRatio2 give
-// WeightedRatio's values bit for bit, with fractional values too (where
-// the order of the additions matters), for 1–9 vectors per pass.
-func TestWeightedSumsAsWeightedRatio(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{2, 3, 7, 150} {
-		w := make([]float64, n)
-		for range n {
-			w[rng.IntN(n)]++
-		}
-		for nv := 1; nv <= 9; nv++ {
-			vecs := make([][]float64, nv)
-			for k := range vecs {
-				vecs[k] = make([]float64, n)
-				for i := range n {
-					vecs[k][i] = rng.Float64() * 1e3
-				}
-			}
-			sums := make([]float64, nv)
-			weightedSums(w, vecs, sums)
-			for k := range vecs {
-				var want float64
-				for i := range n {
-					want += w[i] * vecs[k][i]
-				}
-				if math.Float64bits(sums[k]) != math.Float64bits(want) {
-					t.Errorf("n %d, %d vectors: sum %d = %v, want %v", n, nv, k, sums[k], want)
-				}
-			}
-			if nv >= 4 {
-				a, b := WeightedRatio2(vecs[0], vecs[1], vecs[2], vecs[3], w)
-				wa, wb := WeightedRatio(vecs[0], vecs[1], w), WeightedRatio(vecs[2], vecs[3], w)
-				if math.Float64bits(a) != math.Float64bits(wa) || math.Float64bits(b) != math.Float64bits(wb) {
-					t.Errorf("n %d: WeightedRatio2 %v %v, want %v %v", n, a, b, wa, wb)
-				}
-			}
-		}
-	}
-	zero := []float64{0, 0}
-	if a, b := WeightedRatio2(zero, zero, []float64{1, 2}, []float64{1, 1}, []float64{1, 1}); !math.IsNaN(a) || b != 1.5 {
-		t.Errorf("WeightedRatio2 with a zero denominator: %v %v", a, b)
-	}
-}
-
 // TestBootstrapRatiosSharedVectors: statistics that share vectors (a
 // paired difference and its two rates, as metrics.Compare asks) get the
 // intervals each gets alone, bit for bit, with fractional values.

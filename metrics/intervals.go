@@ -1,10 +1,8 @@
 package metrics
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 
 	"github.com/trustlake/trustlake/stats"
@@ -93,13 +91,6 @@ type bootJob struct {
 	use     []int       // columns that are not all zero
 	cols    [][]float64 // cols[c][k]: column use[c] of task tasks[k]
 	metrics []int       // the metrics to bootstrap (indices into rowMetrics): those defined on the full sample
-	// Set by packLanes: where the integer columns are summed; the other
-	// columns (floats: indices into use) are summed by dot in task order.
-	lanes  []lane
-	floats []int
-	// set: the job's task set among the resample's gathered multiplicities
-	// (taskSets), -1 for all tasks.
-	set int
 }
 
 func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
@@ -136,61 +127,29 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 	return j
 }
 
-// eval computes the job's metrics from one resample's sums: acc holds the
-// packed integer columns (packing.sum), wf the clusters' multiplicities as
-// floats and wsets those of each of taskSets.
-func (j *bootJob) eval(acc []uint64, wf []float64, wsets [][]float64, out *[bootMetrics]float64) {
-	var s [nCols]float64
-	for _, l := range j.lanes {
-		s[l.col] = float64(acc[l.word] >> l.shift & l.mask)
+// group is the job as a statistics group of stats.BootstrapSums: its
+// columns' sums give its metrics.
+func (j *bootJob) group(n int) stats.SumGroup {
+	g := stats.SumGroup{Clusters: j.tasks, Cols: j.cols, Values: len(j.metrics)}
+	if len(j.tasks) == n {
+		g.Clusters = nil
 	}
-	if len(j.floats) > 0 {
-		w := wf
-		if j.set >= 0 {
-			w = wsets[j.set]
+	g.Eval = func(sums, out []float64) {
+		var s [nCols]float64
+		for c, v := range sums {
+			s[j.use[c]] = v
 		}
-		for _, c := range j.floats {
-			s[j.use[c]] = dot(w, j.cols[c])
+		if j.fprOnly { // its one metric, as fromSums computes it
+			out[0] = fprOf(&s)
+			return
+		}
+		var all [bootMetrics]float64
+		fromSums(&s, &all)
+		for i, m := range j.metrics {
+			out[i] = all[m]
 		}
 	}
-	if j.fprOnly { // its one metric, as fromSums computes it
-		out[0] = fprOf(&s)
-		return
-	}
-	fromSums(&s, out)
-}
-
-// taskSets gives every job with float columns and only some of the n
-// tasks its set (j.set) among the distinct such sets it returns: per
-// resample, the multiplicities of a set's tasks are gathered once for all
-// its jobs (rows of one stratum under every judge and condition share it).
-func taskSets(jobs []*bootJob, n int) [][]int {
-	var sets [][]int
-	at := map[string]int{}
-	for _, j := range jobs {
-		j.set = -1
-		if len(j.floats) == 0 || len(j.tasks) == n {
-			continue
-		}
-		k := string(intsKey(nil, j.tasks))
-		i, ok := at[k]
-		if !ok {
-			i = len(sets)
-			at[k] = i
-			sets = append(sets, j.tasks)
-		}
-		j.set = i
-	}
-	return sets
-}
-
-// intsKey appends xs to b as a map key.
-func intsKey(b []byte, xs []int) []byte {
-	b = binary.AppendUvarint(b, uint64(len(xs)))
-	for _, x := range xs {
-		b = binary.AppendVarint(b, int64(x))
-	}
-	return b
+	return g
 }
 
 // dedupe returns the distinct jobs, and for each job left out the one
@@ -233,105 +192,31 @@ func (j *bootJob) sameAs(o *bootJob) bool {
 	})
 }
 
-// dot returns Σ a[i]·b[i] with four interleaved partial sums (a fixed
-// order, so the result is reproducible; exact for the integer counts).
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	for len(a) >= 4 && len(b) >= 4 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		a, b = a[4:], b[4:]
-	}
-	for i := range a {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // bootstrapRows sets the bootstrap intervals of every metric of every job's
-// row in one pass over the resamples of stats.ClusterCounts (tasks with
-// replacement; the draws stats.ClusterBootstrap and stats.BootstrapRatios
-// make for these ids and options). Per resample, the integer columns of all
-// rows are summed at once, packed several to a machine word (packing), and
-// the float column (Fleiss' P̄) by dot in task order, as a per-row
-// evaluation would: every sum, and so every interval, is bit for bit what
-// summing each row on its own gives. Rows with the same columns (the
-// overall row and that of the headline source) are evaluated once.
-// Resamples where a metric is undefined
-// are skipped; the bounds are the type-7 percentiles stats uses. A metric
-// undefined on the full sample keeps a null interval.
+// row from one stats.BootstrapSums over the tasks ids (the draws of every
+// other bootstrap of the same tasks and options). Rows with the same
+// columns (the overall row and that of the headline source) are evaluated
+// once. A metric undefined on the full sample keeps a null interval.
 func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) error {
 	jobs = slices.DeleteFunc(slices.Clone(jobs), func(j *bootJob) bool { return len(j.metrics) == 0 })
 	if len(jobs) == 0 || len(ids) < 2 {
 		return nil
 	}
-	if opts.Resamples == 0 {
-		opts.Resamples = stats.DefaultResamples
-	}
-	if opts.Alpha == 0 {
-		opts.Alpha = stats.DefaultAlpha
-	}
-	if opts.Workers <= 0 {
-		opts.Workers = runtime.GOMAXPROCS(0)
-	}
 	jobs, same := dedupe(jobs)
-	p := packLanes(jobs, len(ids))
-	sets := taskSets(jobs, len(ids))
-	offs := make([]int, len(jobs))
-	width := 0
+	groups := make([]stats.SumGroup, len(jobs))
 	for k, j := range jobs {
-		offs[k] = width
-		width += len(j.metrics)
+		groups[k] = j.group(len(ids))
 	}
-	// vals[c*R+r]: column c (metric jobs[k].metrics[i] for c = offs[k]+i)
-	// in resample r. Each worker takes a block of consecutive resamples
-	// (stats.ClusterCounts), so its writes fill whole cache lines.
-	R := opts.Resamples
-	vals := make([]float64, R*width)
-	scratch := make([]*bootScratch, opts.Workers)
-	err := stats.ClusterCounts(ids, opts, func(worker, r int, counts []int) {
-		s := scratch[worker]
-		if s == nil {
-			s = &bootScratch{acc: make([]uint64, p.words), wf: make([]float64, len(ids)), nz: make([]int, len(ids))}
-			for _, set := range sets {
-				s.wsets = append(s.wsets, make([]float64, len(set)))
-			}
-			scratch[worker] = s
-		}
-		p.sum(counts, s.acc, s.wf, s.nz)
-		for i, set := range sets {
-			w := s.wsets[i]
-			for k, task := range set {
-				w[k] = s.wf[task]
-			}
-		}
-		var out [bootMetrics]float64
-		for k, j := range jobs {
-			j.eval(s.acc, s.wf, s.wsets, &out)
-			for i, m := range j.metrics {
-				vals[(offs[k]+i)*R+r] = out[m]
-			}
-		}
-	})
+	ivs, err := stats.BootstrapSums(ids, groups, opts)
 	if err != nil {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	select { // the percentiles take a while too: not after a stop
-	case <-opts.Stop:
-		return fmt.Errorf("bootstrap: %w", stats.ErrStopped)
-	default:
-	}
-	var targets []*Metric
-	for _, j := range jobs {
+	for k, j := range jobs {
 		all := rowMetrics(j.row)
-		for _, m := range j.metrics {
-			targets = append(targets, all[m])
+		for i, m := range j.metrics {
+			all[m].Boot = [2]float64{ivs[k][i].Lo, ivs[k][i].Hi}
 		}
 	}
-	setPercentiles(targets, vals, R, opts.Alpha, opts.Workers)
 	for j, first := range same {
 		all, from := rowMetrics(j.row), rowMetrics(first.row)
 		for _, m := range j.metrics {
@@ -339,14 +224,6 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 		}
 	}
 	return nil
-}
-
-// bootScratch is a worker's scratch space for one resample.
-type bootScratch struct {
-	acc   []uint64    // packed column sums
-	wf    []float64   // multiplicities as floats
-	wsets [][]float64 // gathered for each of taskSets
-	nz    []int       // drawn tasks
 }
 
 // kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same

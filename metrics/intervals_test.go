@@ -83,82 +83,12 @@ func TestBootstrapMatchesStats(t *testing.T) {
 }
 
 // TestFromSumsMatchesPointEstimates: the bootstrap's formulas applied to
-// the totals give the point estimates.
-func TestFromSumsMatchesPointEstimates(t *testing.T) {
-	s := testLake(t, handLake())
-	rep, err := Run(t.Context(), s, Options{Judges: []string{"j"}, Resamples: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rep.Rows[0]
-	tt := tally{tp: r.TP, fp: r.FP, tn: r.TN, fn: r.FN, eps: r.NEpisodes, unc: r.NUncertain, runs: r.NRuns, parse: r.NParseError,
-		eligible: 6, agree: 2, fleissP: 3, fvSucc: 7, fvFail: 6, fvUnc: 4} // consistency sums of the hand lake
-	cols := tallyCols(&tt)
-	var out [bootMetrics]float64
-	fromSums(&cols, &out)
-	for m, target := range rowMetrics(&r) {
-		if !near(out[m], target.Value) {
-			t.Errorf("metric %d: from sums %v, point estimate %v", m, out[m], target.Value)
-		}
-	}
-}
-
-func TestPercentilesMatchSorting(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct {
-		n    int
-		kind string
-	}{{1, "ties"}, {2, "ties"}, {3, "ties"}, {7, "ties"}, {40, "ties"}, {2000, "ties"}, {2000, "distinct"}, {2000, "misleading"}} {
-		n := c.n
-		vals := make([]float64, n)
-		for i := range vals {
-			switch c.kind {
-			case "ties":
-				vals[i] = math.Round(rng.Float64()*20) / 20
-			case "distinct":
-				vals[i] = rng.NormFloat64()
-			case "misleading": // every 16th value (belowBar's sample) at an end: its bar lets too few through
-				vals[i] = rng.Float64()
-				if i%16 == 0 {
-					vals[i] = float64(i%32/16)*4 - 2
-				}
-			}
-			if i%17 == 5 && c.kind != "misleading" {
-				vals[i] = math.NaN()
-			}
-		}
-		var sorted []float64
-		for _, v := range vals {
-			if !math.IsNaN(v) {
-				sorted = append(sorted, v)
-			}
-		}
-		slices.Sort(sorted)
-		type7 := func(p float64) float64 {
-			h := p * float64(len(sorted)-1)
-			i := int(math.Floor(h))
-			if i >= len(sorted)-1 {
-				return sorted[len(sorted)-1]
-			}
-			return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
-		}
-		for _, alpha := range []float64{0.05, 0.1, 0.5} {
-			got := percentiles(slices.Clone(vals), alpha)
-			want := [2]float64{type7(alpha / 2), type7(1 - alpha/2)}
-			if math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
-				t.Errorf("n=%d (%s) alpha=%v: %v, sorting gives %v", n, c.kind, alpha, got, want)
-			}
-		}
-	}
-}
-
-// TestBootstrapRowsExact: the packed bootstrap of many rows at once gives,
-// bit for bit, the intervals of evaluating each row on its own, every
-// column summed by dot in task order over the draws of
-// stats.ClusterBootstrap. The rows have wide and narrow counts (lanes over
-// several words), missing tasks, a float column (Fleiss' P̄), a column too
-// wide to pack, an FPR-only row, a row equal to another and one with
-// another's tasks.
+// TestBootstrapRowsExact: the bootstrap of many rows at once gives, bit
+// for bit, the intervals of evaluating each row on its own, every column
+// summed by stats.SumDot in task order over the draws of
+// stats.ClusterBootstrap. The rows have wide and narrow counts, missing
+// tasks, a float column (Fleiss' P̄), a column with huge counts, an
+// FPR-only row, a row equal to another and one with another's tasks.
 func TestBootstrapRowsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	const n = 37
@@ -190,7 +120,7 @@ func TestBootstrapRowsExact(t *testing.T) {
 			tt.fleissP = float64(tt.agree) + rng.Float64()*float64(tt.eligible-tt.agree)
 			tt.fvSucc, tt.fvFail, tt.fvUnc = rng.IntN(scale), rng.IntN(scale), rng.IntN(scale)
 			if k == 4 && task == 3 {
-				tt.runs = 1 << 50 // sums could pass 2^53: not packed
+				tt.runs = 1 << 50 // huge counts
 			}
 			a.tasks, a.tallies = append(a.tasks, task), append(a.tallies, *tt)
 		}
@@ -202,17 +132,8 @@ func TestBootstrapRowsExact(t *testing.T) {
 		}
 		jobs = append(jobs, newBootJob(r, a, k == 5))
 	}
-	if jobs[4].lanes != nil || jobs[4].floats != nil {
-		t.Fatal("lanes before packing")
-	}
-	if p := packLanes(jobs, n); p.words < 3 || len(jobs[4].floats) != 2 {
-		t.Fatalf("packing: %d words, row 4 sums %d columns as floats; want several words and runs beside Fleiss' P̄", p.words, len(jobs[4].floats))
-	}
 	if _, same := dedupe(jobs); len(same) != 1 || same[jobs[6]] != jobs[1] {
 		t.Fatalf("dedupe: %v, want row 6 as row 1", same)
-	}
-	if sets := taskSets(jobs, n); jobs[7].set < 0 || jobs[7].set != jobs[2].set || len(sets) != 4 {
-		t.Fatalf("task sets: rows 2 and 7 in %d and %d of %d, want one of 4 (rows 1-4; 0 has all tasks, 5 no float column)", jobs[2].set, jobs[7].set, len(sets))
 	}
 	// Each row on its own: every resample's metrics, every column by dot.
 	const R = 400
@@ -234,7 +155,7 @@ func TestBootstrapRowsExact(t *testing.T) {
 			}
 			var s [nCols]float64
 			for c, col := range j.cols {
-				s[j.use[c]] = dot(wk, col)
+				s[j.use[c]] = stats.SumDot(wk, col)
 			}
 			var out [bootMetrics]float64
 			fromSums(&s, &out)
@@ -246,7 +167,7 @@ func TestBootstrapRowsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// alpha 0.05: quantiles near the ends (orderPair's one pass); 0.8: selection.
+	// alpha 0.05: quantiles near the ends; 0.8: near the middle.
 	for _, alpha := range []float64{0.05, 0.8} {
 		for _, workers := range []int{1, 3} {
 			if err := bootstrapRows(jobs, ids, stats.BootstrapOptions{Resamples: R, Seed: 5, Alpha: alpha, Workers: workers}); err != nil {
@@ -256,7 +177,8 @@ func TestBootstrapRowsExact(t *testing.T) {
 				for m, target := range rowMetrics(j.row) {
 					w := [2]float64{math.NaN(), math.NaN()}
 					if slices.Contains(j.metrics, m) {
-						w = percentiles(slices.Clone(want[k][m]), alpha)
+						iv := stats.Percentiles(slices.Clone(want[k][m]), alpha)
+						w = [2]float64{iv.Lo, iv.Hi}
 					}
 					if !sameBits(target.Boot[0], w[0]) || !sameBits(target.Boot[1], w[1]) {
 						t.Errorf("alpha %v, %d workers: row %d metric %d: boot %v, each row on its own %v", alpha, workers, k, m, target.Boot, w)
@@ -290,39 +212,5 @@ func TestRowAccTasks(t *testing.T) {
 	}
 	if a.total.eps != 6 || a.total.runs != 15 {
 		t.Errorf("total %+v", a.total)
-	}
-}
-
-// TestBelowBar: when it answers, belowBar gives the order statistics that
-// sorting gives, across ties of every size at the bar and both ends.
-func TestBelowBar(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	answered := 0
-	for trial := range 400 {
-		n := 200 + rng.IntN(1800)
-		levels := 1 + trial%40 // few levels: long ties
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(1+rng.IntN(levels)) / 8
-		}
-		sorted := slices.Sorted(slices.Values(xs))
-		k := 2 + rng.IntN(60)
-		for _, top := range []bool{false, true} {
-			lo, hi, ok := belowBar(slices.Clone(xs), k, top)
-			if !ok {
-				continue
-			}
-			answered++
-			i := k - 2
-			if top {
-				i = n - k
-			}
-			if lo != sorted[i] || hi != sorted[i+1] {
-				t.Fatalf("n=%d k=%d top=%v levels=%d: %v, %v; sorting gives %v, %v", n, k, top, levels, lo, hi, sorted[i], sorted[i+1])
-			}
-		}
-	}
-	if answered < 200 {
-		t.Errorf("belowBar answered %d of 800", answered)
 	}
 }
