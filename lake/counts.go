@@ -41,7 +41,7 @@ func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
 	if err != nil {
 		return err
 	}
-	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path), 0)
+	fw, err := newFileWriterAt[schema.RunCount](tx, t, f.Partition, countsPath(f.Path), 0, 0)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
 		return nil, nil, err
 	}
 	keys := make([]keyEntry, 0, f.Rows)
-	c := newRunCounter(t.cols)
+	c := newRunCounter()
 	var scratch []byte
 	err = readRows[schema.Verdict](root, t, f, func(rows []schema.Verdict) error {
 		for i := range rows {
@@ -99,10 +99,6 @@ func countFile(root string, f FileEntry) (*runCounter, error) {
 // countPath counts the runs of the verdicts data file at name (rel in
 // messages).
 func countPath(name, rel string) (*runCounter, error) {
-	t, err := tableFor[schema.Verdict](Verdicts)
-	if err != nil {
-		return nil, err
-	}
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
@@ -110,7 +106,7 @@ func countPath(name, rel string) (*runCounter, error) {
 	defer fh.Close()
 	r := parquet.NewGenericReader[verdictRun](fh)
 	defer r.Close()
-	c := newRunCounter(t.cols)
+	c := newRunCounter()
 	buf := make([]verdictRun, 1024)
 	for {
 		n, err := r.Read(buf)

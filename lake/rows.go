@@ -48,7 +48,7 @@ func (typedOps[T]) origins(root string, t Table, f FileEntry) ([]string, error) 
 // compact copies the rows of files (one partition) into new files rolled
 // at Options.FileRows, and marks the old ones superseded.
 func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error {
-	var fw *fileWriter
+	var fw *fileWriter[T]
 	var scratch []byte
 	for _, f := range files {
 		err := readRows[T](tx.l.root, t, f, func(rows []T) error {
@@ -60,7 +60,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 			}
 			if fw == nil {
 				var err error
-				if fw, err = newFileWriter(tx, t, f.Partition); err != nil {
+				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0); err != nil {
 					return err
 				}
 				st.FilesOut++
@@ -70,7 +70,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 				var key [2]uint64
 				p := unsafe.Pointer(&rows[i])
 				key, scratch = t.rows.keyHash(scratch, p)
-				t.cols.add(b, p, key)
+				b.add(t.rows, &rows[i], key)
 			}
 			st.Rows += int64(len(rows))
 			return fw.write(b)

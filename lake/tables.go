@@ -25,7 +25,7 @@ type Table struct {
 	Derived bool
 	counted bool // each data file has a run_counts companion (verdicts)
 	rows    *rowType
-	cols    *colLayout
+	schema  *parquet.Schema // parquet-go's schema of the row type's struct tags
 	ops     tableOps
 }
 
@@ -72,7 +72,7 @@ func define[T any](name string) Table {
 		Partitions: rt.columns(rt.parts),
 		Key:        rt.columns(rt.key),
 		rows:       rt,
-		cols:       newColLayout(rt, parquet.SchemaOf(new(T))),
+		schema:     parquet.SchemaOf(new(T)),
 		ops:        typedOps[T]{},
 	}
 }
