@@ -120,7 +120,6 @@ func metricsCommand() *cli.Command {
 			gtFlag(),
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.NArg() > 0 {
 				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
 			}

@@ -76,7 +76,6 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.NArg() > 0 {
 				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
 			}
