@@ -79,10 +79,12 @@ type WriterOptions struct {
 
 // Writer appends rows of type T to one table inside a transaction, deduping
 // by natural key against the lake and within the batch. It streams: each
-// added row's fields go to its partition's column batch, and full batches
-// to that partition's file writer, as they arrive. Against the lake it reads only the key index
-// of each partition it touches (keys.go), so memory and time grow with the
-// rows appended plus 32 bytes per stored row of those partitions.
+// added row is copied into its partition's batch, and full batches go to
+// that partition's file writer, as they arrive. Add copies the row and the
+// values its pointer fields point to: the caller may reuse both once Add
+// returns. Against the lake it reads only the key index of each partition
+// it touches (keys.go), so memory and time grow with the rows appended
+// plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {
 	tx      *Tx
 	table   Table

@@ -165,8 +165,8 @@ func (c *runCounter) find(episode string) int32 {
 
 // newTally starts a row for an episode (seq 0 for its first row in the
 // file); the index, if any, is the caller's to update. Tallies go into
-// blocks of fixed size, never copied: a file has many, and the copies of a
-// growing slice were most of the counter's allocations and page faults.
+// blocks of fixed size, never copied: a file has many, and a growing
+// slice would copy them again at every doubling.
 func (c *runCounter) newTally(episode string, seq int32) int32 {
 	i := c.n
 	if int(i/tallyBlockLen) == len(c.blocks) {
