@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // Outcome is what happened to one row given to Writer.Add.
@@ -83,7 +85,7 @@ type WriterOptions struct {
 // that partition's file writer, as they arrive. Add copies the row and the
 // values its pointer fields point to: the caller may reuse both once Add
 // returns. Against the lake it reads only the key index of each partition
-// it touches (keys.go), so memory and time grow with the rows appended
+// it touches (package keyindex), so memory and time grow with the rows appended
 // plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {
 	tx      *Tx
@@ -133,10 +135,10 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	if err := w.see(p, key); err != nil {
 		return Conflict, err
 	}
-	var old located
+	var old keyindex.Located
 	ok := false
 	if maybe {
-		old, ok = ps.index.find(key)
+		old, ok = ps.index.Find(key)
 	}
 	if !ok {
 		w.stats.Added++
@@ -144,7 +146,7 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	}
 	var h uint64
 	h, w.scratch = w.rt.contentHash(w.scratch, p)
-	if old.content == h {
+	if old.Content == h {
 		w.stats.Unchanged++
 		return Unchanged, nil
 	}
@@ -156,32 +158,32 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 		}
 		return Conflict, &ConflictError{Key: w.rt.keyString(p), Existing: where}
 	}
-	if ps.replaced[old.file] == nil {
-		ps.replaced[old.file] = map[[2]uint64]bool{}
+	if ps.replaced[old.File] == nil {
+		ps.replaced[old.File] = map[[2]uint64]bool{}
 	}
-	ps.replaced[old.file][key] = true
+	ps.replaced[old.File][key] = true
 	w.stats.Replaced++
 	return Replaced, w.push(ps, p, key)
 }
 
 // origin names where a stored row came from, reading the sources of its
 // file once per file (conflicts are rare and end the batch).
-func (w *Writer[T]) origin(ps *partState[T], e *located) (string, error) {
-	rows, ok := ps.origins[e.file]
+func (w *Writer[T]) origin(ps *partState[T], e *keyindex.Located) (string, error) {
+	rows, ok := ps.origins[e.File]
 	if !ok {
 		var err error
-		if rows, err = w.table.ops.origins(w.tx.l.root, w.table, ps.index.files[e.file]); err != nil {
+		if rows, err = w.table.ops.origins(w.tx.l.root, w.table, ps.index.files[e.File]); err != nil {
 			return "", err
 		}
 		if ps.origins == nil {
 			ps.origins = map[uint32][]string{}
 		}
-		ps.origins[e.file] = rows
+		ps.origins[e.File] = rows
 	}
-	if int(e.row) >= len(rows) {
-		return "", fmt.Errorf("key index of %s names row %d of %d (run `trustlake lake check`)", ps.index.files[e.file].Path, e.row, len(rows))
+	if int(e.Row) >= len(rows) {
+		return "", fmt.Errorf("key index of %s names row %d of %d (run `trustlake lake check`)", ps.index.files[e.File].Path, e.Row, len(rows))
 	}
-	return rows[e.row], nil
+	return rows[e.Row], nil
 }
 
 // push appends the row at p, column by column, to its partition's batch.
@@ -256,7 +258,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	w.tx.abort = append(w.tx.abort, px.release) // Close releases it too
+	w.tx.abort = append(w.tx.abort, px.Release) // Close releases it too
 	ps := &partState[T]{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
 	if w.parts == nil {
 		w.parts = map[string]*partState[T]{}
@@ -272,7 +274,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 func (w *Writer[T]) Close() (Stats, error) {
 	defer func() {
 		for _, ps := range w.list {
-			ps.index.release()
+			ps.index.Release()
 		}
 	}()
 	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish

@@ -31,7 +31,7 @@ func (w *Writer[T]) Probe(rows []T) {
 	}
 	for i := range w.probes {
 		pr := &w.probes[i]
-		pr.maybe = pr.ps.index.mayHold(pr.key)
+		pr.maybe = pr.ps.index.MayHold(pr.key)
 	}
 }
 
@@ -51,5 +51,5 @@ func (w *Writer[T]) probed(p unsafe.Pointer) ([2]uint64, *partState[T], bool, er
 	if err != nil {
 		return key, nil, false, err
 	}
-	return key, ps, ps.index.mayHold(key), nil
+	return key, ps, ps.index.MayHold(key), nil
 }

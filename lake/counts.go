@@ -12,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/lake/keyindex"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -56,21 +57,21 @@ func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
 
 // verdictDigest reads a verdicts data file's rows once and returns what
 // lake check compares with its key index and its run counts.
-func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
+func verdictDigest(root string, f FileEntry) ([]keyindex.Entry, *runCounter, error) {
 	t, err := tableFor[schema.Verdict](Verdicts)
 	if err != nil {
 		return nil, nil, err
 	}
-	keys := make([]keyEntry, 0, f.Rows)
+	keys := make([]keyindex.Entry, 0, f.Rows)
 	c := newRunCounter()
 	var scratch []byte
 	err = readRows[schema.Verdict](root, t, f, func(rows []schema.Verdict) error {
 		for i := range rows {
 			v := &rows[i]
-			var e keyEntry
+			var e keyindex.Entry
 			p := unsafe.Pointer(v)
-			e.key, scratch = t.rows.keyHash(scratch, p)
-			e.content, scratch = t.rows.contentHash(scratch, p)
+			e.Key, scratch = t.rows.keyHash(scratch, p)
+			e.Content, scratch = t.rows.contentHash(scratch, p)
 			keys = append(keys, e)
 			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/lake/keyindex"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -32,7 +33,7 @@ type fileWriter[T any] struct {
 	f      *os.File
 	h      hashWriter
 	w      *parquet.GenericWriter[T]
-	keys   *keysWriter
+	keys   *keyindex.Writer
 	rows   int64
 	ch     chan *rowBatch[T] // batches for the encoding goroutine
 	free   chan *rowBatch[T] // batches the encoder is done with, for reuse
@@ -87,7 +88,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
 	// being written.
-	for _, d := range []string{keysDir, stagingDir} {
+	for _, d := range []string{keyindex.Dir, stagingDir} {
 		if err := os.MkdirAll(filepath.Join(tx.l.root, d), 0o755); err != nil {
 			return nil, fmt.Errorf("create %s: %w", d, err)
 		}
@@ -105,9 +106,9 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 		fw.groupRows = min(fw.groupRows, int64(groupRows))
 	}
 	if !t.Derived { // a derived table is never deduped: no key index
-		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
+		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keyindex.Path(rel)))
 		tx.stage(keysFinal+".tmp", keysFinal)
-		if fw.keys, err = newKeysWriter(keysFinal + ".tmp"); err != nil {
+		if fw.keys, err = keyindex.Create(keysFinal + ".tmp"); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -126,7 +127,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 			<-fw.done
 			fw.f.Close()
 			if !fw.keysDone {
-				fw.keys.f.Close()
+				fw.keys.Abandon()
 			}
 		}
 	})
@@ -196,13 +197,13 @@ func (fw *fileWriter[T]) encode() {
 			err = fw.writeRows(b.rows, &g)
 			if fw.keys != nil { // the batch's entries go to the index in one write
 				n := len(b.rows)
-				ents = slices.Grow(ents[:0], keyEntryBytes*n)[:keyEntryBytes*n]
+				ents = slices.Grow(ents[:0], keyindex.EntryBytes*n)[:keyindex.EntryBytes*n]
 				for r := range b.rows {
-					e := keyEntry{key: b.keys[r]}
-					e.content, scratch = rt.contentHash(scratch, unsafe.Pointer(&b.rows[r]))
-					putKeyEntry(ents[keyEntryBytes*r:], e)
+					e := keyindex.Entry{Key: b.keys[r]}
+					e.Content, scratch = rt.contentHash(scratch, unsafe.Pointer(&b.rows[r]))
+					keyindex.Put(ents[keyindex.EntryBytes*r:], e)
 				}
-				fw.keys.bw.Write(ents)
+				fw.keys.Write(ents)
 			}
 			if fw.count != nil {
 				fw.count(b.rows)
@@ -239,7 +240,7 @@ func (fw *fileWriter[T]) finish() error {
 	}
 	if fw.keys != nil {
 		var err error
-		if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
+		if fw.keysBytes, fw.keysSum, err = fw.keys.Finish(); err != nil {
 			return fmt.Errorf("write key index of %s: %w", fw.rel, err)
 		}
 		fw.keysDone = true
@@ -309,7 +310,7 @@ func (fw *fileWriter[T]) close() error {
 	if err != nil {
 		fw.f.Close()
 		if !fw.keysDone {
-			fw.keys.f.Close()
+			fw.keys.Abandon()
 		}
 		return err
 	}
@@ -326,7 +327,7 @@ func (fw *fileWriter[T]) close() error {
 		Committed: time.Now().UTC(),
 	}
 	if fw.keys != nil {
-		e.Keys, e.KeysBytes, e.KeysSHA256 = keysPath(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
+		e.Keys, e.KeysBytes, e.KeysSHA256 = keyindex.Path(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
 	}
 	fw.tx.added = append(fw.tx.added, e)
 	companion := fw.companion

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // typedOps implements tableOps for the row type T.
@@ -17,15 +19,15 @@ type typedOps[T any] struct{}
 func (typedOps[T]) zero() any { var z T; return z }
 
 // fileKeys recomputes a data file's key index from its rows.
-func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyEntry, error) {
-	out := make([]keyEntry, 0, f.Rows)
+func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
+	out := make([]keyindex.Entry, 0, f.Rows)
 	var scratch []byte
 	err := readRows[T](root, t, f, func(rows []T) error {
 		for i := range rows {
-			var e keyEntry
+			var e keyindex.Entry
 			p := unsafe.Pointer(&rows[i])
-			e.key, scratch = t.rows.keyHash(scratch, p)
-			e.content, scratch = t.rows.contentHash(scratch, p)
+			e.Key, scratch = t.rows.keyHash(scratch, p)
+			e.Content, scratch = t.rows.contentHash(scratch, p)
 			out = append(out, e)
 		}
 		return nil

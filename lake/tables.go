@@ -7,6 +7,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/lake/keyindex"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -129,6 +130,6 @@ func tableFor[T any](name string) (Table, error) {
 type tableOps interface {
 	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
-	fileKeys(root string, t Table, f FileEntry) ([]keyEntry, error)
+	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
 }
