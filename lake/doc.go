@@ -7,7 +7,7 @@
 //	_manifest/manifest.json   the committed state: every live data file with
 //	                          its table, partition, row count, size and sha256
 //	_manifest/lock            flock(2) held by the one writer
-//	_keys/part-<uuid>.keys    key index of the data file part-<uuid>.parquet:
+//	_keys/part-<uuid>.keys    key index (package keyindex) of part-<uuid>.parquet:
 //	                          per row, in row order, the 128-bit natural-key
 //	                          hash and the 64-bit content hash (xxh3), 24 bytes
 //	episodes/agent=<a>/part-<uuid>.parquet
