@@ -89,6 +89,8 @@ fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParseReply -fuzztime=20s ./judge
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzPrepareImage -fuzztime=20s ./judge
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
 # in cmd/trustlake's scripts, the CLI output the examples' READMEs quote (on

@@ -13,3 +13,15 @@ func BenchmarkBuildE2LastK(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildE1FinalFullSize builds E1-final packs of one 1280×800
+// screenshot already within the max side: decoded and encoded afresh.
+func BenchmarkBuildE1FinalFullSize(b *testing.B) {
+	src := screenEpisode(b, b.TempDir(), "ep1", 1, 1280, 800)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := BuildPack(src, E1Final, PackOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -75,21 +75,20 @@ func build(src *Source, cond string, opts PackOptions, cache imageCache) (*Pack,
 			chat++
 		}
 	}
+	// The agent's final message is the claim: only E2+claim shows it, in
+	// its own field, never inside the trajectory.
+	acts, final := withoutFinalMessage(src.Actions, src.FinalMessage)
 	var err error
 	if chat > 0 && screens == 0 {
-		buildChat(p, src, cond, opts)
+		buildChat(p, acts, cond, opts)
 	} else {
-		err = buildScreens(p, src, cond, opts, cache)
+		err = buildScreens(p, src, acts, cond, opts, cache)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if cond == E2Claim {
-		msg := ""
-		if src.FinalMessage != nil {
-			msg = *src.FinalMessage
-		}
-		p.FinalMessage = &msg
+		p.FinalMessage = &final
 	}
 	if err := Guard(p, src.Secrets); err != nil {
 		return nil, fail("pack", err)
@@ -108,8 +107,7 @@ func window(n int, cond string, k int) (lo int) {
 	return 0
 }
 
-func buildScreens(p *Pack, src *Source, cond string, opts PackOptions, cache imageCache) error {
-	acts := src.Actions
+func buildScreens(p *Pack, src *Source, acts []schema.Action, cond string, opts PackOptions, cache imageCache) error {
 	lo := window(len(acts), cond, opts.LastK)
 	shown := acts[lo:]
 	if cond == E1Final {
@@ -203,13 +201,7 @@ func readScreen(src *Source, a *schema.Action, maxSide int) (Image, error) {
 	return Image{Step: a.Step, MediaType: "image/png", Width: w, Height: h, SHA256: SHA256Hex(out), Data: out}, nil
 }
 
-func buildChat(p *Pack, src *Source, cond string, opts PackOptions) {
-	msgs := src.Actions
-	// The agent's final message is the claim: only E2+claim shows it.
-	if n := len(msgs); n > 0 && src.FinalMessage != nil && msgs[n-1].Role != nil && *msgs[n-1].Role == "assistant" &&
-		msgs[n-1].Text != nil && strings.TrimSpace(*msgs[n-1].Text) == strings.TrimSpace(*src.FinalMessage) {
-		msgs = msgs[:n-1]
-	}
+func buildChat(p *Pack, msgs []schema.Action, cond string, opts PackOptions) {
 	lo := window(len(msgs), cond, opts.LastK)
 	for i := lo; i < len(msgs); i++ {
 		a := &msgs[i]
@@ -221,6 +213,52 @@ func buildChat(p *Pack, src *Source, cond string, opts PackOptions) {
 	}
 	p.Description = describe(cond, 0, len(p.Messages), true)
 }
+
+// withoutFinalMessage returns the trajectory with the agent's final message
+// taken out, and that message. The final message is the recorded one
+// (meta.json, the result), else the agent's last natural-language message:
+// the last assistant message with text, wherever it stands (τ-bench
+// trajectories end with the user's or a tool's message after it). The text
+// of that last assistant message and of every action or message saying the
+// same (folded, at least minHeldText letters and digits) is removed; one
+// left with nothing (no tool call, output, screenshot or action) is
+// dropped. acts is not modified.
+func withoutFinalMessage(acts []schema.Action, recorded *string) ([]schema.Action, string) {
+	last := -1
+	for i := len(acts) - 1; i >= 0; i-- {
+		if isAssistantText(&acts[i]) {
+			last = i
+			break
+		}
+	}
+	final := ""
+	switch {
+	case recorded != nil && strings.TrimSpace(*recorded) != "":
+		final = *recorded
+	case last >= 0:
+		final = *acts[last].Text
+	}
+	same := key(final)
+	out := make([]schema.Action, 0, len(acts))
+	for i := range acts {
+		a := acts[i]
+		if i == last || a.Text != nil && len(same) >= minHeldText && key(*a.Text) == same {
+			a.Text = nil
+			if a.ToolName == nil && a.Observation == nil && a.Screen == nil && a.Action == nil && a.Keys == nil {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out, final
+}
+
+func isAssistantText(a *schema.Action) bool {
+	return a.Role != nil && *a.Role == "assistant" && a.Text != nil && strings.TrimSpace(*a.Text) != ""
+}
+
+// toolCallMark starts the line of a message that shows its tool call.
+const toolCallMark = "[tool call] "
 
 // maxObservation caps tool output and command output shown per step.
 const maxObservation = 2000
@@ -265,7 +303,7 @@ func renderMessage(a *schema.Action) string {
 		if a.Arguments != nil {
 			call += "(" + *a.Arguments + ")"
 		}
-		parts = append(parts, "[tool call] "+call)
+		parts = append(parts, toolCallMark+call)
 	}
 	if a.Observation != nil {
 		parts = append(parts, capText(*a.Observation, maxObservation))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -12,7 +11,7 @@ import (
 
 // GuardVersion names the leakage rules a pack passed; the evidence table
 // records it and the checklist item evidence_leakage checks it.
-const GuardVersion = "leakage-guard/1"
+const GuardVersion = "leakage-guard/2"
 
 // Secrets is what a pack must never reveal about its episode (seed §3.5):
 // the verifier's output, the files the verifier read, the source label,
@@ -43,52 +42,72 @@ func checkScreenPath(p string) error {
 	return nil
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z0-9_-]+`)
+// hashPrefix is how many leading hex digits of a verifier or final-state
+// hash count as the hash: a pack holding 12 of them names the hash.
+const hashPrefix = 12
 
-// Guard refuses a pack whose text reveals a secret: the verifier's output,
-// the failure category, a non-natural source label or perturbation recipe,
-// or the parent (or id) of a perturbed episode. It names the field.
+// Guard refuses a pack whose text reveals a secret: the verifier's output
+// (a hash also by a prefix of hashPrefix hex digits), the failure category,
+// a non-natural source label, the perturbation recipe (its label or its
+// name alone), or the parent (or id) of a perturbed episode. Text and
+// secrets are compared folded (see fold: compatibility form, case,
+// separators and whitespace runs do not matter), a secret matching only
+// from a token start to a token end. It names the field.
 func Guard(p *Pack, s Secrets) error {
-	type forbid struct{ what, s string }
+	type forbid struct {
+		what, s string
+		key     string // folded secret, matched at token boundaries
+		hex     string // hash prefix, matched anywhere
+	}
 	var bad []forbid
+	add := func(what, secret string) {
+		if k := key(secret); k != "" {
+			bad = append(bad, forbid{what: what, s: secret, key: k})
+		}
+	}
 	for _, c := range schema.Categories {
-		bad = append(bad, forbid{"the failure category", c})
+		add("the failure category", c)
 	}
 	for _, c := range s.Categories {
 		if len(c) >= 4 {
-			bad = append(bad, forbid{"the failure category", c})
+			add("the failure category", c)
 		}
 	}
-	task := strings.ToLower(p.TaskText)
+	task := fold(p.TaskText)
 	for _, v := range s.VerifierOutput {
+		if h := strings.ToLower(strings.TrimSpace(v)); len(h) >= 32 && isHex(h) {
+			bad = append(bad, forbid{what: "the verifier's output", s: v, hex: h[:hashPrefix]})
+			continue
+		}
 		// A value the task text itself states (the requested homepage, the
 		// expected email) is given to every judge, not leaked by the verifier.
-		if len(v) >= 8 && !strings.Contains(task, strings.ToLower(v)) {
-			bad = append(bad, forbid{"the verifier's output", v})
+		if k := key(v); len(v) >= 8 && len(k) >= 6 && !task.contains(k) {
+			bad = append(bad, forbid{what: "the verifier's output", s: v, key: k})
 		}
 	}
 	if s.ParentEpisodeID != "" {
-		bad = append(bad, forbid{"the parent episode of a perturbation", s.ParentEpisodeID})
+		add("the parent episode of a perturbation", s.ParentEpisodeID)
 	}
 	perturbed := s.Source != "" && s.Source != schema.SourceNatural
 	if perturbed && s.EpisodeID != "" {
-		bad = append(bad, forbid{"the id of a perturbed episode", s.EpisodeID})
+		add("the id of a perturbed episode", s.EpisodeID)
+	}
+	if perturbed {
+		add("the source label", s.Source)
 	}
 	if len(s.Perturbation) >= 4 {
-		bad = append(bad, forbid{"the perturbation recipe", s.Perturbation})
+		add("the perturbation recipe", s.Perturbation)
+		// The label is NAME[:PATH[!CELL]]; the recipe name alone names it too,
+		// unless the task text says it ("save as copy").
+		if name, _, _ := strings.Cut(s.Perturbation, ":"); name != s.Perturbation && len(name) >= 4 && !task.contains(key(name)) {
+			add("the perturbation recipe", name)
+		}
 	}
 	check := func(field, text string) error {
-		low := strings.ToLower(text)
+		f := fold(text)
 		for _, b := range bad {
-			if strings.Contains(low, strings.ToLower(b.s)) {
+			if b.hex != "" && strings.Contains(f.s, b.hex) || b.key != "" && f.contains(b.key) {
 				return fmt.Errorf("%w %s (%q) in %s", ErrLeak, b.what, b.s, field)
-			}
-		}
-		if perturbed {
-			for _, w := range wordRE.FindAllString(low, -1) {
-				if w == s.Source {
-					return fmt.Errorf("%w the source label (%q) in %s", ErrLeak, s.Source, field)
-				}
 			}
 		}
 		return nil
@@ -112,6 +131,15 @@ func Guard(p *Pack, s Secrets) error {
 		}
 	}
 	return nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // diagnosticStrings returns the string leaves of a verifier's diagnostics

@@ -11,32 +11,44 @@ import (
 // pngEncoder favours speed: packs are rebuilt far more often than read by eye.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
-// prepareImage checks that data is a readable PNG and returns it with its
-// longest side at most maxSide: unchanged bytes when it already fits, else
-// box-filtered down and re-encoded.
+// maxImagePixels caps the pixels of a screenshot (width × height, read from
+// its header before decoding): a small file can claim a huge canvas.
+const maxImagePixels = 64 << 20
+
+// prepareImage decodes data as a PNG and returns a fresh encoding of its
+// pixels, with its longest side at most maxSide (box-filtered down when
+// larger). The source bytes never reach a judge: text chunks (tEXt, iTXt,
+// zTXt), EXIF, any ancillary chunk and bytes after IEND are dropped; the
+// output holds IHDR, PLTE and tRNS when the pixels need them, IDAT and IEND.
 func prepareImage(data []byte, maxSide int) ([]byte, int, int, error) {
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("not a readable PNG: %v", err)
+	}
+	if w, h := cfg.Width, cfg.Height; w <= 0 || h <= 0 {
+		return nil, 0, 0, fmt.Errorf("empty PNG (%dx%d)", w, h)
+	} else if int64(w)*int64(h) > maxImagePixels {
+		return nil, 0, 0, fmt.Errorf("PNG of %dx%d pixels is over the cap of %d pixels", w, h, maxImagePixels)
+	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("not a readable PNG: %v", err)
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	if w <= 0 || h <= 0 {
-		return nil, 0, 0, fmt.Errorf("empty PNG (%dx%d)", w, h)
+	dw, dh := w, h
+	if w > maxSide || h > maxSide {
+		dw, dh = maxSide, maxSide
+		if w >= h {
+			dh = max(1, (h*maxSide+w/2)/w)
+		} else {
+			dw = max(1, (w*maxSide+h/2)/h)
+		}
+		img = downsample(img, dw, dh)
 	}
-	if w <= maxSide && h <= maxSide {
-		return data, w, h, nil
-	}
-	dw, dh := maxSide, maxSide
-	if w >= h {
-		dh = max(1, (h*maxSide+w/2)/w)
-	} else {
-		dw = max(1, (w*maxSide+h/2)/h)
-	}
-	small := downsample(img, dw, dh)
 	var out bytes.Buffer
-	if err := pngEncoder.Encode(&out, small); err != nil {
-		return nil, 0, 0, fmt.Errorf("encode downsampled PNG: %v", err)
+	if err := pngEncoder.Encode(&out, img); err != nil {
+		return nil, 0, 0, fmt.Errorf("encode PNG: %v", err)
 	}
 	return out.Bytes(), dw, dh, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // PackFormat names the canonical encoding; it changes only with it.
@@ -97,4 +98,37 @@ func (p *Pack) Inputs() []string {
 		out = append(out, "final_message")
 	}
 	return out
+}
+
+// minHeldText is the shortest text (in folded letters and digits) Holds
+// looks for: a shorter one ("OK", "Done!") is found in ordinary words.
+const minHeldText = 8
+
+// Holds reports whether p shows text as the agent's final message would
+// be shown, compared folded as the leakage guard compares (case,
+// compatibility forms, separators and whitespace do not matter): a
+// message whose text (before its tool calls) is text, a step whose action
+// contains it, or the final_message field holding it. An earlier message
+// that says more than text (the agent repeating itself) does not count. A
+// text shorter than minHeldText folded letters and digits is held by no pack.
+func (p *Pack) Holds(text string) bool {
+	k := key(text)
+	if len(k) < minHeldText {
+		return false
+	}
+	if p.FinalMessage != nil && fold(*p.FinalMessage).contains(k) {
+		return true
+	}
+	for _, st := range p.Steps {
+		if fold(st.Action).contains(k) {
+			return true
+		}
+	}
+	for _, m := range p.Messages {
+		said, _, _ := strings.Cut(m.Text, "\n"+toolCallMark)
+		if key(said) == k {
+			return true
+		}
+	}
+	return false
 }

@@ -83,18 +83,6 @@ func equalInts(a, b []int64) bool {
 	return true
 }
 
-func TestSmallImageKeptAsIs(t *testing.T) {
-	src := screenEpisode(t, t.TempDir(), "ep1", 2, 40, 30)
-	p, err := Build(src, E1Final, PackOptions{MaxImageSide: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig, _ := os.ReadFile(filepath.Join(src.Dir, "screens/002.png"))
-	if !bytes.Equal(p.Images[0].Data, orig) {
-		t.Error("an image within the size cap was re-encoded")
-	}
-}
-
 func TestDownsampleAverages(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 4, 2))
 	vals := []uint8{0, 100, 200, 40, 20, 60, 0, 0} // row-major grey levels

@@ -71,5 +71,24 @@ func (s *Store) Get(sha string) ([]byte, error) {
 	return data, nil
 }
 
+// Holds reports whether the pack stored under sha holds any of texts
+// (Pack.Holds): the content check of checklist item evidence_leakage.
+func (s *Store) Holds(sha string, texts ...string) (bool, error) {
+	data, err := s.Get(sha)
+	if err != nil {
+		return false, err
+	}
+	p, err := DecodePack(data)
+	if err != nil {
+		return false, fmt.Errorf("pack %s: %w", sha, err)
+	}
+	for _, t := range texts {
+		if p.Holds(t) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // remove deletes a pack written by a build that then failed.
 func (s *Store) remove(sha string) { os.Remove(s.path(sha)) }

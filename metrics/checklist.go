@@ -36,6 +36,17 @@ type ChecklistOptions struct {
 	// AllowNotChecked lets the checklist pass with items not checked;
 	// by default only all items passing is a pass.
 	AllowNotChecked bool
+	// Packs reads the stored evidence packs: evidence_leakage looks for the
+	// agent's final message in the text of every non-claim pack. Nil leaves
+	// that item not checked.
+	Packs PackReader
+}
+
+// PackReader answers whether the evidence pack stored under sha shows any
+// of texts (the agent's final message) to a judge; *judge.Store implements
+// it. An error means the pack file cannot be read.
+type PackReader interface {
+	Holds(sha string, texts ...string) (bool, error)
 }
 
 func (o *ChecklistOptions) applyDefaults() {
@@ -122,12 +133,11 @@ func Checklist(ctx context.Context, s *queries.Session, opts ChecklistOptions) (
 	if err != nil {
 		return ChecklistReport{}, err
 	}
-	audit, err := s.EvidenceLeakage(ctx, opts.Judge)
+	leak, err := leakageItem(ctx, s, opts.Judge, opts.Packs)
 	if err != nil {
 		return ChecklistReport{}, err
 	}
-	out.Items = append(out.Items, sway, consistencyItem(overall, opts.MinSelfConsistency), parseItem(overall, opts.MaxParseErrorRate),
-		leakageItem(audit))
+	out.Items = append(out.Items, sway, consistencyItem(overall, opts.MinSelfConsistency), parseItem(overall, opts.MaxParseErrorRate), leak)
 	for _, it := range out.Items {
 		switch it.Status {
 		case StatusFail:
@@ -150,7 +160,8 @@ func verifierItems(gt queries.GroundTruthSummary) []Item {
 	case gt.Nondeterministic > 0:
 		det.Status, det.Reason = StatusFail, "some verifiers gave different answers on the same snapshot"
 	case gt.Unknown > 0:
-		det.Status, det.Reason = StatusFail, "determinism is not recorded for every ground-truth row (gt.json \"deterministic\")"
+		det.Status = StatusNotChecked
+		det.Reason = fmt.Sprintf("not recorded: %d of %d ground-truth rows carry no gt.json \"deterministic\" (run `trustlake verify`, which checks it)", gt.Unknown, gt.Rows)
 	default:
 		det.Status = StatusPass
 	}
@@ -286,26 +297,4 @@ func interval(iv [2]float64) string {
 		return "null"
 	}
 	return fmt.Sprintf("[%.3f, %.3f]", iv[0], iv[1])
-}
-
-// leakageItem decides evidence_leakage from the evidence table: every
-// verdict must name a pack recorded there that passed a leakage guard, and
-// no non-claim pack may hold the agent's final message.
-func leakageItem(a queries.EvidenceAudit) Item {
-	it := Item{ID: "evidence_leakage", Title: "no leakage in evidence packs",
-		Figure: fmt.Sprintf("%d verdicts on %d packs; %d without a recorded pack, %d with a pack missing from the evidence table, %d on unguarded packs, %d non-claim packs with the final message",
-			a.Verdicts, a.Packs, a.NoPack, a.Unrecorded, a.Unguarded, a.ClaimOutside)}
-	switch {
-	case a.Verdicts == 0:
-		it.Status, it.Reason = StatusNotChecked, "no verdicts for this judge and condition"
-	case a.NoPack == a.Verdicts:
-		it.Status, it.Reason = StatusNotChecked, "these verdicts were not made by `trustlake judge` (ingested from files): the lake has no record of "+
-			"what the judge saw; run `trustlake evidence` and `trustlake judge` to make leakage checkable"
-	case a.NoPack > 0 || a.Unrecorded > 0 || a.Unguarded > 0 || a.ClaimOutside > 0:
-		it.Status, it.Reason = StatusFail, "some verdicts were made on packs the evidence table does not vouch for"
-	default:
-		it.Status = StatusPass
-		it.Figure += "; guard " + a.Guards
-	}
-	return it
 }

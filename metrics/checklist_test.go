@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/queries"
@@ -72,5 +73,25 @@ func TestChecklistPassing(t *testing.T) {
 	opts.TargetFPR = 0.3 // FPR 2/4: its upper bound exceeds 0.3
 	if r, err = Checklist(t.Context(), s, opts); err != nil || r.Pass || r.Failed != 1 {
 		t.Errorf("target 0.3: pass %v failed %d err %v", r.Pass, r.Failed, err)
+	}
+}
+
+// TestChecklistDeterministicNotRecorded: ground truth without a
+// "deterministic" field (every row null) is reported as not recorded, not a
+// crash on a NULL count (issue 24 item 18).
+func TestChecklistDeterministicNotRecorded(t *testing.T) {
+	tables := handLake()
+	for _, g := range tables["ground_truth"] {
+		delete(g, "deterministic")
+	}
+	s := testLake(t, tables)
+	r, err := Checklist(t.Context(), s, ChecklistOptions{Judge: queries.JudgeCondition{Judge: "j", Condition: "E2-lastk"}, Resamples: 50})
+	if err != nil {
+		t.Fatalf("checklist without deterministic: %v", err)
+	}
+	it := r.Items[0]
+	if it.ID != "verifiers_deterministic" || it.Status != StatusNotChecked || !strings.Contains(it.Reason, "not recorded") ||
+		!strings.Contains(it.Figure, "7 unrecorded") {
+		t.Errorf("item %s = %s, figure %q, reason %q; want not_checked, 7 unrecorded, \"not recorded\"", it.ID, it.Status, it.Figure, it.Reason)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -28,17 +27,21 @@ var readOnlyTypes = map[duckdb.StmtType]bool{
 	duckdb.STATEMENT_TYPE_CALL:    true,
 }
 
-var explainAnalyze = regexp.MustCompile(`(?i)^\s*explain\s+analy[sz]e\b`)
-
 // ReadOnlyQuery runs exactly one statement that reads: SELECT (with
-// DESCRIBE, SHOW, SUMMARIZE), EXPLAIN (not EXPLAIN ANALYZE, which runs its
-// statement), PRAGMA and CALL. COPY, EXPORT, ATTACH, INSTALL, LOAD, SET,
-// CREATE, INSERT and every other statement are refused with ErrNotReadOnly
-// before anything runs, and so is a text of several statements (the driver
-// would run all but the last to prepare it). Queries may read any file the
+// DESCRIBE, SHOW, SUMMARIZE), EXPLAIN (not EXPLAIN ANALYZE in any spelling,
+// which runs its statement), the PRAGMAs in readPragmas and CALL. COPY,
+// EXPORT, ATTACH, INSTALL, LOAD, SET, CREATE (MACRO, TABLE, …), INSERT and
+// every other statement are refused with ErrNotReadOnly before anything
+// runs, and so is a text of several statements (the driver would run all
+// but the last to prepare it), and a statement calling a function that
+// changes the session or runs SQL text (sessionFunctions: checkpoint(),
+// enable_logging(), setseed(), query('…'), …). Queries may read any file the
 // process can read (read_csv, read_parquet, …); they cannot write one, so
 // neither the lake nor any other file changes. The caller closes the rows.
 func (s *Session) ReadOnlyQuery(ctx context.Context, query string) (*sql.Rows, error) {
+	if w := strings.ToLower(firstWord(stripComments(query))); !readKeywords[w] {
+		return nil, fmt.Errorf("%w: %s statements may write files or change the session; sql only reads (write results with trustlake export --out FILE)", ErrNotReadOnly, strings.ToUpper(w))
+	}
 	var typ duckdb.StmtType
 	err := s.conn.Raw(func(dc any) error {
 		c, ok := dc.(*duckdb.Conn)
@@ -59,17 +62,23 @@ func (s *Session) ReadOnlyQuery(ctx context.Context, query string) (*sql.Rows, e
 	if err != nil {
 		return nil, err
 	}
-	if !readOnlyTypes[typ] || typ == duckdb.STATEMENT_TYPE_EXPLAIN && explainAnalyze.MatchString(query) {
+	if !readOnlyTypes[typ] || typ == duckdb.STATEMENT_TYPE_EXPLAIN && analyzeWord.MatchString(stripComments(query)) {
 		return nil, fmt.Errorf("%w: %s statements may write files or change the session; sql only reads (write results with trustlake export --out FILE)", ErrNotReadOnly, stmtName(typ, query))
+	}
+	if name := s.refusedCall(ctx, query, typ == duckdb.STATEMENT_TYPE_PRAGMA); name != "" {
+		return nil, fmt.Errorf("%w: %s changes the session or the database, or runs SQL the filter cannot see; sql only reads", ErrNotReadOnly, name)
 	}
 	return s.conn.QueryContext(ctx, query)
 }
 
 // stmtName names a statement type for messages: its first keyword.
 func stmtName(typ duckdb.StmtType, query string) string {
-	f := strings.Fields(query)
-	if len(f) > 0 {
-		return strings.ToUpper(f[0])
+	plain := stripComments(query)
+	if typ == duckdb.STATEMENT_TYPE_EXPLAIN && analyzeWord.MatchString(plain) {
+		return "EXPLAIN ANALYZE"
+	}
+	if w := firstWord(plain); w != "" {
+		return strings.ToUpper(w)
 	}
 	return fmt.Sprint(typ)
 }

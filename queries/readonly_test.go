@@ -156,3 +156,80 @@ func TestExportNotIntoLake(t *testing.T) {
 		t.Fatalf("export outside the lake: %v", err)
 	}
 }
+
+// TestReadOnlyQueryRefusesSessionWrites: statements that write or change
+// the session through a spelling of EXPLAIN ANALYZE, a PRAGMA or a function
+// are refused too (issue 24, "not yet tried"); reads still run.
+func TestReadOnlyQueryRefusesSessionWrites(t *testing.T) {
+	l, dir := oneVerdictLake(t)
+	s, err := queries.Open(t.Context(), l, queries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := filepath.Join(dir, "w.csv")
+	imp := filepath.Join(dir, "imp")
+	os.MkdirAll(imp, 0o755)
+	os.WriteFile(filepath.Join(imp, "schema.sql"), []byte("COPY (SELECT 42 AS x) TO '"+out+"';\n"), 0o644)
+	os.WriteFile(filepath.Join(imp, "load.sql"), nil, 0o644)
+	for _, q := range []string{
+		"/* x */ EXPLAIN ANALYZE COPY (SELECT 1) TO '" + out + "'",
+		"-- x\nEXPLAIN ANALYZE COPY (SELECT 1) TO '" + out + "'",
+		"EXPLAIN (ANALYZE) COPY (SELECT 1) TO '" + out + "'",
+		"EXPLAIN (FORMAT json, ANALYSE) COPY (SELECT 1) TO '" + out + "'",
+		"PRAGMA enable_profiling",
+		"/**/ PRAGMA disable_optimizer",
+		"PRAGMA force_checkpoint",
+		"PRAGMA profiling_output = '" + out + "'",
+		"PRAGMA import_database('" + imp + "')",
+		"CALL checkpoint()",
+		"CALL enable_logging()",
+		"CALL truncate_duckdb_logs()",
+		"SELECT * FROM checkpoint()",
+		"FROM \"enable_logging\"()",
+		"SELECT setseed(0.5)",
+		"SELECT * FROM verdicts WHERE run IN (SELECT 1 FROM force_checkpoint())",
+		"SELECT * FROM query('SELECT * FROM checkpoint()')",
+		"SUMMARIZE SELECT * FROM checkpoint/**/()",
+		"CREATE MACRO m(x) AS x",
+		"SET threads = 1",
+		"RESET threads",
+		"INSTALL tpch",
+		"LOAD json",
+		"ATTACH ':memory:' AS m",
+		"DETACH m",
+		"EXPORT DATABASE '" + filepath.Join(dir, "exp") + "'",
+		"COPY verdicts TO '" + out + "'",
+		"USE memory",
+		"CHECKPOINT",
+		"VACUUM",
+		"BEGIN TRANSACTION",
+		"PREPARE p AS SELECT 1",
+		"DROP VIEW verdicts",
+	} {
+		rows, err := s.ReadOnlyQuery(t.Context(), q)
+		if err == nil {
+			rows.Close()
+			t.Errorf("%s: ran", q)
+			continue
+		}
+		if !errors.Is(err, queries.ErrNotReadOnly) {
+			t.Errorf("%s: %v, want ErrNotReadOnly", q, err)
+		}
+	}
+	for _, p := range []string{out, filepath.Join(dir, "exp")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+	for _, q := range []string{"EXPLAIN SELECT * FROM verdicts", "PRAGMA version", "PRAGMA table_info('verdicts')", "CALL pragma_version()",
+		"SELECT 'checkpoint()' AS s, 'analyze' AS a", "SELECT * FROM duckdb_settings()", "FROM read_text('" + filepath.Join(imp, "schema.sql") + "')",
+		"-- enable_logging()\nSELECT 1"} {
+		rows, err := s.ReadOnlyQuery(t.Context(), q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		rows.Close()
+	}
+}

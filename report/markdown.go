@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -27,12 +28,12 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		p("\n")
 		for _, r := range d.Judges {
-			p("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |", md(r.Judge), r.Condition, r.NEpisodes, r.NNeg, est(r.FPR), est(r.FDR),
-				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency))
+			cells := []string{r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
+				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency)}
 			if base {
-				p(" %s |", chg(r.FPR))
+				cells = append(cells, chg(r.FPR))
 			}
-			p("\n")
+			ew.row(cells...)
 		}
 		p("\n")
 	}
@@ -47,11 +48,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		p("\n")
 		for _, s := range d.Strata {
-			p("| %s | %s | %s | %s | %d | %d | %s |", md(s.Judge), s.Condition, s.By, md(s.Value), s.NNeg, s.FP, est(s.FPR))
+			cells := []string{s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR)}
 			if base {
-				p(" %s |", chg(s.FPR))
+				cells = append(cells, chg(s.FPR))
 			}
-			p("\n")
+			ew.row(cells...)
 		}
 		p("\n")
 	}
@@ -63,7 +64,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			if s.Significant {
 				sig = " **significant**"
 			}
-			p("| %s | %d | %d | %d | %s%s | %s | %s | %s |\n", md(s.Judge), s.NPairs, s.B, s.C, pString(s.McNemarP), sig, est(s.FPRClaim), est(s.FPRBase), est(s.Sway))
+			ew.row(s.Judge, itoa(s.NPairs), itoa(s.B), itoa(s.C), pString(s.McNemarP)+sig, est(s.FPRClaim), est(s.FPRBase), est(s.Sway))
 		}
 		p("\n")
 	}
@@ -71,7 +72,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("## Reward models\n\nThreshold chosen by cross-fitting with folds split by task; rates on the held-out folds.\n\n")
 		p("| judge | condition | FPR target | threshold | held-out FPR | held-out TPR | ROC AUC |\n|---|---|--:|--:|---|---|---|\n")
 		for _, r := range d.RewardModels {
-			p("| %s | %s | %s | %s | %s | %s | %s |\n", md(r.Judge), r.Condition, num(r.TargetFPR), num(r.Threshold), est(r.HeldOutFPR), est(r.HeldOutTPR), est(r.AUC))
+			ew.row(r.Judge, r.Condition, num(r.TargetFPR), num(r.Threshold), est(r.HeldOutFPR), est(r.HeldOutTPR), est(r.AUC))
 		}
 		p("\n")
 	}
@@ -90,8 +91,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("| benchmark | agent | results | recorded passes | −D1 | −D2 | −D3 | −D4 | trusted | trusted rate [Wilson] | varied | ρ |\n")
 		p("|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
 		for _, a := range append(append([]TrustAgent{}, t.Agents...), t.Total) {
-			p("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |\n", md(a.Benchmark), md(a.Agent), a.Results, a.RecordedPasses,
-				a.RemovedD1, a.RemovedD2, a.RemovedD3, a.RemovedD4, a.Trusted, est(a.TrustedRate)+" "+chg(a.TrustedRate), a.D4.Varied, num(a.D4.Rho))
+			ew.row(a.Benchmark, a.Agent, itoa(a.Results), itoa(a.RecordedPasses), itoa(a.RemovedD1), itoa(a.RemovedD2), itoa(a.RemovedD3),
+				itoa(a.RemovedD4), itoa(a.Trusted), est(a.TrustedRate)+" "+chg(a.TrustedRate), itoa(a.D4.Varied), num(a.D4.Rho))
 		}
 		p("\n")
 	}
@@ -99,9 +100,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if len(d.Checklists) > 0 {
 		p("## Checklists: usable as a training signal\n\n")
 		for _, c := range d.Checklists {
-			p("### %s@%s: %s\n\n| item | status | figure | reason |\n|---|---|---|---|\n", md(c.Judge), c.Condition, passWord(c.Pass))
+			p("### %s@%s: %s\n\n| item | status | figure | reason |\n|---|---|---|---|\n", md(c.Judge), md(c.Condition), passWord(c.Pass))
 			for _, it := range c.Items {
-				p("| %s | %s | %s | %s |\n", md(it.Title), it.Status, md(it.Figure), md(it.Reason))
+				ew.row(it.Title, it.Status, it.Figure, it.Reason)
 			}
 			p("\n")
 		}
@@ -109,7 +110,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if len(d.Gates) > 0 {
 		p("## Gates\n\n| expression | result | fired by |\n|---|---|---|\n")
 		for _, g := range d.Gates {
-			p("| `%s` | %s | %s |\n", g.Expr, map[bool]string{true: "FAILED", false: "ok"}[g.Failed], md(strings.Join(g.Fired, "; ")))
+			ew.row(codeSpan(g.Expr), map[bool]string{true: "FAILED", false: "ok"}[g.Failed], strings.Join(g.Fired, "; "))
 		}
 		p("\n")
 	}
@@ -151,11 +152,43 @@ func passWord(ok bool) string {
 }
 
 // mdCell escapes the characters that would break a Markdown table cell
-// (one replacer for every cell: each builds its tables on first use).
-var mdCell = strings.NewReplacer("|", `\|`, "\n", " ")
+// (one replacer for every cell: each builds its tables on first use). GFM
+// honours \| inside code spans in a table too.
+var mdCell = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
-// md escapes the characters that would break a Markdown table cell.
+// md escapes the characters that would break a Markdown table cell or a
+// line (headings, list items).
 func md(s string) string { return mdCell.Replace(s) }
+
+// row writes one table row, every cell through md: no value, whatever its
+// column, can shift the columns after it.
+func (e *errWriter) row(cells ...string) {
+	for i := range cells {
+		cells[i] = md(cells[i])
+	}
+	e.printf("| %s |\n", strings.Join(cells, " | "))
+}
+
+func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
+
+// codeSpan wraps s in a code span whose backtick fence is longer than any
+// run of backticks inside s.
+func codeSpan(s string) string {
+	run, longest := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
 
 type errWriter struct {
 	w   io.Writer

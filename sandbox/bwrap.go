@@ -29,8 +29,8 @@ type BwrapOptions struct {
 //
 // Isolation: new user, pid, net, ipc, uts and cgroup namespaces (no network but
 // a private loopback), a tmpfs root remounted read-only with only the host
-// folders above bound read-only, /proc, a minimal /dev, a size-capped tmpfs at
-// /tmp, no capabilities, only Spec.Env, the process killed with its group at the
+// folders above bound read-only, /proc, a minimal read-only /dev (no writable
+// /dev/shm), a size-capped tmpfs at /tmp, no capabilities, only Spec.Env, the process killed with its group at the
 // timeout and when the caller dies. Limits bwrap cannot give like Docker does:
 // memory is RLIMIT_DATA per process (not a cgroup total, so OOMKilled is never
 // set: allocations just fail); PIDs is RLIMIT_NPROC for uid 65534 on the host (it
@@ -171,7 +171,9 @@ func (b *Bwrap) args(spec Spec, lim Limits) []string {
 	for _, f := range b.opts.HostFiles {
 		a = append(a, "--ro-bind-try", f, f)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev",
+	// /dev (and its /dev/shm) is an unbounded tmpfs: read-only, so /tmp
+	// with its size cap is the only writable place. Devices still work.
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
 		"--size", strconv.FormatInt(lim.TmpfsBytes, 10), "--perms", "1777", "--tmpfs", "/tmp")
 	if spec.Snapshot != "" {
 		a = append(a, "--ro-bind", spec.Snapshot, "/snapshot")

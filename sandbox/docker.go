@@ -184,7 +184,7 @@ func (d *Docker) containerConfig(spec Spec, lim Limits) (*container.Config, *con
 		ReadonlyRootfs: true,
 		CapDrop:        []string{"ALL"},
 		SecurityOpt:    []string{"no-new-privileges"},
-		IpcMode:        "private",
+		IpcMode:        "none",                            // a private IPC namespace without /dev/shm: no writable area beyond the capped /tmp
 		LogConfig:      container.LogConfig{Type: "none"}, // output is taken from the attach stream only
 		Tmpfs:          map[string]string{"/tmp": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", lim.TmpfsBytes)},
 		Resources: container.Resources{

@@ -100,6 +100,22 @@ func runSuite(t *testing.T, b backend) {
 			t.Errorf("want the pids limit to stop the bomb (exit %d):\n%.2000s", res.ExitCode, out)
 		}
 	})
+	t.Run("10000 forks held by the default pids limit", func(t *testing.T) {
+		res := mustRun(t, b.r, b.spec("fork", "10000"))
+		out := string(res.Stdout) + string(res.Stderr)
+		if res.TimedOut || strings.Contains(out, "no limit hit") || res.ExitCode == 0 {
+			t.Fatalf("10000 forks not held by the default limit of %d (exit %d, timed out %v):\n%.2000s", DefaultPIDs, res.ExitCode, res.TimedOut, out)
+		}
+	})
+	t.Run("no writable /dev/shm or /dev", func(t *testing.T) {
+		res := mustRun(t, b.r, b.spec("write", "/dev/shm/x", "/dev/x", "/dev/mqueue/x"))
+		got := lines(res.Stdout)
+		for i, want := range []string{"write /dev/shm/x err", "write /dev/x err", "write /dev/mqueue/x err"} {
+			if i >= len(got) || !strings.HasPrefix(got[i], want) {
+				t.Errorf("line %d: want prefix %q; output:\n%s%s", i, want, res.Stdout, res.Stderr)
+			}
+		}
+	})
 	t.Run("memory hog stopped", func(t *testing.T) {
 		spec := b.spec("mem", "1024")
 		spec.Limits.MemoryBytes = 128 << 20

@@ -125,7 +125,8 @@ func canonical(o Output) string {
 
 // runOnce runs the verifier once and parses its verdict.
 func runOnce(ctx context.Context, r runner, t *Task, snapshot, checkBin string) (Output, error) {
-	res, err := r.Run(ctx, t.spec(snapshot, checkBin))
+	spec := t.spec(snapshot, checkBin)
+	res, err := r.Run(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Output{}, ctx.Err()
@@ -138,7 +139,11 @@ func runOnce(ctx context.Context, r runner, t *Task, snapshot, checkBin string) 
 	case res.OOMKilled:
 		return Output{}, fmt.Errorf("%w: killed for using too much memory", ErrVerifier)
 	case res.OutputTruncated:
-		return Output{}, fmt.Errorf("%w: output truncated", ErrVerifier)
+		limit := spec.Limits.OutputBytes
+		if limit <= 0 {
+			limit = sandbox.DefaultOutputBytes
+		}
+		return Output{}, fmt.Errorf("%w: output truncated: stdout or stderr over the %d-byte cap (a verdict is one small JSON object)", ErrVerifier, limit)
 	case res.ExitCode != 0:
 		return Output{}, fmt.Errorf("%w: exit code %d: %s", ErrVerifier, res.ExitCode, tail(res.Stderr))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -55,6 +56,11 @@ func checklistCommand() *cli.Command {
 }
 
 func runChecklist(ctx context.Context, opts checklistOptions, stdout io.Writer) error {
+	src, err := opts.openLakeRead()
+	if err != nil {
+		return err
+	}
+	opts.opts.Packs = judge.NewStore(src)
 	r, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
 		return metrics.Checklist(ctx, s, opts.opts)
 	})

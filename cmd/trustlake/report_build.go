@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
@@ -57,7 +58,7 @@ func buildReport(ctx context.Context, opts reportOptions, src *lake.Lake) (*repo
 	// (judge, condition, episode): read those once for all of them.
 	err = eng.Prepare(ctx, opts.threshold)
 	if err == nil {
-		err = judgeSections(ctx, opts, eng, doc, func() { wg.Go(health) })
+		err = judgeSections(ctx, opts, eng, judge.NewStore(src), doc, func() { wg.Go(health) })
 	}
 	health() // when the judge sections did not start it
 	wg.Wait()
@@ -83,7 +84,7 @@ func (o reportOptions) metricsOptions() metrics.Options {
 
 // judgeSections fills the judge table, strata, claim sway, reward models
 // and checklists. It starts then once its own statements are issued.
-func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc *report.Document, then func()) error {
+func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, packs metrics.PackReader, doc *report.Document, then func()) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
 	raw, err := s.MetricsJudgeConditions(ctx, nil)
@@ -197,7 +198,7 @@ func judgeSections(ctx context.Context, opts reportOptions, s *reportEngine, doc
 		var cl metrics.ChecklistReport
 		err := s.locked(func(sess *queries.Session) (err error) {
 			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.fprTarget, UncertainPolicy: opts.policy,
-				Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold})
+				Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold, Packs: packs})
 			return err
 		})
 		if err != nil {

@@ -35,6 +35,7 @@ func commands() []*cli.Command {
 		compareCommand(),
 		thresholdCommand(),
 		planCommand(),
+		rateCommand(),
 		checklistCommand(),
 		tasksCommand(),
 		verifyCommand(),

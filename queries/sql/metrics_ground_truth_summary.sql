@@ -4,6 +4,7 @@
 -- verifiers, the deterministic flag (true, false, not recorded), and how
 -- many of those verifiers passed a recorded self-test (`tasks check
 -- --record`: every fixture right, at least one pass and one fail fixture).
+-- count(*) FILTER, not count_if: count_if over only NULLs is NULL.
 WITH gt AS (
     SELECT g.* FROM ground_truth g
     WHERE g.source IS DISTINCT FROM 'human' AND g.episode_id IN (
@@ -19,9 +20,9 @@ tested AS (
 SELECT
     count(*)                                AS n_rows,
     count(DISTINCT gt.verifier_sha256)      AS n_verifiers,
-    count_if(gt.deterministic)              AS n_deterministic,
-    count_if(NOT gt.deterministic)          AS n_nondeterministic,
-    count_if(gt.deterministic IS NULL)      AS n_unknown,
+    count(*) FILTER (gt.deterministic)      AS n_deterministic,
+    count(*) FILTER (NOT gt.deterministic)  AS n_nondeterministic,
+    count(*) FILTER (gt.deterministic IS NULL) AS n_unknown,
     count(DISTINCT gt.episode_id)           AS n_episodes,
     count(DISTINCT gt.verifier_sha256) FILTER (gt.verifier_sha256 IN (SELECT verifier_sha256 FROM tested)) AS n_tested,
     (SELECT count(*) FROM selftests)        AS n_selftests

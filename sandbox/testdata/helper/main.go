@@ -57,7 +57,11 @@ func main() {
 	case "sleep":
 		time.Sleep(time.Hour)
 	case "fork":
-		fork()
+		n := 2000
+		if len(args) > 0 {
+			n, _ = strconv.Atoi(args[0])
+		}
+		fork(n)
 	case "mem":
 		mb, _ := strconv.Atoi(args[0])
 		var keep [][]byte
@@ -124,9 +128,9 @@ func report(what string, err error) {
 }
 
 // fork starts sleeping copies of itself until the kernel refuses (at most 2000).
-func fork() {
+func fork(max int) {
 	var n int
-	for n = 0; n < 2000; n++ {
+	for n = 0; n < max; n++ {
 		cmd := exec.Command("/proc/self/exe", "sleep")
 		if err := cmd.Start(); err != nil {
 			fmt.Printf("forked %d; fork err %v\n", n, err)
