@@ -82,24 +82,41 @@ if $havepl; then
 else
   echo "polars skipped: $PY without polars (make venv, or PY=none given)"
 fi
-jsonarr() { local IFS=,; echo "[$*]"; }
 if [ -n "${RESULTS:-}" ]; then
-  mb=0; cb=0
-  if [ -n "${BASELINE:-}" ]; then mb=$(median "${base[@]}"); cb=$(median "${base_cpu[@]}"); fi
+  # bench/README.md, "Results files": one benchmark entry, every figure
+  # with its baseline in the same rounds.
+  build=$("$T" --version 2>/dev/null | awk '{print $NF}')
+  load=${load_after%% *}
+  fig() { # name unit value baseline baseline_value
+    awk -v n="$1" -v u="$2" -v v="$3" -v b="$4" -v bv="$5" 'BEGIN {
+      printf "        {\"name\": \"%s\", \"unit\": \"%s\", \"value\": %s, \"baseline\": \"%s\", \"baseline_value\": %s, \"ratio\": %.2f}", n, u, v, b, bv, (u == "rows/s" ? v/bv : v/bv) }'
+  }
+  figs=$(fig "wall" s "$mo" "DuckDB COPY" "$md"; echo ,; fig "rows/s" rows/s "$(awk -v n="$N" -v s="$mo" 'BEGIN {printf "%.0f", n/s}')" "DuckDB COPY" "$(awk -v n="$N" -v s="$md" 'BEGIN {printf "%.0f", n/s}')"; echo ,; fig "cpu" s "$co" "DuckDB COPY" "$cd")
+  if $havepl; then
+    figs+=$(echo ,; fig "wall" s "$mo" "polars write_parquet" "$mp"; echo ,; fig "cpu" s "$co" "polars write_parquet" "$cp")
+  fi
+  if [ -n "${BASELINE:-}" ]; then
+    figs+=$(echo ,; fig "wall" s "$mo" "$("$BASELINE" --version 2>/dev/null | awk '{print $NF}')" "$(median "${base[@]}")"; echo ,; fig "cpu" s "$co" "$("$BASELINE" --version 2>/dev/null | awk '{print $NF}')" "$(median "${base_cpu[@]}")")
+  fi
+  fastest=$md
+  if $havepl && awk -v a="$mp" -v b="$md" 'BEGIN {exit !(a < b)}'; then fastest=$mp; fi
+  met=$(awk -v f="$fastest" -v o="$mo" 'BEGIN {print (f/o >= 1 ? "true" : "false")}')
   cat >"$RESULTS" <<JSON
 {
-  "bench": "ingest",
-  "build": "$("$T" --version 2>/dev/null | tail -1)",
-  "baseline_build": "$([ -n "${BASELINE:-}" ] && "$BASELINE" --version 2>/dev/null | tail -1)",
-  "rows": $N,
-  "reps": $REPS,
-  "load_before": "$load_before",
-  "load_after": "$load_after",
-  "cores": $(nproc),
-  "median_seconds": {"trustlake": $mo, "baseline": $mb, "duckdb_copy": $md, "polars": $mp},
-  "median_cpu_seconds": {"trustlake": $co, "baseline": $cb, "duckdb_copy": $cd, "polars": $cp},
-  "runs_seconds": {"trustlake": $(jsonarr "${ours[@]}"), "baseline": $(jsonarr "${base[@]}"), "duckdb_copy": $(jsonarr "${duck[@]}"), "polars": $(jsonarr "${pol[@]}")},
-  "runs_cpu_seconds": {"trustlake": $(jsonarr "${ours_cpu[@]}"), "baseline": $(jsonarr "${base_cpu[@]}"), "duckdb_copy": $(jsonarr "${duck_cpu[@]}"), "polars": $(jsonarr "${pol_cpu[@]}")}
+  "date": "$(date -u +%F)",
+  "build": "$build",
+  "branch": "$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo null)",
+  "source": "bench/ingest.sh ROWS=$ROWS REPS=$REPS",
+  "machine": {"cores": $(nproc), "load": $load},
+  "benchmarks": [
+    {
+      "script": "ingest.sh", "build": "$build", "time": "$(date -u +%FT%H:%MZ)", "load": $load, "reps": $REPS,
+      "goal": ">= 1.0x the rows/s of the fastest of DuckDB COPY and polars", "met": $met,
+      "figures": [
+$(echo "$figs" | sed '/^,$/d; $!s/$/,/' | sed 's/,,$/,/')
+      ]
+    }
+  ]
 }
 JSON
   echo "results written to $RESULTS"
