@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // Outcome is what happened to one row given to Writer.Add.
@@ -70,43 +72,47 @@ type WriterOptions struct {
 	// groups' metadata (a few bytes a row) until it ends.
 	FileRows int
 	// DictionaryBytes, when > 0, caps each dictionary-encoded column's
-	// dictionary within a row group (pqdict.go): for input with a column
-	// of many distinct values. 0: no cap.
+	// dictionary within a row group: past it, the column's later pages
+	// of the row group are PLAIN (parquet-go's DictionaryMaxBytes). For
+	// input with a column of many distinct values, such as an Inspect
+	// log's _src_file naming each sample; 0: no cap.
 	DictionaryBytes int
 }
 
 // Writer appends rows of type T to one table inside a transaction, deduping
 // by natural key against the lake and within the batch. It streams: each
-// added row's fields go to its partition's column batch, and full batches
-// to that partition's file writer, as they arrive. Against the lake it reads only the key index
-// of each partition it touches (keys.go), so memory and time grow with the
-// rows appended plus 32 bytes per stored row of those partitions.
+// added row is copied into its partition's batch, and full batches go to
+// that partition's file writer, as they arrive. Add copies the row and the
+// values its pointer fields point to: the caller may reuse both once Add
+// returns. Against the lake it reads only the key index of each partition
+// it touches (package keyindex), so memory and time grow with the rows appended
+// plus 32 bytes per stored row of those partitions.
 type Writer[T any] struct {
 	tx      *Tx
 	table   Table
 	rt      *rowType
 	opts    WriterOptions
-	parts   map[string]*partState // by partition values joined with NUL
-	list    []*partState          // the same, in first-use order (for small counts a scan beats the map)
-	last    *partState            // the partition of the previous row
-	seen    []seenKey             // every key added, for in-batch duplicates (sorted in Close)
-	files   []string              // source files by index, for seen
-	spill   *keySpill             // seen and files on disk (KeysInMemory)
+	parts   map[string]*partState[T] // by partition values joined with NUL
+	list    []*partState[T]          // the same, in first-use order (for small counts a scan beats the map)
+	last    *partState[T]            // the partition of the previous row
+	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
+	files   []string                 // source files by index, for seen
+	spill   *keySpill                // seen and files on disk (KeysInMemory)
 	stats   Stats
 	buf     int
 	scratch []byte
 	dups    chan []dupPair // the in-memory search for duplicates, run while Close waits for the files
-	probes  []probe        // rows given to Probe, not yet to Add
+	probes  []probe[T]     // rows given to Probe, not yet to Add
 	nprobe  int            // probes[nprobe] is the next row Add expects
 }
 
-type partState struct {
+type partState[T any] struct {
 	values   []string
 	index    *partIndex
 	replaced map[uint32]map[[2]uint64]bool // index file -> keys to drop
 	origins  map[uint32][]string           // index file -> "file:line" per row, loaded on a conflict
-	fw       *fileWriter
-	pending  *colBatch // rows not yet handed to fw
+	fw       *fileWriter[T]
+	pending  *rowBatch[T] // rows not yet handed to fw
 }
 
 // NewWriter starts writing table in tx; T must be the table's row type.
@@ -129,10 +135,10 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	if err := w.see(p, key); err != nil {
 		return Conflict, err
 	}
-	var old located
+	var old keyindex.Located
 	ok := false
 	if maybe {
-		old, ok = ps.index.find(key)
+		old, ok = ps.index.Find(key)
 	}
 	if !ok {
 		w.stats.Added++
@@ -140,7 +146,7 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 	}
 	var h uint64
 	h, w.scratch = w.rt.contentHash(w.scratch, p)
-	if old.content == h {
+	if old.Content == h {
 		w.stats.Unchanged++
 		return Unchanged, nil
 	}
@@ -152,48 +158,48 @@ func (w *Writer[T]) Add(row *T) (Outcome, error) {
 		}
 		return Conflict, &ConflictError{Key: w.rt.keyString(p), Existing: where}
 	}
-	if ps.replaced[old.file] == nil {
-		ps.replaced[old.file] = map[[2]uint64]bool{}
+	if ps.replaced[old.File] == nil {
+		ps.replaced[old.File] = map[[2]uint64]bool{}
 	}
-	ps.replaced[old.file][key] = true
+	ps.replaced[old.File][key] = true
 	w.stats.Replaced++
 	return Replaced, w.push(ps, p, key)
 }
 
 // origin names where a stored row came from, reading the sources of its
 // file once per file (conflicts are rare and end the batch).
-func (w *Writer[T]) origin(ps *partState, e *located) (string, error) {
-	rows, ok := ps.origins[e.file]
+func (w *Writer[T]) origin(ps *partState[T], e *keyindex.Located) (string, error) {
+	rows, ok := ps.origins[e.File]
 	if !ok {
 		var err error
-		if rows, err = w.table.ops.origins(w.tx.l.root, w.table, ps.index.files[e.file]); err != nil {
+		if rows, err = w.table.ops.origins(w.tx.l.root, w.table, ps.index.files[e.File]); err != nil {
 			return "", err
 		}
 		if ps.origins == nil {
 			ps.origins = map[uint32][]string{}
 		}
-		ps.origins[e.file] = rows
+		ps.origins[e.File] = rows
 	}
-	if int(e.row) >= len(rows) {
-		return "", fmt.Errorf("key index of %s names row %d of %d (run `trustlake lake check`)", ps.index.files[e.file].Path, e.row, len(rows))
+	if int(e.Row) >= len(rows) {
+		return "", fmt.Errorf("key index of %s names row %d of %d (run `trustlake lake check`)", ps.index.files[e.File].Path, e.Row, len(rows))
 	}
-	return rows[e.row], nil
+	return rows[e.Row], nil
 }
 
 // push appends the row at p, column by column, to its partition's batch.
-func (w *Writer[T]) push(ps *partState, p unsafe.Pointer, key [2]uint64) error {
+func (w *Writer[T]) push(ps *partState[T], p unsafe.Pointer, key [2]uint64) error {
 	if ps.pending == nil {
-		ps.pending = w.table.cols.newBatch(w.buf)
+		ps.pending = newRowBatch[T](w.buf)
 	}
-	w.table.cols.add(ps.pending, p, key)
-	if ps.pending.n >= w.buf {
+	ps.pending.add(w.rt, (*T)(p), key)
+	if len(ps.pending.rows) >= w.buf {
 		return w.flush(ps)
 	}
 	return nil
 }
 
-func (w *Writer[T]) flush(ps *partState) error {
-	if ps.pending == nil || ps.pending.n == 0 {
+func (w *Writer[T]) flush(ps *partState[T]) error {
+	if ps.pending == nil || len(ps.pending.rows) == 0 {
 		return nil
 	}
 	fileRows := w.tx.l.opts.FileRows
@@ -207,11 +213,10 @@ func (w *Writer[T]) flush(ps *partState) error {
 		ps.fw = nil
 	}
 	if ps.fw == nil {
-		fw, err := newCappedFileWriter(w.tx, w.table, ps.values, w.opts.DictionaryBytes)
+		fw, err := newFileWriter[T](w.tx, w.table, ps.values, w.opts.DictionaryBytes, w.opts.RowGroupRows)
 		if err != nil {
 			return err
 		}
-		fw.groupRows = int64(w.opts.RowGroupRows)
 		ps.fw = fw
 		if err := fw.spillCounts(w.opts.CountsInMemory); err != nil {
 			return err
@@ -228,7 +233,7 @@ func (w *Writer[T]) flush(ps *partState) error {
 // use. Rows of one partition usually come in runs, so the previous row's
 // partition is tried first, then (when there are few) every partition in
 // turn; the map costs one joined key.
-func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
+func (w *Writer[T]) part(p unsafe.Pointer) (*partState[T], error) {
 	if w.last != nil && w.rt.inPartition(p, w.last.values) {
 		return w.last, nil
 	}
@@ -253,10 +258,10 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.tx.abort = append(w.tx.abort, px.release) // Close releases it too
-	ps := &partState{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
+	w.tx.abort = append(w.tx.abort, px.Release) // Close releases it too
+	ps := &partState[T]{values: values, index: px, replaced: map[uint32]map[[2]uint64]bool{}}
 	if w.parts == nil {
-		w.parts = map[string]*partState{}
+		w.parts = map[string]*partState[T]{}
 	}
 	w.parts[id], w.last = ps, ps
 	w.list = append(w.list, ps)
@@ -269,7 +274,7 @@ func (w *Writer[T]) part(p unsafe.Pointer) (*partState, error) {
 func (w *Writer[T]) Close() (Stats, error) {
 	defer func() {
 		for _, ps := range w.list {
-			ps.index.release()
+			ps.index.Release()
 		}
 	}()
 	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
@@ -318,7 +323,7 @@ func (w *Writer[T]) Close() (Stats, error) {
 
 // rewriteWithout copies a committed file's rows, minus keys, into the
 // partition's current output, and marks the old file superseded.
-func (w *Writer[T]) rewriteWithout(ps *partState, f FileEntry, keys map[[2]uint64]bool) error {
+func (w *Writer[T]) rewriteWithout(ps *partState[T], f FileEntry, keys map[[2]uint64]bool) error {
 	var scratch []byte
 	err := readRows[T](w.tx.l.root, w.table, f, func(rows []T) error {
 		for i := range rows {

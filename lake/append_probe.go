@@ -3,10 +3,10 @@ package lake
 import "unsafe"
 
 // probe is what Probe found out about one row ahead of its Add.
-type probe struct {
+type probe[T any] struct {
 	row   unsafe.Pointer
 	key   [2]uint64
-	ps    *partState
+	ps    *partState[T]
 	maybe bool // the partition's filter holds the key: look it up
 }
 
@@ -27,17 +27,17 @@ func (w *Writer[T]) Probe(rows []T) {
 		if err != nil {
 			break // Add meets the error again
 		}
-		w.probes = append(w.probes, probe{row: p, key: key, ps: ps})
+		w.probes = append(w.probes, probe[T]{row: p, key: key, ps: ps})
 	}
 	for i := range w.probes {
 		pr := &w.probes[i]
-		pr.maybe = pr.ps.index.mayHold(pr.key)
+		pr.maybe = pr.ps.index.MayHold(pr.key)
 	}
 }
 
 // probed returns the key, the partition and whether the partition may
 // hold the key of the row at p, from Probe or computed now.
-func (w *Writer[T]) probed(p unsafe.Pointer) ([2]uint64, *partState, bool, error) {
+func (w *Writer[T]) probed(p unsafe.Pointer) ([2]uint64, *partState[T], bool, error) {
 	if w.nprobe < len(w.probes) {
 		if pr := w.probes[w.nprobe]; pr.row == p {
 			w.nprobe++
@@ -51,5 +51,5 @@ func (w *Writer[T]) probed(p unsafe.Pointer) ([2]uint64, *partState, bool, error
 	if err != nil {
 		return key, nil, false, err
 	}
-	return key, ps, ps.index.mayHold(key), nil
+	return key, ps, ps.index.MayHold(key), nil
 }

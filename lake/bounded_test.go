@@ -84,22 +84,24 @@ func TestKeysInMemory(t *testing.T) {
 // row its own _src_file) past the dictionary cap (WriterOptions.
 // DictionaryBytes), row groups cut by WriterOptions.RowGroupRows, small
 // batches: every row and value reads back, and the groups are as asked.
-// Without a cap the same rows stay dictionary-encoded.
+// The cap is checked as each page ends (parquet-go's DictionaryMaxBytes):
+// a group's first page of _src_file indexes is dictionary-encoded, the
+// rest PLAIN. Without a cap the same rows stay dictionary-encoded.
 func TestBoundedWriter(t *testing.T) {
 	l, err := lake.Open(t.TempDir(), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := make([]schema.Verdict, 20000)
+	rows := make([]schema.Verdict, 40000)
 	for i := range rows {
 		rows[i] = verdict(fmt.Sprintf("ep-%05d", i), "j", "E1-final", 0, []string{"success", "failure"}[i%2], 1)
 		rows[i].SrcFile = fmt.Sprintf("logs/run-%05d.eval:samples/q%d_epoch_1.json", i, i)
 	}
-	if _, errs := write(t, l, lake.WriterOptions{RowGroupRows: 4096, BatchRows: 100, DictionaryBytes: 16 << 10}, rows...); len(errs) > 0 {
+	if _, errs := write(t, l, lake.WriterOptions{RowGroupRows: 20000, BatchRows: 100, DictionaryBytes: 16 << 10}, rows...); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if g := rowGroups(t, l); len(g) != 1 || g[0] != 5 {
-		t.Errorf("row groups per file %v, want one file of 5 (20,000 rows by 4,096)", g)
+	if g := rowGroups(t, l); len(g) != 1 || g[0] != 2 {
+		t.Errorf("row groups per file %v, want one file of 2 (40,000 rows by 20,000)", g)
 	}
 	got := map[string]string{}
 	err = lake.ReadTable[schema.Verdict](l, lake.Verdicts, func(rs []schema.Verdict) error {
@@ -134,20 +136,20 @@ func TestBoundedWriter(t *testing.T) {
 	}
 	plainPages := plainPagesOf(pf)
 	// Statistics and page index keep their bounds (Spark filters pages by
-	// the page index): the first group's episode ids are ep-00000..ep-04095,
+	// the page index): the first group's episode ids are ep-00000..ep-19999,
 	// and so are the bounds of its pages, in order.
 	for i, c := range pf.Metadata().RowGroups[0].Columns {
 		if c.MetaData.PathInSchema[0] != "episode_id" {
 			continue
 		}
-		if lo, hi := string(c.MetaData.Statistics.MinValue), string(c.MetaData.Statistics.MaxValue); lo != "ep-00000" || hi != "ep-04095" {
-			t.Errorf("row group 0 episode_id statistics %q..%q, want ep-00000..ep-04095", lo, hi)
+		if lo, hi := string(c.MetaData.Statistics.MinValue), string(c.MetaData.Statistics.MaxValue); lo != "ep-00000" || hi != "ep-19999" {
+			t.Errorf("row group 0 episode_id statistics %q..%q, want ep-00000..ep-19999", lo, hi)
 		}
 		ci, err := pf.RowGroups()[0].ColumnChunks()[i].ColumnIndex()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := ci.NumPages(); n == 0 || string(ci.MinValue(0).ByteArray()) != "ep-00000" || string(ci.MaxValue(n-1).ByteArray()) != "ep-04095" {
+		if n := ci.NumPages(); n == 0 || string(ci.MinValue(0).ByteArray()) != "ep-00000" || string(ci.MaxValue(n-1).ByteArray()) != "ep-19999" {
 			t.Errorf("row group 0 episode_id page index: %d pages, first min %q, last max %q", n, ci.MinValue(0), ci.MaxValue(max(n-1, 0)))
 		}
 	}
@@ -159,7 +161,7 @@ func TestBoundedWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, errs := write(t, uncapped, lake.WriterOptions{RowGroupRows: 4096, BatchRows: 100}, rows...); len(errs) > 0 {
+	if _, errs := write(t, uncapped, lake.WriterOptions{RowGroupRows: 20000, BatchRows: 100}, rows...); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	files, _ = uncapped.Files(lake.Verdicts)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // Problem is one finding of Check.
@@ -90,7 +92,7 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 		}
 		// A verdicts file's rows are read once for its key index and its
 		// run counts.
-		var keys []keyEntry
+		var keys []keyindex.Entry
 		var counts *runCounter
 		if full && f.Table == Verdicts && f.Keys != "" {
 			keys, counts, _ = verdictDigest(l.root, f) // on an error each check reads again and reports it
@@ -170,15 +172,15 @@ func checkKeys(root string, f FileEntry) (Problem, bool) { return checkKeysAgain
 
 // checkKeysAgainst is checkKeys with the entries recomputed from the rows
 // already at hand (want), or read when want is nil.
-func checkKeysAgainst(root string, f FileEntry, want []keyEntry) (Problem, bool) {
+func checkKeysAgainst(root string, f FileEntry, want []keyindex.Entry) (Problem, bool) {
 	bad := func(format string, args ...any) (Problem, bool) {
 		return Problem{Path: f.Keys, Kind: "keys", Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
 	if f.Keys == "" {
 		return Problem{Path: f.Path, Kind: "no_keys", Detail: "written before the key index; the next write to its partition adds one"}, false
 	}
-	if f.Keys != keysPath(f.Path) {
-		return bad("key index of %s should be %s", f.Path, keysPath(f.Path))
+	if f.Keys != keyindex.Path(f.Path) {
+		return bad("key index of %s should be %s", f.Path, keyindex.Path(f.Path))
 	}
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Keys)))
 	if os.IsNotExist(err) {
@@ -193,7 +195,7 @@ func checkKeysAgainst(root string, f FileEntry, want []keyEntry) (Problem, bool)
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.KeysSHA256 {
 		return bad("sha256 %x, manifest says %s", sum, f.KeysSHA256)
 	}
-	if err := readKeysFile(root, f, nil); err != nil {
+	if err := keyindex.ReadFile(filepath.Join(root, filepath.FromSlash(f.Keys)), f.Keys, f.Rows, nil); err != nil {
 		return bad("%v", err)
 	}
 	if want == nil {
@@ -206,8 +208,8 @@ func checkKeysAgainst(root string, f FileEntry, want []keyEntry) (Problem, bool)
 		}
 	}
 	for r, e := range want {
-		off := len(keysMagic) + r*keyEntryBytes
-		if got := decodeKeyEntry(b[off : off+keyEntryBytes]); got != e {
+		off := len(keyindex.Magic) + r*keyindex.EntryBytes
+		if got := keyindex.Decode(b[off : off+keyindex.EntryBytes]); got != e {
 			return bad("row %d: entry does not match the row's key and content (index and data disagree)", r)
 		}
 	}

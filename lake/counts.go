@@ -12,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/lake/keyindex"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -41,7 +42,7 @@ func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
 	if err != nil {
 		return err
 	}
-	fw, err := newFileWriterAt(tx, t, f.Partition, countsPath(f.Path), 0)
+	fw, err := newFileWriterAt[schema.RunCount](tx, t, f.Partition, countsPath(f.Path), 0, 0)
 	if err != nil {
 		return err
 	}
@@ -56,21 +57,21 @@ func writeRunCounts(tx *Tx, f FileEntry, c *runCounter) error {
 
 // verdictDigest reads a verdicts data file's rows once and returns what
 // lake check compares with its key index and its run counts.
-func verdictDigest(root string, f FileEntry) ([]keyEntry, *runCounter, error) {
+func verdictDigest(root string, f FileEntry) ([]keyindex.Entry, *runCounter, error) {
 	t, err := tableFor[schema.Verdict](Verdicts)
 	if err != nil {
 		return nil, nil, err
 	}
-	keys := make([]keyEntry, 0, f.Rows)
-	c := newRunCounter(t.cols)
+	keys := make([]keyindex.Entry, 0, f.Rows)
+	c := newRunCounter()
 	var scratch []byte
 	err = readRows[schema.Verdict](root, t, f, func(rows []schema.Verdict) error {
 		for i := range rows {
 			v := &rows[i]
-			var e keyEntry
+			var e keyindex.Entry
 			p := unsafe.Pointer(v)
-			e.key, scratch = t.rows.keyHash(scratch, p)
-			e.content, scratch = t.rows.contentHash(scratch, p)
+			e.Key, scratch = t.rows.keyHash(scratch, p)
+			e.Content, scratch = t.rows.contentHash(scratch, p)
 			keys = append(keys, e)
 			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
 		}
@@ -99,10 +100,6 @@ func countFile(root string, f FileEntry) (*runCounter, error) {
 // countPath counts the runs of the verdicts data file at name (rel in
 // messages).
 func countPath(name, rel string) (*runCounter, error) {
-	t, err := tableFor[schema.Verdict](Verdicts)
-	if err != nil {
-		return nil, err
-	}
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
@@ -110,7 +107,7 @@ func countPath(name, rel string) (*runCounter, error) {
 	defer fh.Close()
 	r := parquet.NewGenericReader[verdictRun](fh)
 	defer r.Close()
-	c := newRunCounter(t.cols)
+	c := newRunCounter()
 	buf := make([]verdictRun, 1024)
 	for {
 		n, err := r.Read(buf)

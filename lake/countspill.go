@@ -187,7 +187,7 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 // writeCounts writes the file's run counts into its companion. With a
 // spill whose episodes did not all come together it first finishes the
 // data file and counts it again (then finished is true).
-func (fw *fileWriter) writeCounts() (finished bool, err error) {
+func (fw *fileWriter[T]) writeCounts() (finished bool, err error) {
 	c := fw.counts
 	if c.spill == nil {
 		return false, c.writeTo(fw.companion, fw.rel)
@@ -212,7 +212,7 @@ func (fw *fileWriter) writeCounts() (finished bool, err error) {
 
 // spillCounts bounds the file's run counter to every tallies in memory
 // (WriterOptions.CountsInMemory); before its first row.
-func (fw *fileWriter) spillCounts(every int) error {
+func (fw *fileWriter[T]) spillCounts(every int) error {
 	if fw.counts == nil || every <= 0 {
 		return nil
 	}

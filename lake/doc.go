@@ -7,7 +7,7 @@
 //	_manifest/manifest.json   the committed state: every live data file with
 //	                          its table, partition, row count, size and sha256
 //	_manifest/lock            flock(2) held by the one writer
-//	_keys/part-<uuid>.keys    key index of the data file part-<uuid>.parquet:
+//	_keys/part-<uuid>.keys    key index (package keyindex) of part-<uuid>.parquet:
 //	                          per row, in row order, the 128-bit natural-key
 //	                          hash and the 64-bit content hash (xxh3), 24 bytes
 //	episodes/agent=<a>/part-<uuid>.parquet
@@ -21,9 +21,10 @@
 //
 // Every table is declared once, in tables.go; its partition and key columns
 // and its content hash derive from the row type's struct tags (rowtype.go).
-// Writers keep new rows column by column (colbatch.go, laid out from the
-// same tags); each data file is encoded in a goroutine of its own through
-// parquet-go's per-column writers, the key index hashed from the columns.
+// A Writer copies new rows into batches per partition (rowbatch.go); each
+// data file is written in a goroutine of its own by parquet-go's
+// GenericWriter, which hashes the rows for the key index as it goes. The
+// format is described for users in docs/lake-format.md.
 //
 // Partition values are percent-encoded the way DuckDB writes them (every
 // byte outside [A-Za-z0-9._-] becomes %XX), so DuckDB, Spark or Trino read
@@ -36,8 +37,9 @@
 // the same way, and the manifest entry of each data file names its index
 // with size and sha256. A writer dedupes against the key indexes of the
 // partitions it touches, never against the rows; files written before the
-// index existed get one the first time a writer touches their partition. The manifest is the truth: readers
-// (package queries) read exactly the files it lists, so a crash at any
+// index existed get one the first time a writer touches their partition.
+// The manifest is the truth: readers (package queries) read exactly the
+// files it lists, so a crash at any
 // moment leaves the old or the new state, never a mix. Files that a crashed
 // writer left behind are not in the manifest; the next writer removes them
 // and `lake check` lists them. Files superseded by --replace or compact are
@@ -48,7 +50,8 @@
 // What a folder reader (DuckDB read_parquet('lake/verdicts/**/*.parquet'),
 // Spark, Trino) may rely on: every *.parquet file under a table folder is a
 // complete file written by trustlake (writers write in _staging/ and
-// rename into the table folder at commit); superseded files are never under a table folder; the partition
+// rename into the table folder at commit); superseded files are never
+// under a table folder; the partition
 // folders are hive-style (col=percent-encoded value). It may not rely on
 // seeing exactly one commit: during a commit (between the renames of its
 // files and the manifest write) and after a writer crashed in that window

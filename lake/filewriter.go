@@ -10,21 +10,21 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
+	"github.com/trustlake/trustlake/schema"
 )
 
-// zstdFastest compresses every data file. One codec for all of them: its
-// few encoders are shared, so memory does not grow with the number of
-// files written at once.
-var zstdFastest = newPageCodec()
-
-// fileWriter writes one Parquet data file of a table and its key index.
-// Rows arrive column by column (colBatch); each column is handed to its
-// Parquet column writer, and the rows' hashes to the key index, in a
-// goroutine of the file's own.
-type fileWriter struct {
+// fileWriter writes one Parquet data file of a table, with rows of type T,
+// and its key index. Batches of rows go to a goroutine of the file's own,
+// which writes them through parquet-go's GenericWriter and hashes them for
+// the key index: the files of a batch are encoded and compressed side by
+// side, while the caller decodes and dedupes the next rows.
+type fileWriter[T any] struct {
 	tx     *Tx
 	table  Table
 	values []string
@@ -32,15 +32,15 @@ type fileWriter struct {
 	tmp    string // where it is written until Commit
 	f      *os.File
 	h      hashWriter
-	w      *pqFile
-	keys   *keysWriter
+	w      *parquet.GenericWriter[T]
+	keys   *keyindex.Writer
 	rows   int64
-	ch     chan *colBatch // batches for the encoding goroutine
-	free   chan *colBatch // batches the encoder is done with, for reuse
-	done   chan error     // the encoding goroutine's result
-	closed bool           // ch is closed: no more rows
-	// groupRows, when > 0, cuts row groups at this many rows (below the
-	// lake's RowGroupRows; WriterOptions.RowGroupRows).
+	ch     chan *rowBatch[T] // batches for the encoding goroutine
+	free   chan *rowBatch[T] // batches the encoder is done with, for reuse
+	done   chan error        // the encoding goroutine's result
+	closed bool              // ch is closed: no more rows
+	// groupRows is the row count at which a row group is cut: the lake's
+	// RowGroupRows, or a Writer's lower WriterOptions.RowGroupRows.
 	groupRows int64
 
 	keysBytes int64  // size of the finished key index
@@ -49,8 +49,9 @@ type fileWriter struct {
 
 	// A verdicts file counts its runs as it encodes them and writes them
 	// to its run_counts companion when it finishes (counts.go).
+	count     func(rows []T) // nil for other tables
 	counts    *runCounter
-	companion *fileWriter
+	companion *fileWriter[schema.RunCount]
 	made      int // batches reusedBatch made
 }
 
@@ -70,27 +71,24 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func newFileWriter(tx *Tx, t Table, values []string) (*fileWriter, error) {
-	return newCappedFileWriter(tx, t, values, 0)
-}
-
-// newCappedFileWriter is newFileWriter with the dictionaries of its data
-// file capped at dictBytes (0: no cap; pqdict.go).
-func newCappedFileWriter(tx *Tx, t Table, values []string, dictBytes int) (*fileWriter, error) {
+// newFileWriter starts a data file in the partition values of table t,
+// with its dictionaries capped at dictBytes (0: no cap) and its row groups
+// at groupRows rows (0: the lake's RowGroupRows).
+func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows int) (*fileWriter[T], error) {
 	dir, err := PartitionDir(t, values)
 	if err != nil {
 		return nil, err
 	}
-	return newFileWriterAt(tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"), dictBytes)
+	return newFileWriterAt[T](tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"), dictBytes, groupRows)
 }
 
 // newFileWriterAt is newFileWriter with the file's final path (relative to
 // the root) given: a run_counts companion is named after its data file.
-func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int) (*fileWriter, error) {
+func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBytes, groupRows int) (*fileWriter[T], error) {
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
 	// being written.
-	for _, d := range []string{keysDir, stagingDir} {
+	for _, d := range []string{keyindex.Dir, stagingDir} {
 		if err := os.MkdirAll(filepath.Join(tx.l.root, d), 0o755); err != nil {
 			return nil, fmt.Errorf("create %s: %w", d, err)
 		}
@@ -102,18 +100,26 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
 	tx.stage(tmp, final)
-	fw := &fileWriter{tx: tx, table: t, values: values, rel: rel, tmp: tmp, f: f, keysDone: t.Derived}
+	fw := &fileWriter[T]{tx: tx, table: t, values: values, rel: rel, tmp: tmp, f: f, keysDone: t.Derived}
+	fw.groupRows = int64(tx.l.opts.RowGroupRows)
+	if groupRows > 0 {
+		fw.groupRows = min(fw.groupRows, int64(groupRows))
+	}
 	if !t.Derived { // a derived table is never deduped: no key index
-		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keysPath(rel)))
+		keysFinal := filepath.Join(tx.l.root, filepath.FromSlash(keyindex.Path(rel)))
 		tx.stage(keysFinal+".tmp", keysFinal)
-		if fw.keys, err = newKeysWriter(keysFinal + ".tmp"); err != nil {
+		if fw.keys, err = keyindex.Create(keysFinal + ".tmp"); err != nil {
 			f.Close()
 			return nil, err
 		}
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
-	fw.w = newPQFile(&fw.h, t.cols.pq(), zstdFastest, dictBytes)
-	fw.ch, fw.free, fw.done = make(chan *colBatch, 2), make(chan *colBatch, 4), make(chan error, 1)
+	fw.w = parquet.NewGenericWriter[T](&fw.h, tx.l.writerOptions(t, dictBytes)...)
+	fw.ch, fw.free, fw.done = make(chan *rowBatch[T], 2), make(chan *rowBatch[T], 4), make(chan error, 1)
+	if t.counted {
+		fw.counts = newRunCounter()
+		fw.count = countRuns[T](fw.counts)
+	}
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
 		if fw.done != nil {
@@ -121,51 +127,86 @@ func newFileWriterAt(tx *Tx, t Table, values []string, rel string, dictBytes int
 			<-fw.done
 			fw.f.Close()
 			if !fw.keysDone {
-				fw.keys.f.Close()
+				fw.keys.Abandon()
 			}
 		}
 	})
 	if t.counted {
 		// After the abort above: on a rollback the data file's goroutine
 		// has stopped feeding its companion before the companion's abort.
-		fw.counts = newRunCounter(t.cols)
 		ct, err := LookupTable(RunCounts)
 		if err != nil {
 			return nil, err
 		}
-		if fw.companion, err = newFileWriterAt(tx, ct, values, countsPath(rel), 0); err != nil {
+		if fw.companion, err = newFileWriterAt[schema.RunCount](tx, ct, values, countsPath(rel), 0, 0); err != nil {
 			return nil, err
 		}
 	}
 	return fw, nil
 }
 
+// countRuns returns the function that counts the runs of a batch of
+// verdict rows into c (T is schema.Verdict: Table.withRunCounts checks).
+func countRuns[T any](c *runCounter) func([]T) {
+	return func(rows []T) {
+		for _, v := range any(rows).([]schema.Verdict) {
+			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
+		}
+	}
+}
+
+// writerOptions are the options of parquet-go's writer for the data files
+// of table t; dictBytes > 0 caps each dictionary within a row group.
+func (l *Lake) writerOptions(t Table, dictBytes int) []parquet.WriterOption {
+	o := []parquet.WriterOption{
+		t.schema,
+		parquet.Compression(l.codec),
+		parquet.PageBufferSize(pageBytes),
+		parquet.WriteBufferSize(256 << 10),
+		parquet.CreatedBy("trustlake", "1", ""),
+		// Timestamps, line numbers and run numbers mostly step by a little:
+		// delta encoding leaves zstd far less to do than plain values.
+		parquet.DefaultEncodingFor(parquet.Int64, &parquet.DeltaBinaryPacked),
+		// No statistics in each page's header: the column index holds the
+		// same bounds per page, and the row group its own.
+		parquet.DataPageStatistics(false),
+	}
+	for _, col := range t.rows.freeText {
+		o = append(o, parquet.SkipPageBounds(col))
+	}
+	if dictBytes > 0 {
+		o = append(o, parquet.DictionaryMaxBytes(int64(dictBytes)))
+	}
+	return o
+}
+
+// pageBytes is the buffered size of a data page before it is encoded and
+// compressed. Each column of each open file fills one page, so this times
+// the columns is memory every ingest holds per open file.
+const pageBytes = 64 << 10
+
 // encode runs in its own goroutine: Parquet encoding, compression and key
 // hashing of one file overlap with decoding and dedupe of the next rows.
-func (fw *fileWriter) encode() {
+func (fw *fileWriter[T]) encode() {
 	var err error
-	cl := fw.table.cols
-	var scratch []byte
-	var plan []hashStep
-	var ents []byte
-	g := rowGroup{flushed: fw.w.size()}
+	rt := fw.table.rows
+	var scratch, ents []byte
+	g := rowGroup{}
 	for b := range fw.ch {
 		if err == nil {
-			err = fw.writeBatch(b, &g)
-			if fw.keys != nil {
-				plan = cl.hashPlan(b, fw.values, plan)
-			}
+			err = fw.writeRows(b.rows, &g)
 			if fw.keys != nil { // the batch's entries go to the index in one write
-				ents = slices.Grow(ents[:0], keyEntryBytes*b.n)[:keyEntryBytes*b.n]
-				for r := 0; r < b.n; r++ {
-					e := keyEntry{key: b.keys[r]}
-					e.content, scratch = contentHash(plan, r, scratch)
-					putKeyEntry(ents[keyEntryBytes*r:], e)
+				n := len(b.rows)
+				ents = slices.Grow(ents[:0], keyindex.EntryBytes*n)[:keyindex.EntryBytes*n]
+				for r := range b.rows {
+					e := keyindex.Entry{Key: b.keys[r]}
+					e.Content, scratch = rt.contentHash(scratch, unsafe.Pointer(&b.rows[r]))
+					keyindex.Put(ents[keyindex.EntryBytes*r:], e)
 				}
-				fw.keys.bw.Write(ents)
+				fw.keys.Write(ents)
 			}
-			if fw.counts != nil {
-				fw.counts.addBatch(b)
+			if fw.count != nil {
+				fw.count(b.rows)
 			}
 		}
 		// The writer has copied the values: hand the batch back for reuse
@@ -193,13 +234,13 @@ func (fw *fileWriter) encode() {
 
 // finish completes the data file and its key index and fsyncs both, in
 // the encoding goroutine: the files of a batch finish side by side.
-func (fw *fileWriter) finish() error {
-	if err := fw.w.close(); err != nil {
+func (fw *fileWriter[T]) finish() error {
+	if err := fw.w.Close(); err != nil {
 		return fmt.Errorf("finish %s: %w", fw.rel, err)
 	}
 	if fw.keys != nil {
 		var err error
-		if fw.keysBytes, fw.keysSum, err = fw.keys.finish(); err != nil {
+		if fw.keysBytes, fw.keysSum, err = fw.keys.Finish(); err != nil {
 			return fmt.Errorf("write key index of %s: %w", fw.rel, err)
 		}
 		fw.keysDone = true
@@ -213,47 +254,27 @@ func (fw *fileWriter) finish() error {
 // rowGroup is the state of the row group being written.
 type rowGroup struct {
 	rows    int64
-	flushed int64 // the file's size (bytes written plus, an upper bound, those buffered) at the last cut
+	flushed int64 // the writer's Size at the last cut
 }
 
-// writeBatch writes the batch to the data file (writeChunks).
-func (fw *fileWriter) writeBatch(b *colBatch, g *rowGroup) error {
-	maxRows, limit := int64(fw.tx.l.opts.RowGroupRows), fw.tx.l.opts.RowGroupBytes
-	if fw.groupRows > 0 {
-		maxRows = min(maxRows, fw.groupRows)
-	}
-	if err := writeChunks(fw.w, b, g, maxRows, limit); err != nil {
-		return fmt.Errorf("write %s: %w", fw.rel, err)
-	}
-	return nil
-}
-
-// chunkWriter is what writeChunks writes rows to: a data file (pqFile;
-// the tests also pass parquet-go's writer).
-type chunkWriter interface {
-	write(b *colBatch, i, j int) error // rows [i, j) of b
-	size() int64                       // bytes written plus, an upper bound, those buffered
-	flush() error                      // end the row group
-}
-
-// writeChunks writes the batch in chunks of rowGroupCheck rows, cutting
-// the row group after a chunk once it holds maxRows rows or its buffered
-// bytes pass limit: wide rows (message text, raw judge replies) are then
-// bounded by size, whatever the row count; narrow tables keep maxRows
-// rows per group.
-func writeChunks(w chunkWriter, b *colBatch, g *rowGroup, maxRows, limit int64) error {
-	for i := 0; i < b.n; {
-		j := min(b.n, i+rowGroupCheck, i+int(maxRows-g.rows))
-		if err := w.write(b, i, j); err != nil {
-			return err
+// writeRows writes rows in chunks of rowGroupCheck, cutting the row group
+// after a chunk once it holds groupRows rows or its buffered bytes pass
+// the lake's RowGroupBytes: wide rows (message text, raw judge replies)
+// are then bounded by size, whatever the row count.
+func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup) error {
+	limit := fw.tx.l.opts.RowGroupBytes
+	for i := 0; i < len(rows); {
+		j := min(len(rows), i+rowGroupCheck, i+int(fw.groupRows-g.rows))
+		if _, err := fw.w.Write(rows[i:j]); err != nil {
+			return fmt.Errorf("write %s: %w", fw.rel, err)
 		}
 		g.rows += int64(j - i)
 		i = j
-		if g.rows >= maxRows || w.size()-g.flushed > limit {
-			if err := w.flush(); err != nil {
-				return err
+		if g.rows >= fw.groupRows || fw.w.Size()-g.flushed > limit {
+			if err := fw.w.Flush(); err != nil {
+				return fmt.Errorf("write %s: %w", fw.rel, err)
 			}
-			g.rows, g.flushed = 0, w.size()
+			g.rows, g.flushed = 0, fw.w.Size()
 		}
 	}
 	return nil
@@ -263,49 +284,17 @@ func writeChunks(w chunkWriter, b *colBatch, g *rowGroup, maxRows, limit int64) 
 // buffered size (a look sums the columns' buffers: cheap, not free).
 const rowGroupCheck = 512
 
-// pageBytes is the uncompressed size of a data page (parquet-go's default
-// is 256 KiB). Each column of each open file fills one page before it is
-// compressed, so this times the columns is memory every ingest holds once
-// its files have that many bytes.
-const pageBytes = 64 << 10
-
-// writerOptions are the options with which parquet-go would write a data
-// file with the same bytes as pqFile (the template of newPQMeta; the
-// reference of TestPQFileMatchesParquetGo), schema first; dictBytes > 0
-// caps its dictionaries.
-func writerOptions(s *parquet.Schema, rowGroupRows, dictBytes int) []parquet.WriterOption {
-	o := []parquet.WriterOption{
-		s,
-		parquet.Compression(zstdFastest),
-		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
-		parquet.PageBufferSize(pageBytes),
-		parquet.CreatedBy("trustlake", "1", ""),
-		parquet.WriteBufferSize(256 << 10),
-		// Timestamps, line numbers and run numbers mostly step by a little:
-		// zstd left plain timestamps as they were (most of a verdicts file).
-		parquet.DefaultEncodingFor(parquet.Int64, &parquet.DeltaBinaryPacked),
-		// No statistics in each page's header: the column index holds the
-		// same bounds per page (and the row group its own), and computing
-		// them twice was most of the cost of a page besides compression.
-		parquet.DataPageStatistics(false),
-	}
-	if dictBytes > 0 {
-		o = append(o, parquet.DictionaryMaxBytes(int64(dictBytes)))
-	}
-	return o
-}
-
 // write hands a batch to the encoding goroutine; the caller must not touch
 // it again (it may come back from batch).
-func (fw *fileWriter) write(b *colBatch) error {
-	fw.rows += int64(b.n)
+func (fw *fileWriter[T]) write(b *rowBatch[T]) error {
+	fw.rows += int64(len(b.rows))
 	fw.ch <- b
 	return nil
 }
 
 // end tells the encoding goroutine that no more rows come: it finishes
 // the file. Writer.Close ends every file before waiting for the first.
-func (fw *fileWriter) end() {
+func (fw *fileWriter[T]) end() {
 	if !fw.closed {
 		fw.closed = true
 		close(fw.ch)
@@ -314,14 +303,14 @@ func (fw *fileWriter) end() {
 
 // close ends the file, waits until it and its key index are finished and
 // fsynced, and records both in the transaction.
-func (fw *fileWriter) close() error {
+func (fw *fileWriter[T]) close() error {
 	fw.end()
 	err := <-fw.done
 	fw.done = nil // finished: nothing left for an abort
 	if err != nil {
 		fw.f.Close()
 		if !fw.keysDone {
-			fw.keys.f.Close()
+			fw.keys.Abandon()
 		}
 		return err
 	}
@@ -338,13 +327,13 @@ func (fw *fileWriter) close() error {
 		Committed: time.Now().UTC(),
 	}
 	if fw.keys != nil {
-		e.Keys, e.KeysBytes, e.KeysSHA256 = keysPath(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
+		e.Keys, e.KeysBytes, e.KeysSHA256 = keyindex.Path(fw.rel), fw.keysBytes, hex.EncodeToString(fw.keysSum)
 	}
 	fw.tx.added = append(fw.tx.added, e)
 	companion := fw.companion
 	// The transaction's abort list keeps fw: let go of its buffers (a
 	// writer that rolls to new files would otherwise hold every one).
-	fw.w, fw.keys, fw.free, fw.counts, fw.companion = nil, nil, nil, nil, nil
+	fw.w, fw.keys, fw.free, fw.counts, fw.count, fw.companion = nil, nil, nil, nil, nil, nil
 	if companion != nil {
 		return companion.close()
 	}
@@ -353,11 +342,11 @@ func (fw *fileWriter) close() error {
 
 // batch returns an empty batch for the next rows, reusing one the encoder
 // is done with when there is one.
-func (fw *fileWriter) batch(capacity int) *colBatch {
+func (fw *fileWriter[T]) batch(capacity int) *rowBatch[T] {
 	select {
 	case b := <-fw.free:
 		return b
 	default:
-		return fw.table.cols.newBatch(capacity)
+		return newRowBatch[T](capacity)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Sentinel errors; check them with errors.Is.
@@ -59,6 +61,10 @@ func (o *Options) applyDefaults() {
 type Lake struct {
 	root string
 	opts Options
+	// codec compresses the pages of every data file the lake writes: one
+	// codec, so its pool of zstd encoders is shared by the files written
+	// at once.
+	codec *zstd.Codec
 }
 
 const manifestDir = "_manifest"
@@ -86,7 +92,7 @@ func Open(dir string, opts Options) (*Lake, error) {
 			return nil, fmt.Errorf("open lake: %w", err)
 		}
 	}
-	return &Lake{root: abs, opts: opts}, nil
+	return &Lake{root: abs, opts: opts, codec: &zstd.Codec{Level: zstd.SpeedFastest}}, nil
 }
 
 // OpenExisting opens a lake for reading; it fails with ErrNotALake when dir

@@ -20,7 +20,7 @@ type FileEntry struct {
 	Bytes     int64     `json:"bytes"`
 	SHA256    string    `json:"sha256"`
 	Committed time.Time `json:"committed"`
-	// The file's key index (see keys.go). Empty for files written before
+	// The file's key index (package keyindex). Empty for files written before
 	// the index existed; a writer adds it when it next touches the partition.
 	Keys       string `json:"keys,omitempty"` // relative to the lake root
 	KeysBytes  int64  `json:"keys_bytes,omitempty"`

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // typedOps implements tableOps for the row type T.
@@ -17,15 +19,15 @@ type typedOps[T any] struct{}
 func (typedOps[T]) zero() any { var z T; return z }
 
 // fileKeys recomputes a data file's key index from its rows.
-func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyEntry, error) {
-	out := make([]keyEntry, 0, f.Rows)
+func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
+	out := make([]keyindex.Entry, 0, f.Rows)
 	var scratch []byte
 	err := readRows[T](root, t, f, func(rows []T) error {
 		for i := range rows {
-			var e keyEntry
+			var e keyindex.Entry
 			p := unsafe.Pointer(&rows[i])
-			e.key, scratch = t.rows.keyHash(scratch, p)
-			e.content, scratch = t.rows.contentHash(scratch, p)
+			e.Key, scratch = t.rows.keyHash(scratch, p)
+			e.Content, scratch = t.rows.contentHash(scratch, p)
 			out = append(out, e)
 		}
 		return nil
@@ -48,7 +50,7 @@ func (typedOps[T]) origins(root string, t Table, f FileEntry) ([]string, error) 
 // compact copies the rows of files (one partition) into new files rolled
 // at Options.FileRows, and marks the old ones superseded.
 func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error {
-	var fw *fileWriter
+	var fw *fileWriter[T]
 	var scratch []byte
 	for _, f := range files {
 		err := readRows[T](tx.l.root, t, f, func(rows []T) error {
@@ -60,7 +62,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 			}
 			if fw == nil {
 				var err error
-				if fw, err = newFileWriter(tx, t, f.Partition); err != nil {
+				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0); err != nil {
 					return err
 				}
 				st.FilesOut++
@@ -70,7 +72,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 				var key [2]uint64
 				p := unsafe.Pointer(&rows[i])
 				key, scratch = t.rows.keyHash(scratch, p)
-				t.cols.add(b, p, key)
+				b.add(t.rows, &rows[i], key)
 			}
 			st.Rows += int64(len(rows))
 			return fw.write(b)

@@ -22,15 +22,24 @@ import (
 // Tags: `parquet:"name,..."` names a stored column; `lake:"key"` marks a
 // natural key column (key order is declaration order); `lake:"partition=COL"`
 // a hive partition column (stored in the path, `parquet:"-"`); `lake:"nohash"`
-// a stored field that the content hash leaves out.
+// a stored field that the content hash leaves out; `lake:"freetext"` a
+// string column written without min/max statistics.
 type rowType struct {
-	typ     reflect.Type
-	fields  []rowField // every stored or partition field, declaration order
-	key     []int      // indexes into fields
-	parts   []int      // indexes into fields, outermost partition first
-	hashed  []int      // indexes into fields
-	srcFile uintptr    // offset of Provenance.SrcFile
-	srcLine uintptr    // offset of Provenance.SrcLine
+	typ    reflect.Type
+	fields []rowField // every stored or partition field, declaration order
+	key    []int      // indexes into fields
+	parts  []int      // indexes into fields, outermost partition first
+	hashed []int      // indexes into fields
+	// freeText are the columns tagged lake:"freetext" (message text, raw
+	// replies): their files carry no min/max bounds, which no query
+	// filters on and which would copy long values into every footer.
+	freeText []string
+	srcFile  uintptr // offset of Provenance.SrcFile
+	srcLine  uintptr // offset of Provenance.SrcLine
+	// How many stored fields are pointers (optional columns), in all and
+	// by the kind of value they point to.
+	optional                             int
+	optStrs, optNums, optBools, optTimes int
 }
 
 // rowField is one field of a row type.
@@ -106,7 +115,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 				continue
 			}
 			col, _, _ := strings.Cut(sf.Tag.Get("parquet"), ",")
-			var key, nohash bool
+			var key, nohash, freeText bool
 			var part string
 			for _, opt := range strings.Split(sf.Tag.Get("lake"), ",") {
 				switch {
@@ -115,6 +124,8 @@ func deriveRowType(typ reflect.Type) *rowType {
 					key = true
 				case opt == "nohash":
 					nohash = true
+				case opt == "freetext":
+					freeText = true
 				case strings.HasPrefix(opt, "partition="):
 					part = strings.TrimPrefix(opt, "partition=")
 				default:
@@ -125,7 +136,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 				col = part
 			}
 			if col == "-" || col == "" {
-				if key || nohash {
+				if key || nohash || freeText {
 					panic(fmt.Sprintf("lake: %s.%s: tagged lake:%q but neither stored nor a partition", typ.Name(), sf.Name, sf.Tag.Get("lake")))
 				}
 				continue
@@ -139,6 +150,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 			if key {
 				rt.key = append(rt.key, idx)
 			}
+			rt.countOptional(k)
 			if part != "" {
 				if k != kString {
 					panic(fmt.Sprintf("lake: %s.%s: a partition field must be a string", typ.Name(), sf.Name))
@@ -147,6 +159,12 @@ func deriveRowType(typ reflect.Type) *rowType {
 			}
 			if !nohash {
 				rt.hashed = append(rt.hashed, idx)
+			}
+			if freeText {
+				if k != kString && k != kPtrString || part != "" {
+					panic(fmt.Sprintf("lake: %s.%s: only a stored string column can be free text", typ.Name(), sf.Name))
+				}
+				rt.freeText = append(rt.freeText, col)
 			}
 		}
 	}
@@ -158,6 +176,23 @@ func deriveRowType(typ reflect.Type) *rowType {
 		panic(fmt.Sprintf("lake: %s: no embedded schema.Provenance", typ.Name()))
 	}
 	return rt
+}
+
+// countOptional counts a field of kind k among the optional ones.
+func (rt *rowType) countOptional(k fieldKind) {
+	switch k {
+	case kPtrString:
+		rt.optStrs++
+	case kPtrInt64, kPtrFloat64:
+		rt.optNums++
+	case kPtrBool:
+		rt.optBools++
+	case kPtrTime:
+		rt.optTimes++
+	default:
+		return
+	}
+	rt.optional++
 }
 
 func (rt *rowType) columns(idx []int) []string {

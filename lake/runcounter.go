@@ -1,9 +1,7 @@
 package lake
 
 import (
-	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/zeebo/xxh3"
 
@@ -21,12 +19,10 @@ type runCounter struct {
 	index  map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last   int32            // the tally of the previous verdict: runs of an episode usually come together
 	spill  *countSpill      // when set, tallies go to disk as they are final (countspill.go)
-
-	episode, verdict, score, run int // columns of a verdicts colBatch
 }
 
 // tallyBlock holds tallyBlockLen tallies (fewer in the last block) with
-// their episode ids and scores: one run_counts batch (countBatchRows).
+// their episode ids and scores: one batch of run_counts rows.
 type tallyBlock struct {
 	tallies []runTally
 	ids     []byte    // the episode ids of tallies, back to back
@@ -35,7 +31,7 @@ type tallyBlock struct {
 }
 
 // tallyBlockLen is how many tallies a block holds: a companion's batch.
-const tallyBlockLen = countBatchRows
+const tallyBlockLen = 2048
 
 // scoresPerRow is how many score-only runs one schema.RunCount holds.
 const scoresPerRow = 3
@@ -51,23 +47,8 @@ type runTally struct {
 	score                                 int32
 }
 
-// newRunCounter returns an empty counter for files of the verdicts layout.
-func newRunCounter(cl *colLayout) *runCounter {
-	c := &runCounter{last: -1}
-	for col, i := range cl.fields {
-		switch cl.rt.fields[i].name {
-		case "episode_id":
-			c.episode = col
-		case "verdict":
-			c.verdict = col
-		case "score":
-			c.score = col
-		case "run":
-			c.run = col
-		}
-	}
-	return c
-}
+// newRunCounter returns an empty counter.
+func newRunCounter() *runCounter { return &runCounter{last: -1} }
 
 // at returns tally i and its block.
 func (c *runCounter) at(i int32) (*tallyBlock, *runTally) {
@@ -88,33 +69,6 @@ func (c *runCounter) reset() {
 	c.blocks, c.n = c.blocks[:0], 0
 }
 
-// addBatch counts the verdicts of a batch.
-func (c *runCounter) addBatch(b *colBatch) {
-	ep, v, s, run := &b.cols[c.episode], &b.cols[c.verdict], &b.cols[c.score], &b.cols[c.run]
-	// A column null in every row of the batch stores nothing (colData).
-	noVerdicts, noScores := v.nulls == b.n, s.nulls == b.n
-	// The batch's strings do not change during the call: an id with the
-	// previous row's bytes (decoders share an episode's id between its
-	// rows) is the previous row's episode, whose tally is c.last.
-	var prev *byte
-	prevLen := -1
-	for r := 0; r < b.n; r++ {
-		var verdict string
-		var score float64
-		hasVerdict, hasScore := !noVerdicts && !v.null[r], !noScores && !s.null[r]
-		if hasVerdict {
-			verdict = v.str[r]
-		}
-		if hasScore {
-			score = math.Float64frombits(s.num[r])
-		}
-		e := ep.str[r]
-		same := unsafe.StringData(e) == prev && len(e) == prevLen
-		prev, prevLen = unsafe.StringData(e), len(e)
-		c.count(e, same, verdict, hasVerdict, score, hasScore, int64(run.num[r]))
-	}
-}
-
 // addRun counts one verdict run of a decoded row (nil: the field is null).
 func (c *runCounter) addRun(episode string, run int64, verdict *string, score *float64) {
 	var v string
@@ -130,13 +84,8 @@ func (c *runCounter) addRun(episode string, run int64, verdict *string, score *f
 
 // add counts one verdict run, run its run number.
 func (c *runCounter) add(episode, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
-	c.count(episode, false, verdict, hasVerdict, score, hasScore, run)
-}
-
-// count is add; same reports that episode is the previous run's.
-func (c *runCounter) count(episode string, same bool, verdict string, hasVerdict bool, score float64, hasScore bool, run int64) {
 	i := c.last
-	if !same && (i < 0 || string(c.idOf(i)) != episode) {
+	if i < 0 || string(c.idOf(i)) != episode {
 		if c.spill != nil {
 			i = c.group(episode)
 		} else {
@@ -216,8 +165,8 @@ func (c *runCounter) find(episode string) int32 {
 
 // newTally starts a row for an episode (seq 0 for its first row in the
 // file); the index, if any, is the caller's to update. Tallies go into
-// blocks of fixed size, never copied: a file has many, and the copies of a
-// growing slice were most of the counter's allocations and page faults.
+// blocks of fixed size, never copied: a file has many, and a growing
+// slice would copy them again at every doubling.
 func (c *runCounter) newTally(episode string, seq int32) int32 {
 	i := c.n
 	if int(i/tallyBlockLen) == len(c.blocks) {
@@ -240,39 +189,42 @@ func (c *runCounter) newTally(episode string, seq int32) int32 {
 }
 
 // result returns every counted row, with values as their partition and
-// src as their provenance: what lake check compares with a companion file
-// (the writer fills the companion's batches itself, countbatch.go;
-// TestCountBatchesMatchRows checks both give the same rows).
+// src as their provenance.
 func (c *runCounter) result(values []string, src string) []schema.RunCount {
+	rows := make([]schema.RunCount, 0, c.n)
+	for _, b := range c.blocks {
+		rows = b.appendRows(rows, values, src)
+	}
+	return rows
+}
+
+// appendRows appends the rows of the block's tallies to rows.
+func (b *tallyBlock) appendRows(rows []schema.RunCount, values []string, src string) []schema.RunCount {
 	var judge, condition string
 	if len(values) == 2 {
 		judge, condition = values[0], values[1]
 	}
-	rows := make([]schema.RunCount, 0, c.n)
-	scoredVerdicts := make([]int64, c.n)
-	for _, b := range c.blocks {
-		ids := string(b.ids) // one copy for the block's rows
-		scores, runs := slices.Clone(b.scores), slices.Clone(b.runs)
-		for k := range b.tallies {
-			t := &b.tallies[k]
-			sv := &scoredVerdicts[len(rows)]
-			*sv = int64(t.scoredVerdicts)
-			rows = append(rows, schema.RunCount{
-				EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
-				Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
-				ScoredVerdicts: sv, Provenance: schema.Provenance{SrcFile: src},
-			})
-			r, n := &rows[len(rows)-1], t.score
-			switch t.nScores {
-			case 3:
-				r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
-				fallthrough
-			case 2:
-				r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
-				fallthrough
-			case 1:
-				r.Score1, r.Run1 = &scores[n], &runs[n]
-			}
+	ids := string(b.ids) // one copy for the block's rows
+	scores, runs := slices.Clone(b.scores), slices.Clone(b.runs)
+	scoredVerdicts := make([]int64, len(b.tallies))
+	for k := range b.tallies {
+		t := &b.tallies[k]
+		scoredVerdicts[k] = int64(t.scoredVerdicts)
+		rows = append(rows, schema.RunCount{
+			EpisodeID: ids[t.id : t.id+t.idLen], Judge: judge, Condition: condition, Seq: int64(t.seq),
+			Runs: int64(t.runs), Parse: int64(t.parse), Success: int64(t.success), Failure: int64(t.failure), Uncertain: int64(t.uncert),
+			ScoredVerdicts: &scoredVerdicts[k], Provenance: schema.Provenance{SrcFile: src},
+		})
+		r, n := &rows[len(rows)-1], t.score
+		switch t.nScores {
+		case 3:
+			r.Score3, r.Run3 = &scores[n+2], &runs[n+2]
+			fallthrough
+		case 2:
+			r.Score2, r.Run2 = &scores[n+1], &runs[n+1]
+			fallthrough
+		case 1:
+			r.Score1, r.Run1 = &scores[n], &runs[n]
 		}
 	}
 	return rows

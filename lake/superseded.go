@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // Table folders hold only live files, so that folder readers (DuckDB
@@ -56,7 +58,7 @@ func (l *Lake) removeEmptyParents(dir string) {
 // removeEmptyDirs removes the empty partition folders under the table
 // folders, _keys and _superseded (left by rolled-back or crashed writers).
 func (l *Lake) removeEmptyDirs() {
-	dirs := []string{keysDir, supersededDir}
+	dirs := []string{keyindex.Dir, supersededDir}
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/trustlake/trustlake/lake/keyindex"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -25,7 +26,7 @@ type Table struct {
 	Derived bool
 	counted bool // each data file has a run_counts companion (verdicts)
 	rows    *rowType
-	cols    *colLayout
+	schema  *parquet.Schema // parquet-go's schema of the row type's struct tags
 	ops     tableOps
 }
 
@@ -72,7 +73,7 @@ func define[T any](name string) Table {
 		Partitions: rt.columns(rt.parts),
 		Key:        rt.columns(rt.key),
 		rows:       rt,
-		cols:       newColLayout(rt, parquet.SchemaOf(new(T))),
+		schema:     parquet.SchemaOf(new(T)),
 		ops:        typedOps[T]{},
 	}
 }
@@ -129,6 +130,6 @@ func tableFor[T any](name string) (Table, error) {
 type tableOps interface {
 	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
-	fileKeys(root string, t Table, f FileEntry) ([]keyEntry, error)
+	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // Tx is one write transaction: it holds the lake's lock from Begin until
@@ -96,7 +98,7 @@ func (tx *Tx) cleanOrphans() error {
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keysDir, supersededDir, stagingDir}
+	dirs := []string{keyindex.Dir, supersededDir, stagingDir}
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}
@@ -133,14 +135,14 @@ func (tx *Tx) stage(tmp, final string) {
 
 // addKeys writes the key index of an old data file that has none; the
 // manifest records it at Commit.
-func (tx *Tx) addKeys(f FileEntry, entries []keyEntry) error {
-	rel := keysPath(f.Path)
+func (tx *Tx) addKeys(f FileEntry, entries []keyindex.Entry) error {
+	rel := keyindex.Path(f.Path)
 	final := filepath.Join(tx.l.root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", keysDir, err)
+		return fmt.Errorf("create %s: %w", keyindex.Dir, err)
 	}
 	tx.stage(final+".tmp", final)
-	n, sum, err := writeKeysFile(final+".tmp", entries)
+	n, sum, err := keyindex.WriteFile(final+".tmp", entries)
 	if err != nil {
 		return fmt.Errorf("write key index %s: %w", rel, err)
 	}

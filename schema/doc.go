@@ -9,6 +9,8 @@
 // lake/tables.go, where every table is registered once): `key` marks the
 // natural key columns (in declaration order), `partition=COL` a hive
 // partition column, `nohash` a stored field left out of the content hash
-// (provenance, the folder an episode was read from). Keys and content hashes
+// (provenance, the folder an episode was read from), `freetext` a string
+// column of free text (messages, raw replies, JSON blobs) written without
+// min/max statistics, which no query filters on. Keys and content hashes
 // are computed from these tags; no row type writes them by hand.
 package schema

@@ -19,7 +19,7 @@ type Episode struct {
 	AgentVersion     *string    `parquet:"agent_version,optional,dict"`
 	AgentSeed        *int64     `parquet:"agent_seed,optional"`
 	NSteps           *int64     `parquet:"n_steps,optional"`
-	FinalMessage     *string    `parquet:"final_message,optional"`
+	FinalMessage     *string    `parquet:"final_message,optional" lake:"freetext"`
 	SandboxImage     *string    `parquet:"sandbox_image,optional,dict"`
 	CreatedAt        *time.Time `parquet:"created_at,optional,timestamp(microsecond)"`
 	ParentEpisodeID  *string    `parquet:"parent_episode_id,optional"`
@@ -28,7 +28,7 @@ type Episode struct {
 	FinalStatePath   *string    `parquet:"final_state_path,optional"`   // relative to Dir
 	FinalStateSHA256 *string    `parquet:"final_state_sha256,optional"` // hex
 	NScreens         int64      `parquet:"n_screens"`
-	Extra            string     `parquet:"extra"` // JSON object of unknown meta.json fields; "{}" when none
+	Extra            string     `parquet:"extra" lake:"freetext"` // JSON object of unknown meta.json fields; "{}" when none
 	Provenance
 }
 
@@ -40,14 +40,14 @@ type Action struct {
 	Step         int64   `parquet:"step" lake:"key"`
 	Action       *string `parquet:"action,optional,dict"`
 	Role         *string `parquet:"role,optional,dict"` // system|user|assistant|tool for chat trajectories
-	Text         *string `parquet:"text,optional"`
+	Text         *string `parquet:"text,optional" lake:"freetext"`
 	Keys         *string `parquet:"keys,optional"`
 	Screen       *string `parquet:"screen,optional"`        // path relative to the episode folder
 	ScreenSHA256 *string `parquet:"screen_sha256,optional"` // hex, when the file exists
 	ToolName     *string `parquet:"tool_name,optional,dict"`
-	Arguments    *string `parquet:"arguments,optional"` // JSON text
-	Observation  *string `parquet:"observation,optional"`
-	Extra        string  `parquet:"extra"` // JSON object of unknown fields
+	Arguments    *string `parquet:"arguments,optional" lake:"freetext"` // JSON text
+	Observation  *string `parquet:"observation,optional" lake:"freetext"`
+	Extra        string  `parquet:"extra" lake:"freetext"` // JSON object of unknown fields
 	Provenance
 }
 
@@ -67,10 +67,10 @@ type GroundTruth struct {
 	VerifierSHA256 string   `parquet:"verifier_sha256,dict" lake:"key"` // "" for human judgments
 	Pass           bool     `parquet:"pass"`
 	Score          *float64 `parquet:"score,optional"`
-	Category       *string  `parquet:"category,optional,dict"`     // one of Categories, else null
-	CategoryRaw    *string  `parquet:"category_raw,optional,dict"` // as written by the verifier
-	Diagnostics    string   `parquet:"diagnostics"`                // JSON; "null" when absent
-	Gates          string   `parquet:"gates"`                      // JSON array of Gate; "[]" when absent
+	Category       *string  `parquet:"category,optional,dict"`      // one of Categories, else null
+	CategoryRaw    *string  `parquet:"category_raw,optional,dict"`  // as written by the verifier
+	Diagnostics    string   `parquet:"diagnostics" lake:"freetext"` // JSON; "null" when absent
+	Gates          string   `parquet:"gates"`                       // JSON array of Gate; "[]" when absent
 	Deterministic  *bool    `parquet:"deterministic,optional"`
 	// Source is GTVerifier or GTHuman. It is left out of the content hash:
 	// rows written before the column existed read back "" and keep their
@@ -92,7 +92,7 @@ type Label struct {
 	Category    *string `parquet:"category,optional,dict"`
 	CategoryRaw string  `parquet:"category_raw,dict"`
 	Annotator   *string `parquet:"annotator,optional,dict"`
-	Note        *string `parquet:"note,optional"`
+	Note        *string `parquet:"note,optional" lake:"freetext"`
 	Provenance
 }
 
@@ -107,14 +107,14 @@ type Verdict struct {
 	Confidence *float64   `parquet:"confidence,optional"`
 	Model      *string    `parquet:"model,optional,dict"` // exact model id
 	CalledAt   *time.Time `parquet:"called_at,optional,timestamp(microsecond)"`
-	Extra      string     `parquet:"extra"` // JSON object of unknown fields
+	Extra      string     `parquet:"extra" lake:"freetext"` // JSON object of unknown fields
 	// Written by the judge runner (null in verdicts ingested from files).
 	PackSHA256   *string `parquet:"pack_sha256,optional"`        // the evidence pack the judge saw
 	PromptSHA256 *string `parquet:"prompt_sha256,optional,dict"` // the prompt template it was asked with
 	LatencyMS    *int64  `parquet:"latency_ms,optional"`         // the successful call's latency
 	InputTokens  *int64  `parquet:"input_tokens,optional"`
 	OutputTokens *int64  `parquet:"output_tokens,optional"`
-	Raw          *string `parquet:"raw,optional"` // the reply text (capped) when verdict is parse_error
+	Raw          *string `parquet:"raw,optional" lake:"freetext"` // the reply text (capped) when verdict is parse_error
 	Provenance
 }
 
@@ -151,10 +151,10 @@ type Result struct {
 	RecordedScore float64 `parquet:"recorded_score"`
 	RecordedPass  bool    `parquet:"recorded_pass"`
 	EpisodeID     *string `parquet:"episode_id,optional"`
-	FinalMessage  *string `parquet:"final_message,optional"`
-	Instruction   *string `parquet:"instruction,optional"`
-	Grader        string  `parquet:"grader"`               // JSON: what the grader needs to re-run (reference outputs, actions, ...)
-	Infra         *string `parquet:"infra_error,optional"` // non-null when the run failed for infrastructure reasons
-	Extra         string  `parquet:"extra"`
+	FinalMessage  *string `parquet:"final_message,optional" lake:"freetext"`
+	Instruction   *string `parquet:"instruction,optional" lake:"freetext"`
+	Grader        string  `parquet:"grader" lake:"freetext"` // JSON: what the grader needs to re-run (reference outputs, actions, ...)
+	Infra         *string `parquet:"infra_error,optional"`   // non-null when the run failed for infrastructure reasons
+	Extra         string  `parquet:"extra" lake:"freetext"`
 	Provenance
 }

@@ -40,7 +40,6 @@ func checklistCommand() *cli.Command {
 			&cli.BoolFlag{Name: "allow-not-checked", Usage: "pass when no item fails, even if some could not be checked"},
 		}, metricFlags()...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			mc, err := metricCommonOpts(c)
 			if err != nil {
 				return err

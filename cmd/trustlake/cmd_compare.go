@@ -37,7 +37,6 @@ func compareCommand() *cli.Command {
 			gtFlag(),
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			mc, err := metricCommonOpts(c)
 			if err != nil {
 				return err

@@ -128,7 +128,6 @@ func metricsCommand() *cli.Command {
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, append(metricFlags(), engineFlags()...)...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.NArg() > 0 {
 				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
 			}

@@ -49,7 +49,6 @@ func rateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.NArg() > 0 {
 				return usageHint("trustlake rate --by agent --json", "rate: unexpected argument %q", c.Args().First())
 			}

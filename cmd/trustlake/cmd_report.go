@@ -85,7 +85,6 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.NArg() > 0 {
 				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
 			}

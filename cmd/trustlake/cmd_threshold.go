@@ -40,7 +40,6 @@ func thresholdCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
 		},
 		Action: func(c *cli.Context) error {
-			analysisGC()
 			if c.Int("bootstrap") <= 0 || c.Uint64("seed") == 0 {
 				return usageErrorf("threshold: --bootstrap and --seed must be positive")
 			}
