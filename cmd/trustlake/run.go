@@ -43,6 +43,7 @@ func commands() []*cli.Command {
 		evidenceCommand(),
 		judgeCommand(),
 		reportCommand(),
+		viewCommand(),
 	}
 }
 
