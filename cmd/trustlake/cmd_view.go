@@ -99,7 +99,7 @@ func runView(ctx context.Context, o viewOptions, stderr io.Writer) error {
 			o.addr, map[bool]string{true: " and record reviews", false: ""}[o.review])
 	}
 	srv, err := view.New(src, view.Options{Review: o.review, Reviewer: o.reviewer, Threads: o.threads,
-		Hosts: append([]string{o.addr, ln.Addr().String(), host}, o.allowHosts...),
+		Hosts:   append([]string{o.addr, ln.Addr().String(), host}, o.allowHosts...),
 		Metrics: metrics.Options{Threshold: o.threshold}, Logger: o.logger()})
 	if err != nil {
 		ln.Close()
