@@ -192,7 +192,15 @@ func TestViewInChromium(t *testing.T) {
 	if want := strings.Split(strings.TrimSpace(out), "\n")[1:]; strings.Join(shown, "\n") != strings.Join(want, "\n") {
 		t.Errorf("verdicts shown on %s:\n%s\ntrustlake sql:\n%s", id, strings.Join(shown, "\n"), strings.Join(want, "\n"))
 	}
-	b.screenshot(t, "view-episode.png")
+	b.screenshot(t, "view-episode-full.png")
+	top := value(t, b, chromedp.CaptureScreenshot())
+	for _, dir := range []string{t.ArtifactDir(), os.Getenv("TRUSTLAKE_VIEW_SHOTS")} {
+		if dir != "" {
+			if err := os.WriteFile(filepath.Join(dir, "view-episode.png"), top, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 
 	current := value(t, b, chromedp.Text(chromedp.CSS("#category")))
 	key, cat := "6", schema.CatSideEffect
