@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,6 +194,10 @@ func TestViewInChromium(t *testing.T) {
 		t.Errorf("verdicts shown on %s:\n%s\ntrustlake sql:\n%s", id, strings.Join(shown, "\n"), strings.Join(want, "\n"))
 	}
 	b.screenshot(t, "view-episode-full.png")
+	// Two conditions of one judge side by side: the picture of docs/viewer.md.
+	side := v.url + "episodes/" + id + "?a=" + url.QueryEscape(judge+"@E2-lastk") + "&b=" + url.QueryEscape(judge+"@E2+claim")
+	b.do(t, chromedp.Navigate(side), chromedp.WaitVisible(chromedp.CSS(".side img.shot")))
+	b.waitFor(t, `[...document.querySelectorAll(".side img.shot")].every(i => i.complete && i.naturalWidth > 0)`)
 	top := value(t, b, chromedp.CaptureScreenshot())
 	for _, dir := range []string{t.ArtifactDir(), os.Getenv("TRUSTLAKE_VIEW_SHOTS")} {
 		if dir != "" {
