@@ -35,6 +35,7 @@ type reportOptions struct {
 	folds      int
 	d2Policy   string
 	repeats    int
+	viewURL    string // --view-url: the HTML links its counts there
 }
 
 func reportCommand() *cli.Command {
@@ -74,6 +75,7 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-fitting folds (split by task) for reward models"},
 			&cli.StringFlag{Name: "d2-unconfirmed", Value: trust.PolicyLenient, Usage: "Trust Layer D2 policy: lenient or strict"},
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
+			&cli.StringFlag{Name: "view-url", Usage: "link the HTML's counts to a running `trustlake view` at `URL` (e.g. http://127.0.0.1:8080/)"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
 			analysisGC()
@@ -89,7 +91,7 @@ func reportCommand() *cli.Command {
 			}
 			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
 				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats")}
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), viewURL: c.String("view-url")}
 			for _, e := range c.Generic("fail-on").(*exprList).exprs {
 				g, err := report.ParseGate(e)
 				if err != nil {
@@ -123,6 +125,7 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 			return err
 		}
 	}
+	doc.ViewURL = opts.viewURL
 	failed, err := evalGates(opts, doc)
 	if err != nil {
 		return err
