@@ -159,6 +159,27 @@ func TestViewReviewFeedsMetrics(t *testing.T) {
 		return m
 	}
 	before := byCat("verifier")
+	queue := func() map[string]bool {
+		var q struct {
+			Episodes []struct {
+				EpisodeID string  `json:"episode_id"`
+				Hardness  *string `json:"hardness"`
+				Reviewed  bool    `json:"reviewed"`
+			} `json:"episodes"`
+		}
+		v.get(t, "/api/episodes?reviewed=no&hardness=hard&accepted=any&limit=500", &q)
+		ids := map[string]bool{}
+		for _, e := range q.Episodes {
+			if e.Reviewed || e.Hardness == nil || *e.Hardness != "hard" {
+				t.Errorf("queue row %+v: want an unreviewed hard negative", e)
+			}
+			ids[e.EpisodeID] = true
+		}
+		return ids
+	}
+	if len(queue()) == 0 {
+		t.Fatal("the review queue is empty")
+	}
 	tokV, tokW := v.csrf(t), w.csrf(t)
 	post := func(p *viewProc, tok, body string) {
 		if code, msg := p.post(t, body, map[string]string{"X-CSRF-Token": tok}); code != 201 {
@@ -192,6 +213,12 @@ func TestViewReviewFeedsMetrics(t *testing.T) {
 	// The newest pass/fail wins: fail then pass for the first episode.
 	post(v, tokV, fmt.Sprintf(`{"episode_id":%q,"pass":false}`, ep.EpisodeID))
 	post(w, tokW, fmt.Sprintf(`{"episode_id":%q,"pass":true,"note":"<b>looked again</b>"}`, ep.EpisodeID))
+	q := queue()
+	for _, e := range list.Episodes[:3] {
+		if q[e.EpisodeID] {
+			t.Errorf("reviewed episode %s is still in the review queue", e.EpisodeID)
+		}
+	}
 	human := mustRun(t, "--lake", lakeDir, "sql", "--format", "csv", fmt.Sprintf("SELECT pass FROM human_reference WHERE episode_id = '%s'", ep.EpisodeID))
 	if strings.TrimSpace(human) != "pass\ntrue" {
 		t.Errorf("human reference after fail then pass: %q", human)

@@ -315,3 +315,63 @@ func TestViewPicksUpNewVersion(t *testing.T) {
 		t.Errorf("judges before %v, after the ingest %v: want 1 then 2", before.Params.Judges, after.Params.Judges)
 	}
 }
+
+// TestViewNonLoopbackWarns starts the viewer on every interface: the
+// address comes first, then a warning; a Host header naming no loopback
+// name nor the --addr is still refused.
+func TestViewNonLoopbackWarns(t *testing.T) {
+	dir := t.TempDir()
+	lakeDir, data := filepath.Join(dir, "lake"), filepath.Join(dir, "data")
+	mustRun(t, "gen", "--out", data, "--tasks", "2", "--episodes-per-task", "1")
+	mustRun(t, "--lake", lakeDir, "ingest", "episodes", filepath.Join(data, "episodes"))
+	ctx, cancel := context.WithCancel(t.Context())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"trustlake", "--lake", lakeDir, "view", "--addr", "0.0.0.0:0"}, nil, io.Discard, &stderr)
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(stderr.String(), "warning") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	lines := strings.Split(stderr.String(), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "trustlake view: http://") || !strings.Contains(lines[1], "not a loopback address") {
+		t.Fatalf("stderr %q: want the address, then a warning", stderr.String())
+	}
+	_, port, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(lines[0], "trustlake view: http://"), "/"), "]:")
+	if port == "" {
+		_, port, _ = strings.Cut(strings.TrimSuffix(strings.TrimPrefix(lines[0], "trustlake view: http://"), "/"), ":")
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+port+"/api/session", nil)
+	req.Host = "rebound.example:" + port
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Errorf("foreign Host on a public address: status %d, want 403", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d after the signal, want 0", code)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
