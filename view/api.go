@@ -76,14 +76,23 @@ type episodePage struct {
 func (s *Server) episodes(ctx context.Context, f queries.ViewerFilter) (episodePage, error) {
 	var page episodePage
 	limit := f.Limit
-	f.Limit = limit + 1
-	err := s.withSession(ctx, func(sess *queries.Session) error {
-		rows, err := sess.ViewerEpisodes(ctx, f)
-		page.Episodes = rows
-		return err
-	})
+	whole, err := s.wholeList(ctx, f)
 	if err != nil {
 		return page, err
+	}
+	if whole != nil {
+		f.Limit = limit + 1
+		page.Episodes = cutPage(whole, f)
+	} else {
+		f.Limit = limit + 1
+		err := s.withSession(ctx, func(sess *queries.Session) error {
+			rows, err := sess.ViewerEpisodes(ctx, f)
+			page.Episodes = rows
+			return err
+		})
+		if err != nil {
+			return page, err
+		}
 	}
 	if len(page.Episodes) > limit {
 		page.Episodes = page.Episodes[:limit]

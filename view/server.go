@@ -46,6 +46,7 @@ type Server struct {
 	over    map[overviewKey]*metrics.Report
 	blobs   map[string]blobRef // hashes seen in episode reads
 	packs   packCache
+	lists   []cachedList // whole lists of this manifest version (lists.go)
 
 	reviewMu sync.Mutex // one review at a time from this process
 }
@@ -109,6 +110,7 @@ func (s *Server) refresh(ctx context.Context) error {
 	}
 	s.sess, s.version, s.digest = sess, version, digest
 	clear(s.over)
+	s.lists = nil
 	return nil
 }
 

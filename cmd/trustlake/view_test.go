@@ -8,9 +8,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -274,6 +276,31 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 		code, b, h := v.raw(t, u)
 		if code != 200 || h.Get("Content-Type") != "image/png" || "/blobs/"+sha256Hex(b) != u {
 			t.Errorf("%s: status %d, type %s, hash %s", u, code, h.Get("Content-Type"), sha256Hex(b))
+		}
+	}
+	// Previous and next follow the list an episode was opened from.
+	var all apiEpisodes
+	list := url.Values{"judge": {"sim:vlm-b"}, "condition": {"E2+claim"}, "outcome": {"tn"}, "source": {"natural"}}
+	v.get(t, "/api/episodes?"+list.Encode(), &all)
+	if len(all.Episodes) < 3 {
+		t.Fatalf("%d episodes in the list, want 3 or more", len(all.Episodes))
+	}
+	link := regexp.MustCompile(`class="(prev|next)" href="/episodes/([^"?]+)\?`)
+	for i, e := range all.Episodes {
+		_, page, _ := v.raw(t, "/episodes/"+e.EpisodeID+"?"+list.Encode())
+		got := map[string]string{}
+		for _, m := range link.FindAllStringSubmatch(string(page), -1) {
+			got[m[1]] = m[2]
+		}
+		want := map[string]string{}
+		if i > 0 {
+			want["prev"] = all.Episodes[i-1].EpisodeID
+		}
+		if i < len(all.Episodes)-1 {
+			want["next"] = all.Episodes[i+1].EpisodeID
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("episode %d of the list: links %v, want %v", i, got, want)
 		}
 	}
 	// A fresh server knows no hash from an episode read: it finds them in the lake.
