@@ -6,7 +6,7 @@ GOTAGS  := -tags duckdb_arrow
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -ldflags "-X main.version=$(VERSION)"
 
-.PHONY: build test test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
+.PHONY: build docs test test-go test-short bench bench-trust bench-judge test-spark fuzz golden lint demo sandbox-images check-binary clean deps venv docker-start
 
 # Python is for interoperability tests only (pyarrow/polars, inspect-ai,
 # pyspark, nbconvert): pinned in python/requirements-*.txt, installed into
@@ -31,11 +31,14 @@ check-binary:
 sandbox-images: check-binary
 	bash images/build.sh
 
+# The one test command: installs (as root) and starts what the tests need,
+# then runs every test with every part required (.ci/test says how).
+test:
+	bash .ci/test
+
 # -count=1: never report a cached pass (an installed part changes nothing
-# go test can see). TRUSTLAKE_REQUIRE=all (set by .ci/run) turns a skip for
-# a missing part into a failure.
-# The Spark tests (TestSpark*) run in test-spark, on one cluster.
-test: sandbox-images venv
+# go test can see). The Spark tests (TestSpark*) run in test-spark, on one cluster.
+test-go: sandbox-images venv
 	$(GOTEST) $(GOTAGS) -count=1 -timeout 60m -skip '^TestSpark' ./...
 
 # Spark parity tests: one standalone cluster (a master, two 1-core 1g
@@ -44,8 +47,8 @@ test: sandbox-images venv
 test-spark: venv
 	go run ./internal/sparktest/sparkcluster -- $(GOTEST) $(GOTAGS) -count=1 -timeout 30m -run '^TestSpark' ./queries/spark ./cmd/trustlake
 
-# System packages the tests need, from Debian's packages (root). make test
-# never installs anything system-wide; run this once on a new machine.
+# System packages the tests need, from Debian's packages (root); make test
+# runs it itself.
 deps:
 	bash .ci/deps
 
@@ -86,6 +89,7 @@ fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParseReply -fuzztime=20s ./judge
 
 # Every golden file: ingest's bad-input .stderr files, the files cmp compares
 # in cmd/trustlake's scripts, the CLI output the examples' READMEs quote (on
@@ -93,6 +97,14 @@ fuzz:
 golden:
 	go test $(GOTAGS) -count=1 ./ingest ./cmd/trustlake -update
 	go test $(GOTAGS) -count=1 ./sandbox -run '^TestFuzzSeeds$$' -update
+
+# Generated documentation: docs/cli.md from the command definitions
+# (TestCLIReference fails when it is stale), and the README's picture of the
+# demo's report, taken by the real Chromium.
+docs: demo
+	go test $(GOTAGS) -count=1 -run '^TestCLIReference$$' ./cmd/trustlake -update
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
+		--screenshot=docs/img/report.png file://$(CURDIR)/demo/report/report.html 2>/dev/null
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

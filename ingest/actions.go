@@ -41,7 +41,7 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 		if isBlank(line) {
 			continue
 		}
-		if err := checkLine(line); err != nil {
+		if err := checkJSONText(line); err != nil {
 			b.reject(name, n, err)
 			continue
 		}
@@ -86,8 +86,8 @@ func decodeAction(line []byte, fields []field, a *schema.Action) ([]field, error
 	if err != nil {
 		return fields, &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
 	}
-	if path, _, ok := repeatedKey(line); ok {
-		return fields, repeatedKeyError(path)
+	if fe, _ := checkKeys(line); fe != nil {
+		return fields, fe
 	}
 	var extra []byte
 	seen := map[string]bool{}

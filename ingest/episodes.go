@@ -138,7 +138,7 @@ func parseObject(data []byte) ([]field, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errNoRecords
 	}
-	if err := checkLine(data); err != nil {
+	if err := checkJSONText(data); err != nil {
 		return nil, err
 	}
 	fields, err := scanObject(nil, data)
@@ -153,8 +153,8 @@ func parseObject(data []byte) ([]field, error) {
 		}
 		return nil, err
 	}
-	if path, off, ok := repeatedKey(data); ok {
-		return nil, &lineError{off: off, err: repeatedKeyError(path)}
+	if fe, off := checkKeys(data); fe != nil {
+		return nil, &lineError{off: off, err: fe}
 	}
 	return fields, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
@@ -18,8 +19,9 @@ import (
 // input never repeats a key, and the values that decide a pass have the
 // JSON type the format declares.
 
-// hasRepeatedKey is the reference for repeatedKey: encoding/json's tokenizer,
-// one set of keys per open object.
+// hasRepeatedKey is the reference for checkKeys: encoding/json's
+// tokenizer, one set of case-folded keys per open object; nesting deeper
+// than maxNesting counts as found too.
 func hasRepeatedKey(b []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var stack []map[string]bool
@@ -37,11 +39,17 @@ func hasRepeatedKey(b []byte) bool {
 		case json.Delim:
 			switch t {
 			case '{':
+				if len(stack) >= maxNesting {
+					return true
+				}
 				stack = append(stack, map[string]bool{})
 				inObject = append(inObject, true)
 				keyNext = true
 				continue
 			case '[':
+				if len(stack) >= maxNesting {
+					return true
+				}
 				stack = append(stack, nil)
 				inObject = append(inObject, false)
 			case '}', ']':
@@ -50,11 +58,11 @@ func hasRepeatedKey(b []byte) bool {
 			}
 		case string:
 			if keyNext && expectKey() {
-				m := stack[len(stack)-1]
-				if m[t] {
+				m, k := stack[len(stack)-1], strings.ToLower(t)
+				if m[k] {
 					return true
 				}
-				m[t] = true
+				m[k] = true
 				keyNext = false
 				continue
 			}
@@ -63,14 +71,18 @@ func hasRepeatedKey(b []byte) bool {
 	}
 }
 
-func TestRepeatedKeyAgreesWithEncodingJSON(t *testing.T) {
+func TestCheckKeysAgreesWithEncodingJSON(t *testing.T) {
 	for _, c := range []string{
 		`{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `{"a":[{"b":1},{"b":2}]}`, `{"a":1,"\u0061":2}`,
 		`{"a":{"a":1}}`, `[{"x":1,"y":{"x":2}},{"x":3,"x":4}]`, `{"k":"a","v":"a"}`, `{}`, `[]`, `"s"`,
+		`{"verdict":"failure","Verdict":"success"}`, `{"a":{"VERDICT":1,"verdict":2}}`,
+		strings.Repeat(`{"k":`, maxNesting) + "1" + strings.Repeat("}", maxNesting),
+		strings.Repeat(`{"k":`, maxNesting+1) + "1" + strings.Repeat("}", maxNesting+1),
+		strings.Repeat(`[`, maxNesting+1) + strings.Repeat("]", maxNesting+1),
 	} {
-		_, _, got := repeatedKey([]byte(c))
-		if want := hasRepeatedKey([]byte(c)); got != want {
-			t.Errorf("%s: repeatedKey %v, encoding/json %v", c, got, want)
+		fe, _ := checkKeys([]byte(c))
+		if got, want := fe != nil, hasRepeatedKey([]byte(c)); got != want {
+			t.Errorf("%.60s: checkKeys %v, encoding/json %v", c, fe, want)
 		}
 	}
 }
@@ -83,18 +95,18 @@ func FuzzRepeatedKey(f *testing.F) {
 		if !json.Valid(b) {
 			return
 		}
-		if _, _, got := repeatedKey(b); got != hasRepeatedKey(b) {
-			t.Fatalf("repeatedKey %v, encoding/json disagrees on %q", got, b)
+		if fe, _ := checkKeys(b); (fe != nil) != hasRepeatedKey(b) {
+			t.Fatalf("checkKeys %v, encoding/json disagrees on %q", fe, b)
 		}
 	})
 }
 
 func FuzzDecodeGroundTruth(f *testing.F) {
 	for _, c := range []string{
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":false,"category":"F-ABORT","score":0.5,"gates":[{"id":"g","type":"critical","passed":false}],"deterministic":true}`,
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":false,"category":"F-ABORT","pass":true}`, // repeated key
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":"true","score":"1"}`,                     // type confusion
-		`{"episode_id":"ep1","verifier_sha256":"abc","pass":true,"score":5}`,
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":false,"category":"F-ABORT","score":0.5,"gates":[{"id":"g","type":"critical","passed":false}],"deterministic":true}`,
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":false,"category":"F-ABORT","pass":true}`, // repeated key
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":"true","score":"1"}`,                     // type confusion
+		`{"episode_id":"ep1","verifier_sha256":"abababababababababababababababababababababababababababababababab","pass":true,"score":5}`,
 	} {
 		f.Add([]byte(c))
 	}

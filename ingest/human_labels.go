@@ -2,9 +2,7 @@ package ingest
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -48,20 +46,16 @@ func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Optio
 // humanStream reads one human-labels CSV and returns the unsure judgments
 // it skipped.
 func (b *batch) humanStream(f io.Reader, name string) (int, error) {
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
+	c := newCSVRecords(f, b.opts.MaxLineBytes)
 	want := strings.Join(humanColumns[:3], ",") + "[,note]"
-	header, err := r.Read()
+	header, err := c.header()
 	if err == io.EOF {
 		b.reject(name, 0, schema.Reason(schema.ErrMissing, "empty file (want the header %s)", want))
 		return 0, nil
 	}
 	if err != nil {
-		b.reject(name, 1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
-		return 0, nil
-	}
-	for i := range header {
-		header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
+		_, err := b.rejectCSV(name, err)
+		return 0, err
 	}
 	if h := strings.Join(header, ","); h != strings.Join(humanColumns[:3], ",") && h != strings.Join(humanColumns, ",") {
 		b.reject(name, 1, &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, h)})
@@ -69,26 +63,23 @@ func (b *batch) humanStream(f io.Reader, name string) (int, error) {
 	}
 	unsure := 0
 	for {
-		rec, err := r.Read()
+		rec, line, err := c.read()
 		if err == io.EOF {
 			return unsure, nil
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.Line
+			if stop, err := b.rejectCSV(name, err); stop {
+				return unsure, err
 			}
-			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
 			continue
 		}
 		if len(rec) != len(header) {
-			b.reject(name, int64(line), &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
+			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
 			continue
 		}
 		g, skip, errs := humanRow(rec)
 		for _, e := range errs {
-			b.reject(name, int64(line), e)
+			b.reject(name, line, e)
 		}
 		if skip {
 			unsure++
@@ -96,8 +87,8 @@ func (b *batch) humanStream(f io.Reader, name string) (int, error) {
 		if skip || len(errs) > 0 {
 			continue
 		}
-		g.SrcFile, g.SrcLine = name, int64(line)
-		if err := add(b, lake.GroundTruth, &g, name, int64(line)); err != nil {
+		g.SrcFile, g.SrcLine = name, line
+		if err := add(b, lake.GroundTruth, &g, name, line); err != nil {
 			return unsure, err
 		}
 	}
@@ -109,6 +100,11 @@ func humanRow(rec []string) (g schema.GroundTruth, skip bool, errs []error) {
 	for i, s := range rec {
 		if err := checkLine([]byte(s)); err != nil {
 			errs = append(errs, &schema.FieldError{Field: humanColumns[i], Err: err})
+		}
+	}
+	if len(rec) > 3 {
+		if err := checkNote("note", rec[3]); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {

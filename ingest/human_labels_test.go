@@ -163,3 +163,51 @@ func TestResultsEmptyInfraError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestCSVCaps: every CSV input (labels and human labels) stops at a record
+// longer than MaxLineBytes and refuses a note over maxNoteBytes; a 100 MB
+// human-labels CSV used to be read whole and stored.
+func TestCSVCaps(t *testing.T) {
+	huge := strings.Repeat("x", 2<<20)
+	long := strings.Repeat("y", maxNoteBytes+1)
+	opts := Options{MaxLineBytes: 1 << 20} // a small cap keeps the test quick
+	for _, tc := range []struct {
+		name, header, row string
+		fn                func(*lake.Lake, []string) error
+		want              string
+	}{
+		{"human record", "episode_id,pass,annotator,note", "ep1,pass,A,\"" + huge + "\"", func(l *lake.Lake, f []string) error {
+			_, err := HumanLabels(t.Context(), l, f, opts)
+			return err
+		}, "c.csv:2: csv: line too long: a record longer than 1048576 bytes; the rest of the file is not read"},
+		{"labels record", "episode_id,category,annotator,note", "ep1,F-ABORT,A,\"" + huge + "\"", func(l *lake.Lake, f []string) error {
+			_, err := Labels(t.Context(), l, f, opts)
+			return err
+		}, "c.csv:2: csv: line too long: a record longer than 1048576 bytes; the rest of the file is not read"},
+		{"human note", "episode_id,pass,annotator,note", "ep1,pass,A," + long, func(l *lake.Lake, f []string) error {
+			_, err := HumanLabels(t.Context(), l, f, opts)
+			return err
+		}, "c.csv:2: note: invalid value: 65537 bytes of text; a note may hold at most 65536 (64 KiB)"},
+		{"labels note", "episode_id,category,annotator,note", "ep1,F-ABORT,A," + long, func(l *lake.Lake, f []string) error {
+			_, err := Labels(t.Context(), l, f, opts)
+			return err
+		}, "c.csv:2: note: invalid value: 65537 bytes of text; a note may hold at most 65536 (64 KiB)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := emptyLake(t)
+			f := writeFile(t, "c.csv", tc.header+"\n"+tc.row+"\nep2,pass,B,\n")
+			t.Chdir(filepath.Dir(f))
+			err := tc.fn(l, []string{"c.csv"})
+			var rej *Rejected
+			if !errors.As(err, &rej) {
+				t.Fatalf("err = %v, want *Rejected", err)
+			}
+			if got := rej.Errors[0].Error(); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if m, _ := l.Manifest(); len(m.Files) != 0 {
+				t.Errorf("%d files committed, want none", len(m.Files))
+			}
+		})
+	}
+}

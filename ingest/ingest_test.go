@@ -172,7 +172,7 @@ func TestReingestIsNoop(t *testing.T) {
 	os.WriteFile(filepath.Join(ep, "actions.jsonl"), []byte(`{"step":1,"action":"type","text":"4500","screen":"screens/001.png","observation":"ok"}`+"\n"), 0o644)
 	os.WriteFile(filepath.Join(ep, "screens", "001.png"), []byte("png"), 0o644)
 	os.WriteFile(filepath.Join(ep, "final_state.tar.zst"), []byte("zst"), 0o644)
-	os.WriteFile(filepath.Join(ep, "gt.json"), []byte(`{"episode_id":"ep1","pass":false,"category":"F-UNCOMMITTED_OR_WRONGTARGET","diagnostics":{"D14":null},"verifier_sha256":"v1"}`), 0o644)
+	os.WriteFile(filepath.Join(ep, "gt.json"), []byte(`{"episode_id":"ep1","pass":false,"category":"F-UNCOMMITTED_OR_WRONGTARGET","diagnostics":{"D14":null},"verifier_sha256":"abababababababababababababababababababababababababababababababab"}`), 0o644)
 	l := seedLake(t)
 	st, err := ingest.Episodes(t.Context(), l, []string{dir}, ingest.Options{})
 	if err != nil {
@@ -198,7 +198,7 @@ func TestReingestIsNoop(t *testing.T) {
 		t.Errorf("episode row = %+v (extra %s)", e, e.Extra)
 	}
 	// Changing gt.json is a conflict naming the earlier source.
-	os.WriteFile(filepath.Join(ep, "gt.json"), []byte(`{"episode_id":"ep1","pass":true,"verifier_sha256":"v1"}`), 0o644)
+	os.WriteFile(filepath.Join(ep, "gt.json"), []byte(`{"episode_id":"ep1","pass":true,"verifier_sha256":"abababababababababababababababababababababababababababababababab"}`), 0o644)
 	_, err = ingest.Episodes(t.Context(), l, []string{ep}, ingest.Options{})
 	var rej *ingest.Rejected
 	if !errors.As(err, &rej) || len(rej.Errors) != 1 || !strings.Contains(rej.Errors[0].Error(), "gt.json") || !errors.Is(rej.Errors[0], schema.ErrConflict) {

@@ -167,7 +167,7 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 		lb := rc.lines
 		for i, end := range lb.ends {
 			line, n := lb.buf[lb.starts[i]:end], lb.nums[i]
-			if err := checkLine(line); err != nil {
+			if err := checkJSONText(line); err != nil {
 				reject(n, err)
 				continue
 			}

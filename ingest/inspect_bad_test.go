@@ -131,6 +131,12 @@ func TestInspectBad(t *testing.T) {
 			}
 			return data, true
 		}, InspectOptions{}, "bad.eval:samples/q1_epoch_1.json: agent.name: missing"},
+		{"score banana", replace(`"includes":{"value":"C"`, `"includes":{"value":"banana"`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "banana" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
+		{"score NaN string", replace(`"includes":{"value":"C"`, `"includes":{"value":"NaN"`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "NaN" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
+		{"score empty string", replace(`"includes":{"value":"C"`, `"includes":{"value":""`), InspectOptions{},
+			`bad.eval:samples/q2_epoch_1.json: scores.includes.value: invalid value: "" is not a score (want C, P, I, N, yes, no, true, false or a finite number)`},
 		{"duplicate sample", func(name string, data []byte) ([]byte, bool) {
 			if name == "samples/q3_epoch_1.json" {
 				data = bytes.Replace(data, []byte(`"id":"q3"`), []byte(`"id":"q2"`), 1)
@@ -220,5 +226,39 @@ func TestInspectScorerOptions(t *testing.T) {
 				t.Errorf("judges = %s, want %s", got, c.judges)
 			}
 		})
+	}
+}
+
+// TestInspectJudgeScoreUnreadable: a judge's score that is not a score
+// ("banana") is that judge's parse_error verdict, and its results row is
+// skipped with a warning, never a silent 0.
+func TestInspectJudgeScoreUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "judge.eval")
+	rewriteEval(t, zstdFixture, p, func(name string, data []byte) ([]byte, bool) {
+		if name == "samples/q2_epoch_1.json" {
+			data = bytes.Replace(data, []byte(`"model_graded_qa":{"value":"C"`), []byte(`"model_graded_qa":{"value":"banana"`), 1)
+		}
+		return data, true
+	})
+	l := newLake(t)
+	st, err := Inspect(t.Context(), l, []string{p}, InspectOptions{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parseErrors := 0
+	for _, v := range tableRows[schema.Verdict](t, l, lake.Verdicts) {
+		if strings.HasPrefix(v.Judge, "model_graded_qa:") && strings.HasSuffix(v.EpisodeID, "/q2/1") {
+			if v.Verdict == nil || *v.Verdict != schema.VerdictParseError || v.Score != nil {
+				t.Errorf("verdict %v score %v, want parse_error and no score", v.Verdict, v.Score)
+			}
+			parseErrors++
+		}
+	}
+	if parseErrors != 1 {
+		t.Errorf("%d model_graded_qa verdicts for q2, want 1", parseErrors)
+	}
+	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "scorer model_graded_qa: 1 score(s) not recorded as results") {
+		t.Errorf("warnings %q, want model_graded_qa's score not recorded", st.Warnings)
 	}
 }

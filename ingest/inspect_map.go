@@ -157,6 +157,14 @@ func (r *inspectRun) rows(s *inspectSample, where string, line int64) (*inspectR
 	if err != nil {
 		errs = append(errs, fieldErr{"input", err})
 	}
+	for _, name := range s.ScoreOrder {
+		if r.judges[name] {
+			continue // an unreadable judge score is a parse_error verdict
+		}
+		if err := checkScoreValue(s.Scores[name].Value); err != nil {
+			errs = append(errs, fieldErr{"scores." + name + ".value", err})
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}

@@ -70,6 +70,9 @@ var droppedSampleFields = map[string]bool{
 
 // decodeSample reads one sample object; errors name the field.
 func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
+	if err := checkJSONText(raw); err != nil {
+		return nil, []fieldErr{{"", err}}
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, []fieldErr{{"", jsonReason(err)}}
@@ -303,8 +306,10 @@ func (s *inspectSample) inputText() (*string, error) {
 
 // scoreFloat converts a score value as inspect-ai's value_to_float does:
 // "C" 1, "P" 0.5, "I" and "N" 0, numbers and booleans as numbers, strings
-// yes/true 1 and no/false 0, numeric strings parsed, anything else 0 (ok
-// is false for lists, objects and null, which have no scalar value).
+// yes/true 1 and no/false 0, numeric strings parsed. ok is false for
+// lists, objects and null, which have no scalar value, and for any other
+// string, which inspect-ai turns into 0 with a warning: a judge's is a
+// parse_error, and checkScoreValue refuses the others.
 func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	var x any
 	if json.Unmarshal(raw, &x) != nil {
@@ -319,24 +324,45 @@ func scoreFloat(raw json.RawMessage) (v float64, ok bool) {
 	case float64:
 		return t, true
 	case string:
-		switch t {
-		case "C":
-			return 1, true
-		case "P":
-			return 0.5, true
-		case "I", "N":
-			return 0, true
-		}
-		switch strings.ToLower(t) {
-		case "yes", "true":
-			return 1, true
-		case "no", "false":
-			return 0, true
-		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return f, true
-		}
-		return 0, true
+		return scoreString(t)
 	}
 	return 0, false
+}
+
+// scoreString reads a score written as a string; ok is false for a string
+// that is not a score ("banana", "", "NaN", "inf").
+func scoreString(t string) (float64, bool) {
+	switch t {
+	case "C":
+		return 1, true
+	case "P":
+		return 0.5, true
+	case "I", "N":
+		return 0, true
+	}
+	switch strings.ToLower(t) {
+	case "yes", "true":
+		return 1, true
+	case "no", "false":
+		return 0, true
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// checkScoreValue refuses a score string that scoreString cannot read, for
+// a scorer that is not a judge (ground truth, recorded results): it would
+// otherwise be a silent score 0, a failure nobody observed.
+func checkScoreValue(raw json.RawMessage) error {
+	var t string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &t) != nil {
+		return nil
+	}
+	if _, ok := scoreString(t); !ok {
+		return schema.Reason(schema.ErrValue, "%.40q is not a score (want C, P, I, N, yes, no, true, false or a finite number)", t)
+	}
+	return nil
 }

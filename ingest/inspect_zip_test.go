@@ -3,6 +3,7 @@ package ingest
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"errors"
 	"io"
@@ -108,3 +109,64 @@ func TestEvalEntryChecked(t *testing.T) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// TestEvalEntryBomb: a sample entry that inflates far beyond its
+// compressed size (ratio cap) or whose directory size is over the entry
+// cap is refused before it is read whole (a 2.1 MB log inflating to 2 GiB
+// used to take 6 GB and die out of memory).
+func TestEvalEntryBomb(t *testing.T) {
+	target := "samples/q2_epoch_1.json"
+	for _, tc := range []struct {
+		name, want string
+		raw        bool // write the target with a directory size of 2 GiB
+	}{
+		{"ratio", "over the 200:1 compression ratio cap", false},
+		{"size", "over the cap of 268435456 (256 MiB)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := zip.NewWriter(&buf)
+			eachEvalEntry(t, zstdFixture, func(name string, b []byte) {
+				if name != target {
+					ew, _ := w.Create(name)
+					ew.Write(b)
+					return
+				}
+				if tc.raw {
+					var comp bytes.Buffer
+					fw, _ := flate.NewWriter(&comp, flate.DefaultCompression)
+					fw.Write(b)
+					fw.Close()
+					ew, err := w.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CompressedSize64: uint64(comp.Len()), UncompressedSize64: 2 << 30})
+					if err != nil {
+						t.Fatal(err)
+					}
+					ew.Write(comp.Bytes())
+					return
+				}
+				// Valid JSON: 32 MiB of spaces before the closing brace.
+				ew, _ := w.Create(name)
+				ew.Write(b[:len(b)-1])
+				ew.Write(bytes.Repeat([]byte(" "), 32<<20))
+				ew.Write(b[len(b)-1:])
+			})
+			w.Close()
+			path := filepath.Join(t.TempDir(), "bomb.eval")
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l := newLake(t)
+			_, err := Inspect(t.Context(), l, []string{path}, InspectOptions{}, Options{})
+			var rej *Rejected
+			if !errors.As(err, &rej) {
+				t.Fatalf("got %v, want a rejected batch", err)
+			}
+			if msg := rej.Errors.Error(); !strings.Contains(msg, path+":"+target) || !strings.Contains(msg, tc.want) {
+				t.Errorf("message %q, want %s:%s and %q", msg, path, target, tc.want)
+			}
+			if files, _ := l.Files(lake.Episodes); len(files) != 0 {
+				t.Errorf("committed %v", files)
+			}
+		})
+	}
+}

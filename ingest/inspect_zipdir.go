@@ -190,11 +190,41 @@ func (d *zipDir) item(e *zipEntry) (zipItem, error) {
 	return it, nil
 }
 
+// Caps on one .eval entry (header.json or one sample), checked against the
+// ZIP directory before anything is inflated: a sample of a few MB that
+// inflates to gigabytes (a ZIP bomb) is refused, not read.
+const (
+	// maxEvalEntryBytes is the largest uncompressed entry read.
+	maxEvalEntryBytes = 256 << 20
+	// maxEvalEntryRatio is the largest uncompressed:compressed ratio of
+	// an entry larger than evalRatioFloor (deflate cannot exceed about
+	// 1032:1; JSON logs compress 5-50:1).
+	maxEvalEntryRatio = 200
+	// evalRatioFloor: smaller entries are not ratio-checked (a short
+	// repetitive entry compresses well and costs nothing).
+	evalRatioFloor = 1 << 20
+)
+
+// checkEvalEntry refuses an entry over the size or ratio caps.
+func checkEvalEntry(it *zipItem) error {
+	if it.usize > maxEvalEntryBytes {
+		return schema.Reason(schema.ErrValue, "entry inflates to %d bytes, over the cap of %d (%d MiB)", it.usize, maxEvalEntryBytes, maxEvalEntryBytes>>20)
+	}
+	if it.usize > evalRatioFloor && it.usize > maxEvalEntryRatio*max(it.csize, 1) {
+		return schema.Reason(schema.ErrValue, "entry inflates %d bytes to %d, over the %d:1 compression ratio cap (a ZIP bomb?)", it.csize, it.usize, maxEvalEntryRatio)
+	}
+	return nil
+}
+
 // item reads one entry whole, checking its size and CRC-32 as
-// archive/zip does.
+// archive/zip does; the read stops one byte past the size the directory
+// gives, which checkEvalEntry caps.
 func (z *evalZip) item(it *zipItem) ([]byte, error) {
 	if it.off < 0 || it.csize < 0 || it.usize < 0 || it.off+it.csize > z.size {
 		return nil, z.entryErr(it.name, zip.ErrFormat)
+	}
+	if err := checkEvalEntry(it); err != nil {
+		return nil, &schema.RecordError{File: z.name + ":" + it.name, Err: err}
 	}
 	if cap(z.buf) < int(it.csize) {
 		z.buf = make([]byte, it.csize)

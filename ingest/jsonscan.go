@@ -190,7 +190,9 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-const maxDepth = 512
+// maxDepth is maxNesting as skipValue counts (from a field value of the top
+// object).
+const maxDepth = maxNesting - 1
 
 // skipValue returns the kind of the value at b[i] and the offset after it.
 func skipValue(b []byte, i, depth int) (kind, int, error) {
@@ -198,7 +200,7 @@ func skipValue(b []byte, i, depth int) (kind, int, error) {
 		return 0, i, synErr(i, "unexpected end of input, want a value (truncated line?)")
 	}
 	if depth > maxDepth {
-		return 0, i, synErr(i, "nested deeper than %d", maxDepth)
+		return 0, i, synErr(i, "nested deeper than %d levels", maxNesting)
 	}
 	switch c := b[i]; {
 	case c == '"':
@@ -312,23 +314,6 @@ func scanNumber(b []byte, i int) (kind, int, error) {
 		return 0, i, synErr(start, "malformed number %s", numberText(b, start))
 	}
 	return kNumber, i, nil
-}
-
-// digits returns the offset after the run of decimal digits at b[i].
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// numberText is the number-like run at b[i], for messages.
-func numberText(b []byte, i int) string {
-	j := i
-	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-		j++
-	}
-	return string(b[i:j])
 }
 
 func lit(b []byte, i int, word string, k kind) (kind, int, error) {

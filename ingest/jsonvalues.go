@@ -60,16 +60,15 @@ func unquote(raw []byte) (string, error) {
 			i += n
 			if utf16.IsSurrogate(r) {
 				r2, n2, err := hex4(raw, i+3)
+				dec := utf8.RuneError
 				if err == nil && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						r = dec
-						i += 2 + n2
-					} else {
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError
+					dec = utf16.DecodeRune(r, r2)
 				}
+				if dec == utf8.RuneError {
+					return "", errLoneSurrogate(r)
+				}
+				r = dec
+				i += 2 + n2
 			}
 			out = utf8.AppendRune(out, r)
 		default:
@@ -271,4 +270,21 @@ func fastFloat(b []byte) (v float64, ok bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// digits returns the offset after the run of decimal digits at b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// numberText is the number-like run at b[i], for messages.
+func numberText(b []byte, i int) string {
+	j := i
+	for j < len(b) && j-i < 32 && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	return string(b[i:j])
 }

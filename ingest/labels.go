@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -24,30 +23,25 @@ func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (
 	})
 }
 
-// labelStream reads one labels CSV; name names it in messages. A record
-// (one row, quoted newlines included) longer than MaxLineBytes stops the
-// file with an error instead of growing without bound.
+// labelStream reads one labels CSV; name names it in messages.
 func (b *batch) labelStream(f io.Reader, name string) error {
-	cr := &capReader{r: f, limit: int64(b.opts.MaxLineBytes) + csvReadAhead}
-	r := csv.NewReader(cr)
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
+	c := newCSVRecords(f, b.opts.MaxLineBytes)
+	header, err := c.header()
 	if err == io.EOF {
 		b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (empty input; want the header %s)", strings.Join(labelColumns, ",")))
 		return nil
 	}
 	if err != nil {
-		b.rejectCSV(name, 1, err)
-		return nil
+		_, err := b.rejectCSV(name, err)
+		return err
 	}
 	if err := checkLabelHeader(header); err != nil {
 		b.reject(name, 1, err)
 		return nil
 	}
-	lastLine, records, before := int64(1), 0, len(b.errs)
+	records, before := 0, len(b.errs)
 	for {
-		cr.limit = r.InputOffset() + int64(b.opts.MaxLineBytes) + csvReadAhead
-		rec, err := r.Read()
+		rec, line, err := c.read()
 		if err == io.EOF {
 			if records == 0 && len(b.errs) == before {
 				b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (only the header)"))
@@ -55,23 +49,12 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 			return nil
 		}
 		if err != nil {
-			if errors.Is(err, errRecordTooLong) {
-				b.reject(name, lastLine+1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", b.opts.MaxLineBytes)})
-				return nil
+			if stop, err := b.rejectCSV(name, err); stop {
+				return err
 			}
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return fmt.Errorf("read %s: %w", name, err)
-			}
-			b.rejectCSV(name, lastLine+1, err)
-			lastLine = int64(pe.Line)
 			continue
 		}
 		records++
-		l0, _ := r.FieldPos(0)
-		line := int64(l0)
-		lEnd, _ := r.FieldPos(len(rec) - 1)
-		lastLine = int64(lEnd) + int64(strings.Count(rec[len(rec)-1], "\n"))
 		if len(rec) != len(header) {
 			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
 			continue
@@ -103,43 +86,15 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 	}
 }
 
-// rejectCSV reports a CSV syntax error at the line the parser names (or
-// line when it names none).
-func (b *batch) rejectCSV(name string, line int64, err error) {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) && pe.Line > 0 {
-		line = int64(pe.StartLine)
-		err = pe.Err
-		if pe.Line != pe.StartLine {
-			err = fmt.Errorf("%w (record from line %d to %d)", pe.Err, pe.StartLine, pe.Line)
-		}
+// rejectCSV reports a refused CSV record (a *csvReject) at its line; stop
+// says the rest of the file is not read, with err set for an I/O error.
+func (b *batch) rejectCSV(name string, err error) (stop bool, _ error) {
+	var cr *csvReject
+	if !errors.As(err, &cr) {
+		return true, fmt.Errorf("read %s: %w", name, err)
 	}
-	b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
-}
-
-// csvReadAhead is how far encoding/csv reads past the record it parses.
-const csvReadAhead = 64 << 10
-
-var errRecordTooLong = errors.New("record too long")
-
-// capReader fails with errRecordTooLong once limit bytes were read; the
-// reader of records moves limit forward after each record.
-type capReader struct {
-	r     io.Reader
-	n     int64
-	limit int64
-}
-
-func (c *capReader) Read(p []byte) (int, error) {
-	if c.n >= c.limit {
-		return 0, errRecordTooLong
-	}
-	if int64(len(p)) > c.limit-c.n {
-		p = p[:c.limit-c.n]
-	}
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	b.reject(name, cr.line, cr.err)
+	return cr.stop, nil
 }
 
 func checkLabelHeader(h []string) error {
@@ -148,7 +103,7 @@ func checkLabelHeader(h []string) error {
 		return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
 	}
 	for i, c := range h {
-		if strings.TrimSpace(strings.TrimPrefix(c, "\ufeff")) != labelColumns[i] {
+		if c != labelColumns[i] {
 			return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
 		}
 	}
@@ -160,6 +115,9 @@ func checkLineString(rec []string) error {
 		if err := checkLine([]byte(s)); err != nil {
 			return &schema.FieldError{Field: labelColumns[i], Err: fmt.Errorf("%w", err)}
 		}
+	}
+	if len(rec) > 3 {
+		return checkNote("note", rec[3])
 	}
 	return nil
 }

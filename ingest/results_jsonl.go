@@ -10,7 +10,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -161,8 +160,8 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
-	if !utf8.Valid(line) {
-		bad("", schema.ErrEncoding)
+	if err := checkJSONText(line); err != nil {
+		bad("", err)
 		return schema.Result{}, errs
 	}
 	var obj map[string]json.RawMessage
@@ -174,8 +173,7 @@ func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 		bad("", schema.Reason(schema.ErrSyntax, "%v", err))
 		return schema.Result{}, errs
 	}
-	if path, _, ok := repeatedKey(line); ok {
-		fe := repeatedKeyError(path)
+	if fe, _ := checkKeys(line); fe != nil {
 		bad(fe.Field, fe.Err)
 		return schema.Result{}, errs
 	}
@@ -286,5 +284,11 @@ func decodeResultLine(line []byte) (schema.Result, []fieldErr) {
 	}
 	extra, _ := json.Marshal(obj)
 	res.Extra = string(extra)
+	if err := res.Validate(); err != nil {
+		for _, fe := range schema.SplitFieldErrors(err) {
+			bad(fe.Field, fe.Err)
+		}
+		return schema.Result{}, errs
+	}
 	return res, errs
 }

@@ -203,8 +203,11 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	var rec tauRecord
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
-	if path, _, ok := repeatedKey(raw); ok {
-		fe := repeatedKeyError(path)
+	if err := checkJSONText(raw); err != nil {
+		bad("", err)
+		return schema.Result{}, nil, errs
+	}
+	if fe, _ := checkKeys(raw); fe != nil {
 		bad(fe.Field, fe.Err)
 		return schema.Result{}, nil, errs
 	}
@@ -308,6 +311,12 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		EpisodeID: &epID, FinalMessage: final, Instruction: &instr,
 		Grader: string(grader), Infra: infra, Extra: string(extraJSON),
 		Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
+	}
+	if err := res.Validate(); err != nil {
+		for _, fe := range schema.SplitFieldErrors(err) {
+			bad(fe.Field, fe.Err)
+		}
+		return schema.Result{}, nil, errs
 	}
 	return res, acts, nil
 }

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 	"time"
 	"unsafe"
 
@@ -35,9 +34,6 @@ type verdictDecoder struct {
 	// condition, verdict, model), the latest first: runs of equal values,
 	// and fields alternating between a few values, skip the map.
 	last [4][4]*interned
-	// cur is the interned value of each slot in the line being decoded
-	// (nil: none), for valid.
-	cur [4]*interned
 }
 
 // interned is one distinct value of a low-cardinality string field: its
@@ -48,9 +44,6 @@ type interned struct {
 	raw  string
 	s    string
 	word rawWord // raw's first 16 bytes (same)
-	// What validation says of s, worked out once: a valid partition
-	// value (judge, condition), one of schema.Verdicts.
-	part, verdict bool
 }
 
 // Slots of verdictDecoder.last; noIntern decodes without interning.
@@ -147,7 +140,6 @@ func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 				copy(last[1:k+1], last[:k])
 				last[0] = in
 			}
-			d.cur[slot] = in
 			return in, nil
 		}
 	}
@@ -157,14 +149,13 @@ func (d *verdictDecoder) interned(f *field, slot int) (*interned, error) {
 		if err != nil {
 			return nil, err
 		}
-		in = &interned{raw: string(f.val), s: s, word: w, part: schema.ValidPartition(s), verdict: schema.IsVerdict(s)}
+		in = &interned{raw: string(f.val), s: s, word: w}
 		if len(d.intern) < 4096 {
 			d.intern[in.raw] = in
 		}
 	}
 	copy(last[1:], last[:len(last)-1])
 	last[0] = in
-	d.cur[slot] = in
 	return in, nil
 }
 
@@ -280,7 +271,6 @@ var verdictKeys = keyHints(`"episode_id"`, `"judge"`, `"condition"`, `"run"`, `"
 func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 	fields, err := scanObjectKeys(d.fields[:0], line, verdictKeys)
 	d.fields = fields
-	d.cur = [4]*interned{}
 	if err != nil {
 		return &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", err)}
 	}
@@ -320,7 +310,7 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 			v.CalledAt, err = d.optTime(f)
 		default:
 			bit = 0
-			walk = walk || f.kind == kObject || f.kind == kArray || bytes.IndexByte(f.key, '\\') >= 0
+			walk = walk || f.kind == kObject || f.kind == kArray || !lowerASCII(f.key)
 			for j := 0; j < i; j++ {
 				if string(fields[j].key) == string(f.key) {
 					err = errString("key appears twice in the object")
@@ -358,15 +348,12 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		errs = append(errs, &schema.FieldError{Field: "verdict", Err: schema.ErrMissing})
 	}
 	if walk && len(errs) == 0 {
-		if path, _, ok := repeatedKey(line); ok {
-			return repeatedKeyError(path)
+		if fe, _ := checkKeys(line); fe != nil {
+			return fe
 		}
 	}
 	v.Extra = closeExtra(extra)
 	if len(errs) == 0 {
-		if d.valid(v) {
-			return nil
-		}
 		return v.Validate()
 	}
 	// Add the validation errors of the fields that decoded. A score that
@@ -387,16 +374,15 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 	return errs
 }
 
-// valid reports whether v.Validate() would return nil, for a row just
-// decoded without errors, from what is known of its interned values; on
-// false, Validate says what is wrong.
-func (d *verdictDecoder) valid(v *schema.Verdict) bool {
-	judge, condition, verdict := d.cur[slotJudge], d.cur[slotCondition], d.cur[slotVerdict]
-	return judge != nil && judge.part && condition != nil && condition.part && v.Run >= 1 &&
-		(verdict != nil && verdict.verdict || v.Verdict == nil && v.Score != nil) &&
-		(v.Score == nil || !math.IsNaN(*v.Score) && !math.IsInf(*v.Score, 0)) &&
-		(v.Confidence == nil || *v.Confidence >= 0 && *v.Confidence <= 1) &&
-		schema.ValidID(v.EpisodeID)
+// lowerASCII reports whether key holds only ASCII without upper-case
+// letters or escapes: such a key cannot be a case variant of a known key.
+func lowerASCII(key []byte) bool {
+	for _, c := range key {
+		if c >= 0x80 || c == '\\' || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 type errString string

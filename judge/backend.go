@@ -80,27 +80,49 @@ func (e *CallError) Error() string {
 	return e.Msg
 }
 
+// MaxReplyBytes caps what is read of one judge reply: an HTTP response
+// body or an exec judge's stdout. A longer reply is a failed call.
+const MaxReplyBytes = 64 << 20
+
 // HTTPOptions are shared by the HTTP backends.
 type HTTPOptions struct {
 	BaseURL string
-	APIKey  string // from the environment; never logged or stored
+	APIKey  string   // from the environment; never logged or stored
+	Secrets Redactor // more values to redact (the other keys in the environment)
 	Client  *http.Client
 }
 
+// client returns o.Client (or the default client) refusing redirects: a
+// judge call is never redirected, so its body is never dropped (a 301/302
+// turns a POST into a GET) and its key never reaches another address.
 func (o *HTTPOptions) client() *http.Client {
+	c := http.DefaultClient
 	if o.Client != nil {
-		return o.Client
+		c = o.Client
 	}
-	return http.DefaultClient
+	nc := *c
+	nc.CheckRedirect = refuseRedirect
+	return &nc
 }
 
-// NewHTTPClient returns a client that keeps up to conns connections per host.
+// refuseRedirect makes the client return a 3xx reply as it is.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// NewHTTPClient returns a client that keeps up to conns connections per
+// host and follows no redirect.
 func NewHTTPClient(conns int) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = conns * 2
 	t.MaxIdleConnsPerHost = conns * 2
 	t.MaxConnsPerHost = 0
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: t, CheckRedirect: refuseRedirect}
+}
+
+// IsRedirect reports whether err is a judge call answered with a redirect:
+// a setup error (the base URL), so the runner stops instead of retrying.
+func IsRedirect(err error) bool {
+	var ce *CallError
+	return errors.As(err, &ce) && ce.Status/100 == 3
 }
 
 // postJSON posts body and returns the response body of a 2xx reply.
@@ -113,17 +135,26 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	sec := o.secrets()
 	resp, err := o.client().Do(req)
 	if err != nil {
-		return nil, transportError(ctx, err, o.APIKey)
+		return nil, transportError(ctx, err, sec)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
 	if err != nil {
-		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), o.APIKey)
+		return nil, transportError(ctx, fmt.Errorf("read body: %w", err), sec)
+	}
+	if len(data) > MaxReplyBytes {
+		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("reply body over %d MiB", MaxReplyBytes>>20)}
+	}
+	data = sec.redactBytes(data)
+	if resp.StatusCode/100 == 3 {
+		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("redirect to %q refused: judge calls are never redirected (set --base-url to the final address)",
+			capText(sec.Redact(resp.Header.Get("Location")), 300))}
 	}
 	if resp.StatusCode/100 != 2 {
-		e := &CallError{Status: resp.StatusCode, Msg: redact(capText(strings.TrimSpace(string(data)), 300), o.APIKey)}
+		e := &CallError{Status: resp.StatusCode, Msg: capText(strings.TrimSpace(string(data)), 300)}
 		e.Retryable = resp.StatusCode == 408 || resp.StatusCode == 409 || resp.StatusCode == 429 || resp.StatusCode >= 500
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, e
@@ -131,11 +162,11 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 	return data, nil
 }
 
-func transportError(ctx context.Context, err error, key string) error {
+func transportError(ctx context.Context, err error, sec Redactor) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	msg := redact(err.Error(), key)
+	msg := sec.Redact(err.Error())
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &CallError{Retryable: true, Msg: "timeout: " + msg}
@@ -149,26 +180,26 @@ func malformed(what string, err error, body []byte) error {
 	return &CallError{Retryable: true, Msg: fmt.Sprintf("malformed %s reply (%v): %s", what, err, capText(string(body), 200))}
 }
 
-// retryAfter parses a Retry-After header: seconds or an HTTP date.
+// MaxRetryWait caps the wait a Retry-After header asks for (seconds or an
+// HTTP date): a server cannot make a run sleep for years.
+const MaxRetryWait = 10 * time.Minute
+
+// retryAfter parses a Retry-After header, seconds or an HTTP date, capped
+// at MaxRetryWait.
 func retryAfter(h string, now time.Time) time.Duration {
 	if h == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(strings.TrimSpace(h), 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
+	if s, err := strconv.ParseFloat(strings.TrimSpace(h), 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if !(s > 0) { // negative or NaN
+			return 0
+		}
+		return time.Duration(min(s, MaxRetryWait.Seconds()) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(h); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), MaxRetryWait)
 	}
 	return 0
-}
-
-// redact removes the API key from a message.
-func redact(s, key string) string {
-	if len(key) >= 4 {
-		s = strings.ReplaceAll(s, key, "[redacted]")
-	}
-	return s
 }
 
 func i64p(v int64) *int64 { return &v }
@@ -181,8 +212,10 @@ func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, bas
 	if base <= 0 {
 		base = 500 * time.Millisecond
 	}
+	sec := backendSecrets(b)
 	for attempt := 0; ; attempt++ {
 		reply, err := b.Call(ctx, req)
+		reply, err = sec.redactReply(reply), sec.RedactErr(err)
 		var ce *CallError
 		if err == nil || ctx.Err() != nil || !errors.As(err, &ce) || !ce.Retryable || attempt >= retries {
 			return reply, err

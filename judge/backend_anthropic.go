@@ -55,7 +55,7 @@ func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
 			OutputTokens int64 `json:"output_tokens"`
 		} `json:"usage"`
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := decodeStrict(data, &r); err != nil {
 		return Reply{}, malformed("messages", err, data)
 	}
 	var text strings.Builder

@@ -59,7 +59,7 @@ func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
 			CompletionTokens int64 `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := decodeStrict(data, &r); err != nil {
 		return Reply{}, malformed("chat completions", err, data)
 	}
 	if len(r.Choices) == 0 || r.Choices[0].Message.Content == nil {

@@ -42,7 +42,7 @@ func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
 		Score *float64 `json:"score"`
 		Model string   `json:"model"`
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := decodeStrict(data, &r); err != nil {
 		return Reply{}, malformed("reward model", err, data)
 	}
 	if r.Score == nil || math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) {

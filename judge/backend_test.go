@@ -321,7 +321,7 @@ func TestParseErrorStoredRaw(t *testing.T) {
 		t.Fatalf("%v %+v", err, sum)
 	}
 	v := verdictRows(t, l)[0]
-	if *v.Verdict != "parse_error" || v.Raw == nil || !strings.HasPrefix(*v.Raw, "I think the task is done.") || len(*v.Raw) > maxRaw+10 {
+	if *v.Verdict != "parse_error" || v.Raw == nil || !strings.HasPrefix(*v.Raw, "I think the task is done.") || len(*v.Raw) != maxRaw+len(truncatedNote) || !strings.HasSuffix(*v.Raw, truncatedNote) {
 		t.Errorf("row %+v", v)
 	}
 }

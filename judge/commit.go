@@ -23,7 +23,7 @@ func (r *runner) commitLoop(ctx context.Context, stop context.CancelCauseFunc) e
 			return
 		}
 		if err := commitVerdicts(context.WithoutCancel(ctx), r.l, batch); err != nil {
-			failed = fmt.Errorf("commit %d verdicts: %w", len(batch), err)
+			failed = fmt.Errorf("commit %d verdicts: %w (verdicts committed before are kept: run the same command again to resume)", len(batch), err)
 			stop(failed)
 			return
 		}

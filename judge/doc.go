@@ -8,5 +8,8 @@
 // and its canonical encoding), image.go (PNG downsampling), build.go (packs
 // from lake rows and episode folders), guard.go (the leakage guard),
 // store.go (content-addressed pack files), prompt.go (the rubric),
-// backend_*.go (one wire format each), runner*.go (the resumable runner).
+// backend_*.go (one wire format each), strict.go (the strict JSON decoding
+// of replies and envelopes), redact.go (secrets kept out of messages and
+// the lake), parse.go (the reply), runner.go, run.go and commit.go (the
+// resumable runner). docs/judges-hardening.md lists every cap.
 package judge

@@ -1,14 +1,30 @@
 package judge
 
 import (
-	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trustlake/trustlake/schema"
 )
 
-// maxRaw caps the reply text stored with a parse_error.
+// maxRaw caps the reply text stored in the lake: raw (a parse_error's
+// reply) and the judge's evidence text. A capped text ends in truncatedNote.
 const maxRaw = 2000
+
+// truncatedNote marks a stored text cut at maxRaw bytes.
+const truncatedNote = " [truncated]"
+
+// capStored cuts s to maxRaw bytes at a rune boundary and marks the cut.
+func capStored(s string) string {
+	if len(s) <= maxRaw {
+		return s
+	}
+	n := maxRaw
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + truncatedNote
+}
 
 // Verdict is a parsed judge reply.
 type Verdict struct {
@@ -35,15 +51,15 @@ func ParseReply(text string) Verdict {
 		Score      *float64 `json:"score"`
 		Evidence   string   `json:"evidence"`
 	}
-	bad := Verdict{Verdict: schema.VerdictParseError, Raw: capText(text, maxRaw)}
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
+	bad := Verdict{Verdict: schema.VerdictParseError, Raw: capStored(text)}
+	if err := decodeStrict([]byte(s), &r); err != nil {
 		return bad
 	}
 	if r.Verdict == nil {
 		if r.Score == nil {
 			return bad
 		}
-		return Verdict{Score: r.Score, Evidence: r.Evidence}
+		return Verdict{Score: r.Score, Evidence: capStored(r.Evidence)}
 	}
 	switch *r.Verdict {
 	case schema.VerdictSuccess, schema.VerdictFailure, schema.VerdictUncertain:
@@ -53,5 +69,5 @@ func ParseReply(text string) Verdict {
 	if r.Confidence != nil && (*r.Confidence < 0 || *r.Confidence > 1) {
 		return bad
 	}
-	return Verdict{Verdict: *r.Verdict, Confidence: r.Confidence, Score: r.Score, Evidence: r.Evidence}
+	return Verdict{Verdict: *r.Verdict, Confidence: r.Confidence, Score: r.Score, Evidence: capStored(r.Evidence)}
 }

@@ -158,6 +158,7 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 		reply, err := o.Backend.Call(cctx, req)
 		cancel()
+		reply, err = o.Secrets.redactReply(reply), o.Secrets.RedactErr(err)
 		if err == nil {
 			r.consecutive.Store(0)
 			r.emit(ctx, j, req, reply, start, time.Since(start))
@@ -176,6 +177,11 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 			stop(fmt.Errorf("backend refused the credentials: %v", err))
 			return
 		}
+		if IsRedirect(err) {
+			r.failed.Add(1)
+			stop(fmt.Errorf("backend redirected the call: %v", err))
+			return
+		}
 		if !retryable || attempt >= o.MaxRetries {
 			o.Logger.Warn("judge call failed", "episode", j.ev.EpisodeID, "condition", j.cond.Name, "run", j.run, "error", err)
 			r.failed.Add(1)
@@ -187,9 +193,13 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 		}
 		r.retries.Add(1)
 		wait := backoff(o.RetryBase, attempt)
-		if ce.RetryAfter > 0 {
-			wait = max(wait, ce.RetryAfter)
-			r.lim.pause(ce.RetryAfter)
+		if ra := ce.RetryAfter; ra > 0 {
+			if ra > o.MaxRetryWait {
+				o.Logger.Warn("Retry-After capped", "asked", ra, "waiting", o.MaxRetryWait)
+				ra = o.MaxRetryWait
+			}
+			wait = max(wait, ra)
+			r.lim.pause(ra)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -222,7 +232,7 @@ func (r *runner) emit(ctx context.Context, j job, req *Request, reply Reply, sta
 			v.Score = reply.Score
 		}
 	}
-	model := reply.Model
+	model := reply.Model // a hostile model id must not bloat the column
 	if model == "" {
 		model = o.Model
 	}

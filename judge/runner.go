@@ -36,11 +36,13 @@ type RunOptions struct {
 	MaxCalls      int64         // budget of backend calls, retries included; 0 means none
 	MaxRetries    int           // retries per verdict; 0 means 5, negative means none
 	RetryBase     time.Duration // first backoff; 0 means 500ms (doubles, jittered, capped at 30s)
+	MaxRetryWait  time.Duration // cap of a Retry-After wait; 0 means MaxRetryWait (10 min)
 	Timeout       time.Duration // per call; 0 means 120s
 	MaxFailures   int           // stop after this many verdicts in a row failed; 0 means 20
 	BatchRows     int           // commit after this many verdicts; 0 means 256
 	BatchInterval time.Duration // or after this long; 0 means 2s
 	DryRun        bool
+	Secrets       Redactor // redacted from every message and stored text, besides the backend's own key
 
 	Progress func(Progress) // called after every verdict or failure, from one goroutine
 	Logger   *slog.Logger   // nil discards
@@ -71,6 +73,9 @@ func (o *RunOptions) applyDefaults() error {
 	if o.RetryBase <= 0 {
 		o.RetryBase = 500 * time.Millisecond
 	}
+	if o.MaxRetryWait <= 0 || o.MaxRetryWait > MaxRetryWait {
+		o.MaxRetryWait = MaxRetryWait
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = 120 * time.Second
 	}
@@ -86,6 +91,7 @@ func (o *RunOptions) applyDefaults() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	o.Secrets = append(append(Redactor(nil), o.Secrets...), backendSecrets(o.Backend)...)
 	if o.Judge == "" || len(o.Conditions) == 0 {
 		return errors.New("judge run: a judge name and at least one condition are required")
 	}

@@ -31,8 +31,8 @@ func humanLake() map[string][]rec {
 			rec{"episode_id": e, "judge": "k", "condition": "c", "run": 1, "verdict": "failure"})
 	}
 	out[lake.GroundTruth] = []rec{
-		{"episode_id": "e1", "pass": true, "verifier_sha256": "v1"},
-		{"episode_id": "e2", "pass": false, "verifier_sha256": "v1"},
+		{"episode_id": "e1", "pass": true, "verifier_sha256": "b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1"},
+		{"episode_id": "e2", "pass": false, "verifier_sha256": "b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1"},
 	}
 	for _, h := range []struct {
 		ep, ann string

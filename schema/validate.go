@@ -1,9 +1,10 @@
 package schema
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // FieldError is a validation failure of one field of one row; ingest adds
@@ -22,49 +23,6 @@ func fieldErr(field string, sentinel error, format string, args ...any) *FieldEr
 	}
 	return &FieldError{Field: field, Err: Reason(sentinel, format, args...)}
 }
-
-// maxIDLen bounds identifiers and partition values.
-const maxIDLen = 512
-
-// checkID validates an identifier used as a key or partition value.
-func checkID(field, v string) *FieldError {
-	if v != "" && len(v) <= maxIDLen && printableASCII(v) {
-		return nil // the common case, in one pass
-	}
-	switch {
-	case v == "":
-		return fieldErr(field, ErrMissing, "")
-	case len(v) > maxIDLen:
-		return fieldErr(field, ErrValue, "longer than %d bytes", maxIDLen)
-	case !utf8.ValidString(v):
-		return fieldErr(field, ErrEncoding, "")
-	case strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
-		return fieldErr(field, ErrValue, "control character in %q", v)
-	}
-	return nil
-}
-
-// printableASCII reports whether s holds only bytes 0x20..0x7e: valid
-// UTF-8 without control characters.
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// ValidID reports whether v passes the checks of an identifier (such as
-// an episode_id) in the Validate methods.
-func ValidID(v string) bool {
-	return v != "" && len(v) <= maxIDLen && printableASCII(v) || checkID("", v) == nil
-}
-
-// ValidPartition reports whether v passes the checks of a partition value
-// (such as a verdict's judge or condition) in the Validate methods:
-// decoders remember it for values they meet again.
-func ValidPartition(v string) bool { return checkPartition("", v) == nil }
 
 // MaxPartitionBytes bounds a partition value once percent-encoded for its
 // hive folder name ("judge=<value>"): file systems refuse names longer than
@@ -188,13 +146,19 @@ func (e *Episode) Validate() error {
 	)
 }
 
-// Validate checks an action row; it returns a *FieldError or nil.
+// Validate checks an action row; it returns a *FieldError or nil. A tool
+// call's arguments are JSON text (an object written inline, or a string
+// holding JSON as chat APIs send it).
 func (a *Action) Validate() error {
 	var stepErr *FieldError
 	if a.Step < 0 {
 		stepErr = fieldErr("step", ErrValue, "%d is negative", a.Step)
 	}
-	return collect(checkID("episode_id", a.EpisodeID), checkPartition("agent", a.Agent), stepErr)
+	var argsErr *FieldError
+	if a.Arguments != nil && !json.Valid([]byte(*a.Arguments)) {
+		argsErr = fieldErr("arguments", ErrSyntax, "not valid JSON: %.60q", *a.Arguments)
+	}
+	return collect(checkID("episode_id", a.EpisodeID), checkPartition("agent", a.Agent), stepErr, argsErr)
 }
 
 // NormalizeCategory splits a raw category into a known code (or nil) and
@@ -217,7 +181,7 @@ func (g *GroundTruth) Validate() error {
 	var srcErr, hashErr, annErr *FieldError
 	switch g.Source {
 	case "", GTVerifier:
-		hashErr = checkID("verifier_sha256", g.VerifierSHA256)
+		hashErr = checkSHA256("verifier_sha256", g.VerifierSHA256)
 		if g.Annotator != nil {
 			annErr = fieldErr("annotator", ErrValue, "only human ground truth (source human) has an annotator")
 		}
@@ -233,9 +197,42 @@ func (g *GroundTruth) Validate() error {
 	return collect(
 		checkID("episode_id", g.EpisodeID),
 		srcErr, hashErr, annErr,
+		checkGates(g.Gates, g.Pass),
 		checkFinite("score", g.Score),
 		checkUnit("score", g.Score),
 	)
+}
+
+// checkGates validates a ground truth's gates (a JSON array of Gate, "[]"
+// or "" when none): each id once, and no pass with a failed critical gate
+// (a critical gate zeroes the score, seed 004 D1).
+func checkGates(gates string, pass bool) *FieldError {
+	if gates == "" || gates == "[]" {
+		return nil
+	}
+	var gs []Gate
+	if err := json.Unmarshal([]byte(gates), &gs); err != nil {
+		return fieldErr("gates", ErrType, "%v", err)
+	}
+	seen := make(map[string]bool, len(gs))
+	for i, g := range gs {
+		if seen[g.ID] {
+			return fieldErr("gates["+strconv.Itoa(i)+"].id", ErrDuplicate, "gate %q appears twice", g.ID)
+		}
+		seen[g.ID] = true
+		if pass && g.Type == GateCritical && !g.Passed {
+			return fieldErr("pass", ErrValue, "true, but critical gate %q failed", g.ID)
+		}
+	}
+	return nil
+}
+
+// annotatorErr checks an optional annotator name as an identifier.
+func annotatorErr(a *string) *FieldError {
+	if a == nil {
+		return nil
+	}
+	return checkID("annotator", *a)
 }
 
 // Validate checks a label row; it returns a *FieldError or nil.
@@ -244,7 +241,7 @@ func (l *Label) Validate() error {
 	if l.CategoryRaw == "" {
 		catErr = fieldErr("category", ErrMissing, "")
 	}
-	return collect(checkID("episode_id", l.EpisodeID), catErr)
+	return collect(checkID("episode_id", l.EpisodeID), catErr, annotatorErr(l.Annotator))
 }
 
 // Validate checks a verdict row; it returns a *FieldError or nil.

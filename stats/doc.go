@@ -14,6 +14,17 @@
 //	NormalQuantile(p float64) float64
 //	NormalCDF(x float64) float64
 //
+// Corrected success rates (prediction-powered inference, PPI and PPI++, as
+// ppi-python's ppi_mean_ci), their task-cluster bootstrap, label planning
+// and the labelled-versus-unlabelled mix test:
+//
+//	PPIMean(s PPISums, lambda, alpha float64) PPIEstimate
+//	PPIMeanTuned(s PPISums, alpha float64) PPIEstimate
+//	ClassicalMean(n, sum, sumsq, alpha float64) PPIEstimate
+//	PPIBootstrap(ids []string, cells []PPISums, opts BootstrapOptions) (PPIBoot, error)
+//	PPILabelsForHalfWidth(a PPIAgreement, w, alpha float64, episodes int) (PPILabelPlan, error)
+//	CompareMix(a, b []float64) MixDifference
+//
 // Paired tests and power:
 //
 //	McNemarExact(b, c int) float64

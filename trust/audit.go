@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/trustlake/trustlake/schema"
+	"github.com/trustlake/trustlake/stats"
 )
 
 // D2 policies for unconfirmed values (no model judge configured).
@@ -67,6 +68,10 @@ type Options struct {
 	// one task set, the tasks with at least PassK valid runs. 0 means, per
 	// report row, the largest k that at least half of its tasks reach.
 	PassK int
+	// Resamples and Seed drive the task-cluster bootstrap of the D4 varied
+	// rate and pass^k; 0 means 2000 and DefaultSeed.
+	Resamples int
+	Seed      uint64
 	// ReadOnlyTools lists tool-name prefixes that do not change state; other
 	// tools are writes for the τ-bench actions gate. nil means
 	// DefaultReadOnlyTools().
@@ -100,6 +105,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = stats.DefaultResamples
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
 	}
 	if o.ReadOnlyTools == nil {
 		o.ReadOnlyTools = DefaultReadOnlyTools()

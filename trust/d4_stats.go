@@ -13,7 +13,8 @@ import (
 
 // taskStats fills the task-level D4 figures: varied rate, variance
 // decomposition and pass^k over the valid trials (infrastructure failures
-// left out, or counted as score 0 under InfraFailure).
+// left out, or counted as score 0 under InfraFailure), with task-cluster
+// bootstrap intervals of the varied rate and pass^k (d4Intervals).
 func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	byTask := map[taskKey][]float64{}
 	for _, i := range idx {
@@ -44,6 +45,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	})
 	groups := make([][]float64, 0, len(keys))
 	var c, n []int
+	var units []d4Unit
 	varied := 0
 	for _, k := range keys {
 		g := byTask[k]
@@ -57,6 +59,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 			}
 		}
 		c, n = append(c, passes), append(n, len(g))
+		units = append(units, d4Unit{key: k, c: passes, n: len(g), varied: len(tiers) > 1})
 		if len(g) >= 2 {
 			d.Tasks++
 			if len(tiers) > 1 {
@@ -71,6 +74,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	b, w, rho := stats.OneWayVariance(groups)
 	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
 	passK(d, c, n, opts.PassK)
+	d4Intervals(d, units, opts)
 }
 
 // passK fills pass^1..pass^K on one task set, the tasks with at least K

@@ -91,18 +91,24 @@ type D3Stats struct {
 
 // D4Stats summarises repeat reliability (paper Table 4 and §4.5).
 type D4Stats struct {
-	Tasks         int `json:"tasks"`       // tasks with at least two valid trials
-	VariedRate    Num `json:"varied_rate"` // share of those whose trials cross tiers
-	Sigma2Between Num `json:"sigma2_between"`
-	Sigma2Within  Num `json:"sigma2_within"`
-	Rho           Num `json:"rho"`
+	Tasks      int `json:"tasks"`       // tasks with at least two valid trials
+	VariedRate Num `json:"varied_rate"` // share of those whose trials cross tiers
+	// VariedRateBoot is the task-cluster percentile bootstrap interval of
+	// VariedRate, null when undefined (fewer than two tasks).
+	VariedRateBoot []Num `json:"varied_rate_boot"`
+	Sigma2Between  Num   `json:"sigma2_between"`
+	Sigma2Within   Num   `json:"sigma2_within"`
+	Rho            Num   `json:"rho"`
 	// PassHatK is τ-bench's pass^k for k = 1..PassK, every k on one task
 	// set: the PassKTasks tasks with at least PassK valid runs;
 	// PassKLeftOut tasks have fewer and are left out of every k.
-	PassHatK     []Num `json:"pass_hat_k"`
-	PassK        int   `json:"pass_k"`
-	PassKTasks   int   `json:"pass_k_tasks"`
-	PassKLeftOut int   `json:"pass_k_left_out"`
+	PassHatK []Num `json:"pass_hat_k"`
+	// PassHatKBoot holds the task-cluster bootstrap interval of each
+	// PassHatK value ([lo, hi], null when undefined).
+	PassHatKBoot [][]Num `json:"pass_hat_k_boot"`
+	PassK        int     `json:"pass_k"`
+	PassKTasks   int     `json:"pass_k_tasks"`
+	PassKLeftOut int     `json:"pass_k_left_out"`
 	// Per recorded pass:
 	Stable        int `json:"stable"`
 	StableOther   int `json:"stable_other"`
@@ -151,6 +157,9 @@ type Report struct {
 	Repeats  int     `json:"repeats"`
 	D2Policy string  `json:"d2_policy"`
 	Alpha    float64 `json:"alpha"`
+	// Bootstrap and Seed are the resamples and seed of the D4 intervals.
+	Bootstrap int    `json:"bootstrap"`
+	Seed      uint64 `json:"seed"`
 	// Dimensions is the conjunction; DimensionsDefault is true when it was
 	// not chosen with Options.Dimensions (all that apply).
 	Dimensions        []string `json:"dimensions"`
@@ -167,7 +176,7 @@ type Report struct {
 }
 
 func buildReport(vs []verdict, opts Options, dims [4]bool) Report {
-	rep := Report{Repeats: opts.Repeats, D2Policy: opts.D2Policy, Alpha: opts.Alpha, Unverified: []string{}, Upgrades: []string{},
+	rep := Report{Repeats: opts.Repeats, D2Policy: opts.D2Policy, Alpha: opts.Alpha, Bootstrap: opts.Resamples, Seed: opts.Seed, Unverified: []string{}, Upgrades: []string{},
 		Dimensions: dimsList(dims), DimensionsDefault: opts.Dimensions == nil, InfraPolicy: opts.InfraPolicy,
 		Notices: []string{}, Warnings: []string{}}
 	type ak struct{ benchmark, agent string }

@@ -76,14 +76,14 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 		d := r.D3
 		pw.printf("| %s | %d | %d | %d | %d | %d | %d |\n", r.Agent, d.Correct, d.Completion, d.None, d.Lies, d.Hard, d.Soft)
 	}
-	pw.printf("\n### D4 reliability (infra policy %s)\n\n%s| agent | tasks | varied rate | σ² between | σ² within | ρ | pass^k (k=1..K) | pass^k tasks (≥ K runs) / left out | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra marked |\n|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|\n", rep.InfraPolicy, allResults)
+	pw.printf("\n### D4 reliability (infra policy %s)\n\n%s| agent | tasks | varied rate {boot} | σ² between | σ² within | ρ | pass^k (k=1..K) {boot} | pass^k tasks (≥ K runs) / left out | passes stable / other tier / varied / insufficient | Δ̄ passes | Δ̄ varied | infra marked |\n|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|\n", rep.InfraPolicy, allResults)
 	for _, r := range rows {
 		d := r.D4
 		ks := make([]string, len(d.PassHatK))
 		for i, p := range d.PassHatK {
-			ks[i] = fmtNum(p, 3)
+			ks[i] = fmtNum(p, 3) + fmtBoot(d.PassHatKBoot[i])
 		}
-		pw.printf("| %s | %d | %s | %s | %s | %s | %s | %d (K=%d) / %d | %d / %d / %d / %d | %s | %s | %d |\n", r.Agent, d.Tasks, fmtNum(d.VariedRate, 3),
+		pw.printf("| %s | %d | %s | %s | %s | %s | %s | %d (K=%d) / %d | %d / %d / %d / %d | %s | %s | %d |\n", r.Agent, d.Tasks, fmtNum(d.VariedRate, 3)+fmtBoot(d.VariedRateBoot),
 			fmtNum(d.Sigma2Between, 3), fmtNum(d.Sigma2Within, 3), fmtNum(d.Rho, 2), strings.Join(ks, ", "), d.PassKTasks, d.PassK, d.PassKLeftOut,
 			d.Stable, d.StableOther, d.Varied, d.Insufficient, fmtNum(d.MeanGap, 2), fmtNum(d.MeanGapVaried, 2), d.InfraExcluded)
 	}
@@ -116,6 +116,15 @@ func fmtNum(n Num, prec int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.*f", prec, f)
+}
+
+// fmtBoot renders a bootstrap interval as " {lo, hi}", or "" when
+// undefined.
+func fmtBoot(iv []Num) string {
+	if len(iv) != 2 {
+		return ""
+	}
+	return fmt.Sprintf(" {%s, %s}", fmtNum(iv[0], 3), fmtNum(iv[1], 3))
 }
 
 func fmtRate(r Rate) string {

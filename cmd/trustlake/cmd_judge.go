@@ -28,9 +28,11 @@ type judgeOptions struct {
 func backendFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "model", Usage: "model `ID` sent to the backend (recorded on every row)"},
-		&cli.StringFlag{Name: "base-url", Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
+		&cli.StringFlag{Name: "base-url", EnvVars: []string{"TRUSTLAKE_JUDGE_BASE_URL"}, Usage: "backend `URL` (openai: https://api.openai.com/v1, anthropic: https://api.anthropic.com; rm-http: required)"},
 		&cli.StringFlag{Name: "api-key-env", Usage: "environment `VARIABLE` holding the API key (default OPENAI_API_KEY, ANTHROPIC_API_KEY or RM_API_KEY)"},
 		&cli.StringFlag{Name: "exec", Usage: "exec backend: shell `COMMAND` reading a pack on stdin, printing a verdict"},
+		&cli.StringSliceFlag{Name: "pass-env", Usage: "exec backend: hand environment variable `NAME` to the command (repeatable); it gets only " +
+			strings.Join(judge.ExecEnv, ", ") + " otherwise"},
 		&cli.Float64Flag{Name: "temperature", Value: 0, Usage: "sampling temperature"},
 		&cli.IntFlag{Name: "max-tokens", Value: 400, Usage: "reply token cap"},
 		&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "calls in flight"},
@@ -70,6 +72,7 @@ func judgeCommand() *cli.Command {
 			&cli.IntFlag{Name: "batch-rows", Value: 256, Usage: "commit after this many verdicts"},
 			&cli.DurationFlag{Name: "batch-interval", Value: 2 * time.Second, Usage: "or after this long"},
 			&cli.IntFlag{Name: "max-failures", Value: 20, Usage: "stop after this many verdicts in a row failed"},
+			&cli.DurationFlag{Name: "max-retry-wait", Value: judge.MaxRetryWait, Usage: "cap of the wait a Retry-After header asks for (at most 10m)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (calls per condition, images, bytes); call nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		}, backendFlags()...),
@@ -89,6 +92,7 @@ func judgeCommand() *cli.Command {
 // backendSpec is what picks and configures a backend.
 type backendSpec struct {
 	name, model, baseURL, keyEnv, command string
+	passEnv                               []string // exec: variables handed to the command
 	conns                                 int
 }
 
@@ -110,7 +114,15 @@ func newBackend(s backendSpec) (judge.Backend, error) {
 		if strings.TrimSpace(s.command) == "" {
 			return nil, usageHint("trustlake judge --backend exec --exec './my_judge.py' ...", "the exec backend needs --exec COMMAND")
 		}
-		return &judge.Exec{Command: s.command}, nil
+		var env []string
+		for _, name := range splitList(s.passEnv) {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, usageHint("export "+name+"=... before --pass-env "+name, "--pass-env %s: %s is not set", name, name)
+			}
+			env = append(env, name+"="+v)
+		}
+		return &judge.Exec{Command: s.command, Env: env, Secrets: judge.EnvSecrets(os.Environ())}, nil
 	case "":
 		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "no --backend given")
 	default:
@@ -125,7 +137,7 @@ func newBackend(s backendSpec) (judge.Backend, error) {
 		return nil, usageHint(fmt.Sprintf("export %s=... (or --api-key-env VAR, or --base-url for a local server)", keyEnv),
 			"%s is not set: the %s backend reads its API key from the environment only", keyEnv, s.name)
 	}
-	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Client: judge.NewHTTPClient(max(s.conns, 1))}
+	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Secrets: judge.EnvSecrets(os.Environ(), keyEnv), Client: judge.NewHTTPClient(max(s.conns, 1))}
 	switch s.name {
 	case "openai":
 		return &judge.OpenAI{HTTPOptions: h}, nil
@@ -161,10 +173,10 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 	o := judgeOptions{globalOptions: globals(c), json: c.Bool("json"), promptArg: c.String("prompt")}
 	spec := backendSpec{name: c.String("backend"), model: c.String("model"), baseURL: c.String("base-url"),
-		keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: c.Int("concurrency")}
+		keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: c.Int("concurrency")}
 	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
 		Runs: c.Int("runs"), Concurrency: c.Int("concurrency"), RatePerMinute: c.Float64("rpm"), MaxCalls: c.Int64("max-calls"),
-		MaxRetries: c.Int("retries"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
+		MaxRetries: c.Int("retries"), MaxRetryWait: c.Duration("max-retry-wait"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
 		BatchRows: c.Int("batch-rows"), BatchInterval: c.Duration("batch-interval"), DryRun: c.Bool("dry-run")}
 	if r.MaxRetries == 0 {
 		r.MaxRetries = -1 // --retries 0 means none
@@ -209,6 +221,9 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
 	}
 	r.Conditions = conds
+	if r.MaxRetryWait <= 0 || r.MaxRetryWait > judge.MaxRetryWait {
+		return o, usageErrorf("judge: --max-retry-wait %s: want more than 0 and at most %s", r.MaxRetryWait, judge.MaxRetryWait)
+	}
 	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
 		return o, usageErrorf("judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
 	}

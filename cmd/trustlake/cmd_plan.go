@@ -11,11 +11,13 @@ import (
 )
 
 type planOptions struct {
+	globalOptions
 	json      bool
 	power     bool
 	fpr, half float64
 	alpha     float64
 	pw        metrics.PowerOptions
+	labels    *labelsOptions // plan --labels
 }
 
 func planCommand() *cli.Command {
@@ -28,10 +30,17 @@ func planCommand() *cli.Command {
 			"    simulated power of the exact McNemar test on N paired negatives (the exact\n" +
 			"    value and the N for 80% power beside it). Discordance is the share of\n" +
 			"    negatives on which the judges disagree; default |fpr-a − fpr-b|, the\n" +
-			"    most favourable case.\n" + exitCodesHelp,
-		Flags: []cli.Flag{
-			&cli.Float64Flag{Name: "fpr", Usage: "expected false-positive rate `P`"},
-			&cli.Float64Flag{Name: "half-width", Usage: "wanted Wilson half-width `W`"},
+			"    most favourable case.\n" +
+			"trustlake plan --labels --rate 0.4 --tpr 0.9 --fpr 0.2 --half-width 0.03 [--episodes M]\n" +
+			"trustlake plan --labels --judge J --condition C --half-width 0.03\n" +
+			"    ground-truth labels a corrected success rate (trustlake rate) needs for a\n" +
+			"    normal-interval half-width W: ground truth alone, PPI and PPI++, given the\n" +
+			"    judge's agreement (given, or measured on the lake's labelled episodes) and\n" +
+			"    M judged episodes in all (0: unlimited; measured: the judge's episodes).\n" +
+			"    See docs/statistics.md.\n" + exitCodesHelp,
+		Flags: append([]cli.Flag{
+			&cli.Float64Flag{Name: "fpr", Usage: "expected false-positive rate `P` (with --labels: the judge's)"},
+			&cli.Float64Flag{Name: "half-width", Usage: "wanted half-width `W` (Wilson; with --labels the normal interval's)"},
 			&cli.BoolFlag{Name: "power", Usage: "power of the paired test instead"},
 			&cli.Float64Flag{Name: "fpr-a", Usage: "judge A's FPR"},
 			&cli.Float64Flag{Name: "fpr-b", Usage: "judge B's FPR"},
@@ -41,11 +50,19 @@ func planCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: metrics.DefaultSeed, Usage: "simulation seed"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "two-sided level"},
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
-		},
+		}, labelsFlags()...),
 		Action: func(c *cli.Context) error {
-			opts := planOptions{json: c.Bool("json"), power: c.Bool("power"), fpr: c.Float64("fpr"), half: c.Float64("half-width"), alpha: c.Float64("alpha"),
+			opts := planOptions{globalOptions: globals(c), json: c.Bool("json"), power: c.Bool("power"), fpr: c.Float64("fpr"), half: c.Float64("half-width"), alpha: c.Float64("alpha"),
 				pw: metrics.PowerOptions{FPRA: c.Float64("fpr-a"), FPRB: c.Float64("fpr-b"), N: c.Int("n"), Discordance: c.Float64("discordance"),
 					Alpha: c.Float64("alpha"), Sims: c.Int("sims"), Seed: c.Uint64("seed")}}
+			if c.Bool("labels") {
+				l, err := labelsOpts(c)
+				if err != nil {
+					return err
+				}
+				opts.labels = &l
+				return runPlan(c.Context, opts, c.App.Writer)
+			}
 			if opts.power {
 				for _, f := range []string{"fpr-a", "fpr-b", "n"} {
 					if !c.IsSet(f) {
@@ -61,6 +78,9 @@ func planCommand() *cli.Command {
 }
 
 func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
+	if opts.labels != nil {
+		return runPlanLabels(ctx, opts, stdout)
+	}
 	if opts.power {
 		opts.pw.Stop = ctx.Done()
 		p, err := metrics.PlanPower(opts.pw)

@@ -27,6 +27,8 @@ type trustOptions struct {
 	infra      string
 	passK      int
 	minRepeats int
+	resamples  int                 // D4 bootstrap; 0 means 2000
+	seed       uint64              // 0 means trust.DefaultSeed
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 	engine     engineOptions
 }
@@ -61,6 +63,8 @@ func trustCommand() *cli.Command {
 			&cli.StringFlag{Name: "dimensions", Usage: "the conjunction, e.g. `D3,D4` (default: every dimension that can check at least one recorded pass)"},
 			&cli.StringFlag{Name: "infra-policy", Value: trust.InfraExclude, Usage: "results marked infra_error: exclude (leave every count) or failure (a failed run of score 0); never a recorded pass"},
 			&cli.IntFlag{Name: "pass-k", Usage: "pass^k for k = 1..`K` on the tasks with ≥ K valid runs (default: the largest K at least half the tasks reach)"},
+			&cli.IntFlag{Name: "bootstrap", Value: 2000, Usage: "task-clustered bootstrap resamples of the D4 varied rate and pass^k"},
+			&cli.Uint64Flag{Name: "seed", Value: trust.DefaultSeed, Usage: "bootstrap seed (same seed, same intervals)"},
 			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
 		}, append(backendFlags(), engineFlags()...)...),
@@ -76,14 +80,14 @@ func trustCommand() *cli.Command {
 				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
 				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
-				engine: eo,
+				resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), engine: eo,
 			}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
 				}
 				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
-					keyEnv: c.String("api-key-env"), command: c.String("exec"), conns: 1})
+					keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: 1})
 				if err != nil {
 					return err
 				}
@@ -119,6 +123,9 @@ func (o trustOptions) auditOptions() (trust.Options, error) {
 	if o.infra != trust.InfraExclude && o.infra != trust.InfraFailure {
 		return trust.Options{}, usageErrorf("trust: --infra-policy %q: want exclude or failure", o.infra)
 	}
+	if o.resamples < 0 {
+		return trust.Options{}, usageErrorf("trust: --bootstrap must be ≥ 1, got %d", o.resamples)
+	}
 	if o.passK < 0 {
 		return trust.Options{}, usageErrorf("trust: --pass-k must be ≥ 1, got %d", o.passK)
 	}
@@ -127,7 +134,7 @@ func (o trustOptions) auditOptions() (trust.Options, error) {
 		return trust.Options{}, usageErrorf("trust: --dimensions: %v", err)
 	}
 	return trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
-		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK}, nil
+		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, nil
 }
 
 // trustJSON is the --json output: the report and what was stored.

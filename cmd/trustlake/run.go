@@ -35,6 +35,7 @@ func commands() []*cli.Command {
 		compareCommand(),
 		thresholdCommand(),
 		planCommand(),
+		rateCommand(),
 		checklistCommand(),
 		tasksCommand(),
 		verifyCommand(),
@@ -49,18 +50,26 @@ func commands() []*cli.Command {
 
 // run is the whole program; it returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	onUsage := func(c *cli.Context, err error, isSub bool) error { return flagUsageError(c, err) }
-	cmds, globals := commands(), globalFlags()
-	usageOnEveryCommand(cmds, onUsage)
-	args = hoistGlobalFlags(args, globals)
-	if err := checkCommandLine(args, globals, cmds); err != nil {
+	app := newApp(stdin, stdout, stderr)
+	args = hoistGlobalFlags(args, app.Flags)
+	if err := checkCommandLine(args, app.Flags, app.Commands); err != nil {
 		return exitCode(ctx, stderr, err)
 	}
-	app := &cli.App{
+	err := app.RunContext(ctx, args)
+	return exitCode(ctx, stderr, err)
+}
+
+// newApp is the command-line definition: what --help prints and what
+// docs/cli.md is generated from (TestCLIReference).
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	onUsage := func(c *cli.Context, err error, isSub bool) error { return flagUsageError(c, err) }
+	cmds := commands()
+	usageOnEveryCommand(cmds, onUsage)
+	return &cli.App{
 		Name:                 "trustlake",
 		Usage:                "measure how much of a recorded agent success is real",
 		Version:              version,
-		Flags:                globals,
+		Flags:                globalFlags(),
 		Commands:             cmds,
 		Reader:               stdin,
 		Writer:               stdout,
@@ -69,6 +78,4 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError:         onUsage,
 	}
-	err := app.RunContext(ctx, args)
-	return exitCode(ctx, stderr, err)
 }

@@ -43,7 +43,7 @@ VERDICTS="SELECT agent || '/' || _task_id AS episode_id, judge_model_name AS jud
 # Programmatic reward: pass when cum_reward = 1 (AssistantBench's partial
 # scores count as failures; the score is kept).
 REWARD_GT="SELECT DISTINCT agent || '/' || _task_id AS episode_id,
-  'agentrewardbench:cum_reward' AS verifier_sha256,
+  sha256('agentrewardbench:cum_reward') AS verifier_sha256,
   trajectory_info.summary_info.cum_reward >= 1 AS pass,
   trajectory_info.summary_info.cum_reward AS score FROM $SRC"
 # Expert labels: one human judgment per annotation (Successful /

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/queries"
+)
+
+type rateOptions struct {
+	globalOptions
+	json    bool
+	threads int
+	opts    metrics.RateOptions
+}
+
+func rateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "rate",
+		Usage: "corrected success rates: judge verdicts on all episodes, ground truth on some (prediction-powered inference)",
+		Description: "Per judge × condition (and agent with --by agent): the judge-only success rate over\n" +
+			"all judged episodes, the ground-truth-only rate over the episodes with ground\n" +
+			"truth, and the prediction-powered estimates that correct the judge with the ground\n" +
+			"truth: PPI (lambda = 1) and PPI++ (lambda tuned to minimise the variance), each\n" +
+			"with the normal interval of ppi-python's ppi_mean_ci and a task-cluster bootstrap\n" +
+			"interval; the number of ground-truth labels the tuned estimate is worth. Assumes\n" +
+			"the ground truth is on a random subset of the episodes, and warns when the task\n" +
+			"or agent mix of labelled and unlabelled episodes differs. Reward models: the\n" +
+			"verdict at --threshold T, or the mean score with --score. See docs/rate.md.\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "judge", Usage: "only this judge (repeatable)"},
+			&cli.StringSliceFlag{Name: "condition", Usage: "only this evidence condition (repeatable)"},
+			&cli.StringFlag{Name: "by", Usage: "agent: one row per agent (default: all agents pooled)"},
+			&cli.StringFlag{Name: "source", Value: "natural", Usage: "episode source"},
+			gtFlag(),
+			&cli.StringFlag{Name: "uncertain-policy", Value: metrics.UncertainFailure, Usage: "a majority 'uncertain' counts as failure, success or exclude"},
+			&cli.Float64Flag{Name: "threshold", Usage: "score-only judges (reward models): score >= `T` is success"},
+			&cli.BoolFlag{Name: "score", Usage: "predict with the episode's mean run score instead of the verdict (reward models)"},
+			&cli.StringFlag{Name: "lambda", Value: metrics.LambdaTuned, Usage: "corrected estimate shown first: tuned (PPI++) or 1 (PPI)"},
+			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "two-sided level of every interval"},
+			&cli.IntFlag{Name: "bootstrap", Value: 2000, Usage: "task-clustered bootstrap resamples"},
+			&cli.Uint64Flag{Name: "seed", Value: metrics.DefaultSeed, Usage: "bootstrap seed (same seed, same intervals)"},
+			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
+			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			analysisGC()
+			if c.NArg() > 0 {
+				return usageHint("trustlake rate --by agent --json", "rate: unexpected argument %q", c.Args().First())
+			}
+			by := c.String("by")
+			if by != "" && by != metrics.ByAgent {
+				return usageHint("trustlake rate --by agent", "rate: --by %q: want agent", by)
+			}
+			if c.Int("bootstrap") <= 0 {
+				return usageErrorf("--bootstrap %d: must be positive", c.Int("bootstrap"))
+			}
+			if c.Uint64("seed") == 0 {
+				return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
+			}
+			o := rateOptions{globalOptions: globals(c), json: c.Bool("json"), threads: c.Int("threads"), opts: metrics.RateOptions{
+				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), ByAgent: by == metrics.ByAgent,
+				Source: c.String("source"), GT: c.String("gt"), UncertainPolicy: c.String("uncertain-policy"),
+				Score: c.Bool("score"), Lambda: c.String("lambda"), Alpha: c.Float64("alpha"),
+				Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}}
+			if c.IsSet("threshold") {
+				t := c.Float64("threshold")
+				o.opts.Threshold = &t
+			}
+			return runRate(c.Context, o, c.App.Writer)
+		},
+	}
+}
+
+func runRate(ctx context.Context, o rateOptions, stdout io.Writer) error {
+	o.opts.Stop = ctx.Done()
+	rep, err := inSession(ctx, o.globalOptions, o.threads, func(s *queries.Session) (metrics.RateReport, error) {
+		return metrics.Rate(ctx, s, o.opts)
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	if o.json {
+		return writeJSON(stdout, rep)
+	}
+	writeRateTable(stdout, rep)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(o.stderr, "warning: %s\n", w)
+	}
+	return nil
+}
+
+// writeRateTable prints one line per row: counts, the judge-only and
+// ground-truth-only rates, the corrected rate chosen by --lambda first.
+func writeRateTable(w io.Writer, rep metrics.RateReport) {
+	o := rep.Options
+	first, second := "PPI++", "PPI (λ=1)"
+	if o.Lambda == metrics.LambdaOne {
+		first, second = second, first
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "agent\tjudge\tcondition\tlabelled\tunlabelled\tjudge-only [ci] {boot}\tgt-only [ci] {boot}\t%s [ci] {boot}\tλ\t%s [ci] {boot}\tlabels worth\n", first, second)
+	for _, r := range rep.Rows {
+		a, b := r.PPITuned, r.PPI
+		if o.Lambda == metrics.LambdaOne {
+			a, b = b, a
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Agent, r.Judge, r.Condition, r.Labelled, r.Unlabelled,
+			rateCell(r.JudgeOnly), rateCell(r.GTOnly), rateCell(a), num(r.PPITuned.Lambda), rateCell(b), labelsWorth(r.EffectiveLabels))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "prediction: %s\n", rep.Prediction)
+	fmt.Fprintf(w, "gt=%s source=%s alpha=%g bootstrap=%d seed=%d; ci: normal (ppi-python ppi_mean_ci), boot: task-cluster percentile\n",
+		o.GT, o.Source, o.Alpha, o.Resamples, o.Seed)
+	fmt.Fprintf(w, "assumption: %s\n", metrics.RateAssumption)
+}
+
+func rateCell(e metrics.RateEstimate) string {
+	return num(e.Value) + span(e.CI, "[", "]") + span(e.Boot, "{", "}")
+}
+
+func labelsWorth(n float64) string {
+	if n != n || n > 1e9 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", n)
+}
