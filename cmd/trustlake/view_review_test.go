@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/report"
 )
 
 // post sends a review body with the given headers and returns the status
@@ -191,6 +192,29 @@ func TestViewReviewFeedsMetrics(t *testing.T) {
 	was := *ep.Category
 	if after[was] != before[was]-1 || after["F-SIDEEFFECT"] != before["F-SIDEEFFECT"]+1 || after["all"] != before["all"] {
 		t.Errorf("metrics by category after the review: %v, before %v (episode %s moved from %s to F-SIDEEFFECT)", after, before, ep.EpisodeID, was)
+	}
+	// The report reads the same effective category.
+	rdir := filepath.Join(t.TempDir(), "report")
+	mustRun(t, "--lake", lakeDir, "report", "--out", rdir)
+	var doc report.Document
+	rb, err := os.ReadFile(filepath.Join(rdir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(rb, &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, st := range doc.Strata {
+		if st.Judge == "sim:vlm-a" && st.Condition == "E2-lastk" && st.By == "category" && st.Value == "F-SIDEEFFECT" {
+			found = true
+			if st.FP != after["F-SIDEEFFECT"] {
+				t.Errorf("report: F-SIDEEFFECT FP %d, metrics %d", st.FP, after["F-SIDEEFFECT"])
+			}
+		}
+	}
+	if !found {
+		t.Error("report has no F-SIDEEFFECT stratum for sim:vlm-a@E2-lastk")
 	}
 	// Two reviewers at once, in two processes: nothing is lost.
 	var wg sync.WaitGroup
