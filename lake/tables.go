@@ -42,6 +42,7 @@ const (
 	SelfTests   = "selftests"
 	Evidence    = "evidence"
 	RunCounts   = "run_counts"
+	Reviews     = "reviews"
 )
 
 // registry declares every table, once, in a stable order.
@@ -63,6 +64,7 @@ var registry = sync.OnceValue(func() []Table {
 		define[schema.SelfTest](SelfTests),
 		define[schema.Evidence](Evidence),
 		define[schema.RunCount](RunCounts).derived(),
+		define[schema.Review](Reviews),
 	}
 })
 

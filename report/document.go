@@ -28,6 +28,9 @@ type Document struct {
 	Checklists  []Checklist      `json:"checklists"`
 	Gates       []GateResult     `json:"gates"`
 	Warnings    []string         `json:"warnings"`
+	// ViewURL is the `trustlake view` the HTML's counts link to (report
+	// --view-url); absent when none.
+	ViewURL string `json:"view_url,omitempty"`
 }
 
 // Provenance says what the report was computed from and how.

@@ -39,6 +39,7 @@ type reportOptions struct {
 	adjust     string
 	q          float64
 	bins       int
+	viewURL    string // --view-url: the HTML links its counts there
 }
 
 func reportCommand() *cli.Command {
@@ -83,6 +84,7 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeats", Value: 5, Usage: "Trust Layer D4: at most `N` other trials per result"},
 			adjustFlag(), qFlag(),
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
+			&cli.StringFlag{Name: "view-url", Usage: "link the HTML's counts to a running `trustlake view` at `URL` (e.g. http://127.0.0.1:8080/)"},
 		}, flags...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -97,7 +99,7 @@ func reportCommand() *cli.Command {
 			}
 			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
 				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q"), bins: c.Int("bins")}
+				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q"), bins: c.Int("bins"), viewURL: c.String("view-url")}
 			if opts.bins < 1 {
 				return usageErrorf("--bins %d: must be positive", opts.bins)
 			}
@@ -161,6 +163,7 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 			return baselineError(err)
 		}
 	}
+	doc.ViewURL = opts.viewURL
 	failed, err := report.ApplyGates(doc, opts.gates)
 	var nf *report.ErrNoFigure
 	if errors.As(err, &nf) {

@@ -26,7 +26,7 @@ func sqlCommand() *cli.Command {
 		Usage:     "run DuckDB SQL over the lake (QUERY from stdin when absent)",
 		ArgsUsage: "[QUERY]",
 		Description: "Views: episodes, actions, ground_truth, labels, verdicts, results, trust, selftests,\n" +
-			"categories (effective failure category: label, else verifier).\n" +
+			"categories (effective failure category: review, else label, else verifier), reviews.\n" +
 			"Functions: wilson_lo(k, n [, alpha]), wilson_hi(k, n [, alpha]), mcnemar_p(b, c),\n" +
 			"cohen_kappa(tp, fp, fn, tn), fpr_needed_negatives(p, half_width [, alpha]).\n" +
 			"The session time zone is UTC. One read-only statement per call: SELECT (DESCRIBE,\n" +

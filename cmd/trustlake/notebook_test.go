@@ -64,6 +64,16 @@ func buildNotebookLake(t *testing.T, dir string) string {
 	tl("ingest", "labels", write("l.csv", "episode_id,category,annotator,note\n"+
 		bad+`,F-UNCOMMITTED,ann,"a note, with ""quotes"" and ünïcode"`+"\n"+
 		ok+",F-CLAIM,,\n"))
+	// reviews: two actions through `trustlake view --review` (the only writer).
+	v := startView(t, lakeDir, "--review", "--reviewer", "rév")
+	tok := v.csrf(t)
+	for _, body := range []string{`{"episode_id": "` + bad + `", "category": "F-CLAIM", "pass": false, "note": "revu, \"fini\" ? non…"}`,
+		`{"episode_id": "` + bad + `", "pass": true}`} {
+		if code, msg := v.post(t, body, map[string]string{"X-CSRF-Token": tok}); code != 201 {
+			t.Fatalf("review %s: %d %s", body, code, msg)
+		}
+	}
+	v.stop(t)
 
 	// τ-bench results and chat actions (JSON arguments), then the audit.
 	ar, err := txtar.ParseFile(filepath.Join("testdata", "script", "trust_tau_bench.txtar"))

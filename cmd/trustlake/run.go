@@ -44,6 +44,7 @@ func commands() []*cli.Command {
 		evidenceCommand(),
 		judgeCommand(),
 		reportCommand(),
+		viewCommand(),
 	}
 }
 

@@ -32,9 +32,12 @@ EPISODES="SELECT DISTINCT agent || '/' || _task_id AS episode_id, _task_id AS ta
   'natural' AS source, agent AS agent FROM $SRC"
 # WebJudge's evidence (task, action history, key screenshots it selects) is
 # its own: condition 'webjudge'. One run per judge; the verdict is the last
-# 'Status: success|failure' of the reply, else parse_error.
+# 'Status: success|failure' of the reply, else parse_error. The reply
+# (its first 4000 characters) is kept as the verdict's evidence: trustlake
+# view shows it as the judge's stated reason.
 VERDICTS="SELECT agent || '/' || _task_id AS episode_id, judge_model_name AS judge,
   'webjudge' AS condition, 1 AS run, judge_model_name AS model,
+  left(response.choices[1].message.content, 4000) AS evidence,
   coalesce(regexp_extract_all(response.choices[1].message.content,
     'Status:\\s*\"?(success|failure)', 1)[-1], 'parse_error') AS verdict FROM $SRC"
 # Programmatic reward: pass when cum_reward = 1 (AssistantBench's partial

@@ -126,3 +126,8 @@ set -e
 took
 echo "(report exit code $code; sandbox used: $SANDBOX)"
 echo "Open $DEMO/report/report.html"
+echo
+echo "Next: look at the episodes behind every number (Ctrl-C stops it):"
+echo "  $T --lake $DEMO/lake view --open            # read-only"
+echo "  $T --lake $DEMO/lake view --review --open   # record human reviews"
+echo "  $T --lake $DEMO/lake report --out $DEMO/report --view-url http://127.0.0.1:PORT/   # counts link to the viewer"

@@ -2,7 +2,8 @@
 -- The rows behind the report's episodes (Session.ReadReportRuns), as they
 -- are stored, each tagged with its kind: 0 the episode rows (task, source,
 -- agent), 1 the verifiers' ground-truth rows (pass, category, category_raw,
--- verifier_sha256), 2 the category labels (category, category_raw), 3 the
+-- verifier_sha256), 2 the human categories (a review's, else a label's:
+-- category, category_raw), 3 the
 -- human majority (view human_reference; pass), 5 every verifier of the
 -- ground truth, every source's (in the id column; pass: ever
 -- nondeterministic there, as report_health_verifiers.sql counts them), and 4 the judge ×
@@ -25,7 +26,19 @@ FROM ground_truth
 WHERE source IS DISTINCT FROM 'human'
 UNION ALL
 SELECT 2, episode_id, NULL, NULL, NULL, NULL, category, category_raw, NULL, hash(episode_id)
-FROM labels
+FROM (
+    -- the human category: the latest review that sets one (table reviews,
+    -- as view categories reads it), else the label; one row per episode
+    SELECT episode_id, category, category AS category_raw
+    FROM (SELECT episode_id, category,
+                 row_number() OVER (PARTITION BY episode_id ORDER BY reviewed_at DESC, review_id DESC) AS rn
+          FROM reviews WHERE category IS NOT NULL)
+    WHERE rn = 1
+    UNION ALL
+    SELECT episode_id, category, category_raw
+    FROM labels
+    WHERE episode_id NOT IN (SELECT episode_id FROM reviews WHERE category IS NOT NULL)
+)
 UNION ALL
 SELECT 3, episode_id, NULL, NULL, NULL, pass, NULL, NULL, NULL, hash(episode_id)
 FROM human_reference

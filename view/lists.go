@@ -1,0 +1,86 @@
+package view
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+
+	"github.com/trustlake/trustlake/queries"
+)
+
+// A list (the episodes of one filter) is read whole once per manifest
+// version when it has at most maxCachedList rows; its pages and an
+// episode's previous/next links are then cut from it without a query.
+// Longer lists page through SQL (keyset cursor).
+const (
+	maxCachedList = 50_000
+	listsCached   = 8
+)
+
+// cachedList is one filter's whole list, in list order.
+type cachedList struct {
+	key  string
+	rows []queries.ViewerEpisode
+}
+
+// filterKey names a filter without its cursor and page size.
+func filterKey(f queries.ViewerFilter) string {
+	f.AfterTask, f.AfterID, f.HasCursor, f.Before, f.Limit = "", "", false, false, 0
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+// wholeList returns the filter's whole list over the newest manifest, or
+// nil when it is longer than maxCachedList.
+func (s *Server) wholeList(ctx context.Context, f queries.ViewerFilter) ([]queries.ViewerEpisode, error) {
+	key := filterKey(f)
+	var out []queries.ViewerEpisode
+	err := s.withSession(ctx, func(sess *queries.Session) error {
+		for _, l := range s.lists {
+			if l.key == key {
+				out = l.rows
+				return nil
+			}
+		}
+		all := f
+		all.AfterTask, all.AfterID, all.HasCursor, all.Before, all.Limit = "", "", false, false, maxCachedList+1
+		rows, err := sess.ViewerEpisodes(ctx, all)
+		if err != nil {
+			return err
+		}
+		if len(rows) > maxCachedList {
+			rows = nil
+		}
+		if len(s.lists) == listsCached {
+			s.lists = s.lists[1:]
+		}
+		s.lists = append(s.lists, cachedList{key: key, rows: rows})
+		out = rows
+		return nil
+	})
+	return out, err
+}
+
+// cutPage cuts the page of f from a whole list: the rows after the cursor
+// (or, with f.Before, before it, nearest first), at most f.Limit of them.
+func cutPage(rows []queries.ViewerEpisode, f queries.ViewerFilter) []queries.ViewerEpisode {
+	at := func(i int) int { // the first row at or after the cursor
+		return cmp.Or(cmp.Compare(rows[i].TaskID, f.AfterTask), cmp.Compare(rows[i].EpisodeID, f.AfterID))
+	}
+	if f.Before {
+		i := searchRows(len(rows), func(i int) bool { return at(i) >= 0 })
+		page := slices.Clone(rows[max(0, i-f.Limit):i])
+		slices.Reverse(page)
+		return page
+	}
+	start := 0
+	if f.HasCursor {
+		start = searchRows(len(rows), func(i int) bool { return at(i) > 0 })
+	}
+	return rows[start:min(len(rows), start+f.Limit)]
+}
+
+// searchRows is the first i in [0, n) where ok(i), else n.
+func searchRows(n int, ok func(int) bool) int { return sort.Search(n, ok) }
