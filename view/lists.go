@@ -11,12 +11,12 @@ import (
 )
 
 // A list (the episodes of one filter) is read whole once per manifest
-// version when it has at most maxCachedList rows; its pages and an
+// version when it has at most Options.MaxCachedList rows; its pages and an
 // episode's previous/next links are then cut from it without a query.
 // Longer lists page through SQL (keyset cursor).
 const (
-	maxCachedList = 50_000
-	listsCached   = 8
+	DefaultMaxCachedList = 50_000
+	listsCached          = 8
 )
 
 // cachedList is one filter's whole list, in list order.
@@ -33,9 +33,10 @@ func filterKey(f queries.ViewerFilter) string {
 }
 
 // wholeList returns the filter's whole list over the newest manifest, or
-// nil when it is longer than maxCachedList.
+// nil when it is longer than Options.MaxCachedList.
 func (s *Server) wholeList(ctx context.Context, f queries.ViewerFilter) ([]queries.ViewerEpisode, error) {
 	key := filterKey(f)
+	maxCachedList := cmp.Or(s.opts.MaxCachedList, DefaultMaxCachedList)
 	var out []queries.ViewerEpisode
 	err := s.withSession(ctx, func(sess *queries.Session) error {
 		for _, l := range s.lists {

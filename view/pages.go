@@ -227,6 +227,10 @@ func (s *Server) pageEpisode(w http.ResponseWriter, r *http.Request) {
 			if d.Episode != nil {
 				task = d.Episode.TaskID
 			}
+			if step := q.Get("step"); step == "prev" || step == "next" {
+				s.stepTo(w, r, f, task, d.EpisodeID, data.ListArgs, step == "prev")
+				return
+			}
 			data.Prev, data.Next = s.neighbours(r, f, task, d.EpisodeID, data.ListArgs)
 		}
 	}
@@ -236,18 +240,43 @@ func (s *Server) pageEpisode(w http.ResponseWriter, r *http.Request) {
 }
 
 // neighbours returns the links to the episodes before and after (task, id)
-// in the list f.
+// in the list f. A list short enough to be held (wholeList) gives the
+// episodes' own URLs; a longer one gives step links (?step=prev|next) that
+// look the neighbour up only when followed, so that the page costs what
+// its episode costs, not what its list does.
 func (s *Server) neighbours(r *http.Request, f queries.ViewerFilter, task, id, args string) (prev, next string) {
-	f.AfterTask, f.AfterID, f.HasCursor, f.Limit = task, id, true, 1
+	whole, err := s.wholeList(r.Context(), f)
+	if err != nil {
+		return "", ""
+	}
+	self := "/episodes/" + url.PathEscape(id) + "?" + args
+	if whole == nil {
+		return self + "&step=prev", self + "&step=next"
+	}
 	link := func(before bool) string {
-		f.Before = before
-		pg, err := s.episodes(r.Context(), f)
-		if err != nil || len(pg.Episodes) == 0 {
-			return ""
+		f.AfterTask, f.AfterID, f.HasCursor, f.Before, f.Limit = task, id, true, before, 1
+		if pg := cutPage(whole, f); len(pg) > 0 {
+			return "/episodes/" + url.PathEscape(pg[0].EpisodeID) + "?" + args
 		}
-		return "/episodes/" + url.PathEscape(pg.Episodes[0].EpisodeID) + "?" + args
+		return ""
 	}
 	return link(true), link(false)
+}
+
+// stepTo redirects to the episode before (or after) (task, id) in the list
+// f: the step links of a long list.
+func (s *Server) stepTo(w http.ResponseWriter, r *http.Request, f queries.ViewerFilter, task, id, args string, before bool) {
+	f.AfterTask, f.AfterID, f.HasCursor, f.Before, f.Limit = task, id, true, before, 1
+	pg, err := s.episodes(r.Context(), f)
+	if err != nil {
+		s.pageError(w, http.StatusInternalServerError, err)
+		return
+	}
+	if len(pg.Episodes) == 0 {
+		s.pageError(w, http.StatusNotFound, fmt.Errorf("no episode %s %s in this list", map[bool]string{true: "before", false: "after"}[before], id))
+		return
+	}
+	http.Redirect(w, r, "/episodes/"+url.PathEscape(pg.Episodes[0].EpisodeID)+"?"+args, http.StatusSeeOther)
 }
 
 // pick finds JUDGE@CONDITION among an episode's judges.

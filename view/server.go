@@ -23,6 +23,9 @@ type Options struct {
 	// names (localhost, 127.0.0.1, [::1], with any port): the --addr given.
 	Hosts   []string
 	Threads int // DuckDB threads; 0 means DuckDB's default
+	// MaxCachedList is the longest list held in memory per manifest version
+	// (0: DefaultMaxCachedList); longer lists page through SQL.
+	MaxCachedList int
 	// Metrics are the options of the overview's metrics run besides gt,
 	// source and uncertain (taken from the request); zero values mean
 	// metrics' defaults.

@@ -27,6 +27,7 @@ type viewOptions struct {
 	open       bool
 	allowHosts []string
 	threads    int
+	maxList    int
 	threshold  *float64
 }
 
@@ -51,13 +52,18 @@ func viewCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also answer this Host header `NAME` (besides loopback names and --addr)"},
 			&cli.Float64Flag{Name: "threshold", Usage: "score-only judges (reward models): score >= `T` is success"},
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
+			&cli.IntFlag{Name: "max-cached-list", Value: view.DefaultMaxCachedList, Usage: "hold lists of up to `N` episodes in memory; longer ones page through SQL and link an episode's neighbours through step links"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageHint("trustlake view --review", "view: unexpected argument %q", c.Args().First())
 			}
 			o := viewOptions{globalOptions: globals(c), addr: c.String("addr"), review: c.Bool("review"),
-				reviewer: c.String("reviewer"), open: c.Bool("open"), allowHosts: c.StringSlice("allow-host"), threads: c.Int("threads")}
+				reviewer: c.String("reviewer"), open: c.Bool("open"), allowHosts: c.StringSlice("allow-host"), threads: c.Int("threads"),
+				maxList: c.Int("max-cached-list")}
+			if o.maxList < 1 {
+				return usageErrorf("--max-cached-list %d: must be positive", o.maxList)
+			}
 			if c.IsSet("threshold") {
 				t := c.Float64("threshold")
 				o.threshold = &t
@@ -98,7 +104,7 @@ func runView(ctx context.Context, o viewOptions, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: --addr %s is not a loopback address: anyone who can reach it can read the lake%s\n",
 			o.addr, map[bool]string{true: " and record reviews", false: ""}[o.review])
 	}
-	srv, err := view.New(src, view.Options{Review: o.review, Reviewer: o.reviewer, Threads: o.threads,
+	srv, err := view.New(src, view.Options{Review: o.review, Reviewer: o.reviewer, Threads: o.threads, MaxCachedList: o.maxList,
 		Hosts:   append([]string{o.addr, ln.Addr().String(), host}, o.allowHosts...),
 		Metrics: metrics.Options{Threshold: o.threshold}, Logger: o.logger()})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"html"
 	"io"
 	"maps"
 	"net/http"
@@ -301,6 +302,32 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 		}
 		if !maps.Equal(got, want) {
 			t.Errorf("episode %d of the list: links %v, want %v", i, got, want)
+		}
+	}
+	// A list longer than the server holds links an episode's neighbours
+	// through step links, which redirect to the same episodes.
+	vs := startView(t, lakeDir, "--max-cached-list", "1")
+	step := regexp.MustCompile(`class="(prev|next)" href="(/episodes/[^"]+step=(?:prev|next))"`)
+	for i, e := range all.Episodes {
+		_, page, _ := vs.raw(t, "/episodes/"+e.EpisodeID+"?"+list.Encode())
+		got := map[string]string{}
+		for _, m := range step.FindAllStringSubmatch(string(page), -1) {
+			code, b, _ := vs.raw(t, html.UnescapeString(m[2]))
+			if code == 200 {
+				if id := regexp.MustCompile(`<h1>Episode <code>([^<]+)</code>`).FindSubmatch(b); id != nil {
+					got[m[1]] = html.UnescapeString(string(id[1]))
+				}
+			}
+		}
+		want := map[string]string{}
+		if i > 0 {
+			want["prev"] = all.Episodes[i-1].EpisodeID
+		}
+		if i < len(all.Episodes)-1 {
+			want["next"] = all.Episodes[i+1].EpisodeID
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("episode %d of the long list: step links lead to %v, want %v", i, got, want)
 		}
 	}
 	// A fresh server knows no hash from an episode read: it finds them in the lake.
