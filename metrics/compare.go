@@ -123,9 +123,9 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	return out, nil
 }
 
-// accepts maps a majority verdict to acceptance under the policy; ok is
-// false when the verdict is excluded.
-func accepts(majority, policy string) (accept, ok bool) {
+// Accepts maps a majority verdict to acceptance under the uncertain policy;
+// ok is false when the policy excludes it.
+func Accepts(majority, policy string) (accept, ok bool) {
 	switch majority {
 	case schema.VerdictSuccess:
 		return true, true
@@ -169,8 +169,8 @@ func paired(pairs []queries.MetricPair, mode int, policy string, bopts stats.Boo
 		if !in(p) {
 			continue
 		}
-		a, okA := accepts(p.AMajority, policy)
-		b, okB := accepts(p.BMajority, policy)
+		a, okA := Accepts(p.AMajority, policy)
+		b, okB := Accepts(p.BMajority, policy)
 		if !okA || !okB {
 			continue
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/report"
-	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/stats"
 )
 
@@ -27,8 +26,8 @@ func pairedSides(pairs []queries.MetricPair, policy string) (neg, pos, all repor
 	mk := func() sums { return sums{make([]float64, len(ids)), make([]float64, len(ids))} }
 	sn, sp, sa := mk(), mk(), mk()
 	for _, p := range pairs {
-		a, okA := accepts(p.AMajority, policy)
-		b, okB := accepts(p.BMajority, policy)
+		a, okA := metrics.Accepts(p.AMajority, policy)
+		b, okB := metrics.Accepts(p.BMajority, policy)
 		if !okA || !okB {
 			continue
 		}
@@ -58,22 +57,4 @@ func pairedSides(pairs []queries.MetricPair, policy string) (neg, pos, all repor
 	neg.SE, pos.SE, all.SE = stats.MeanCR1(sn.d, sn.n).SE, stats.MeanCR1(sp.d, sp.n).SE, stats.MeanCR1(sa.d, sa.n).SE
 	all.CI = report.NoInterval()
 	return neg, pos, all
-}
-
-// accepts maps a majority verdict to an acceptance under the uncertain
-// policy; ok is false when the policy excludes it.
-func accepts(majority, policy string) (accept, ok bool) {
-	switch majority {
-	case schema.VerdictSuccess:
-		return true, true
-	case schema.VerdictFailure:
-		return false, true
-	}
-	switch policy {
-	case metrics.UncertainSuccess:
-		return true, true
-	case metrics.UncertainExclude:
-		return false, false
-	}
-	return false, true
 }

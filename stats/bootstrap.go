@@ -3,8 +3,6 @@ package stats
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"runtime"
 	"sync"
 )
@@ -92,44 +90,11 @@ type Interval struct {
 // equal. With fewer than two clusters the result has OK false and no error.
 // It fails on duplicate ids or invalid options.
 func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts BootstrapOptions) (Interval, error) {
-	opts, err := opts.withDefaults()
+	out, err := ClusterBootstrapN(ids, 1, func(idx []int, res []float64) { res[0] = stat(idx) }, opts)
 	if err != nil {
 		return Interval{}, err
 	}
-	order, err := canonicalOrder(ids)
-	if err != nil {
-		return Interval{}, err
-	}
-	out := Interval{Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-	if len(ids) > 0 {
-		out.Estimate = stat(append([]int(nil), order...))
-	}
-	if len(ids) < 2 {
-		return out, nil
-	}
-	vals := make([]float64, opts.Resamples)
-	parallel(opts.Workers, func(first, step int) {
-		n := len(order)
-		idx := make([]int, n)
-		src := &rand.PCG{}
-		rng := rand.New(src)
-		for r := first; r < opts.Resamples; r += step {
-			if stopped(opts.Stop) {
-				return
-			}
-			reseed(src, opts.Seed, r)
-			for j := range idx {
-				idx[j] = order[rng.IntN(n)]
-			}
-			vals[r] = stat(idx)
-		}
-	})
-	if stopped(opts.Stop) {
-		return Interval{}, ErrStopped
-	}
-	out.Lo, out.Hi, out.Used, out.Skipped = percentileInterval(vals, opts.Alpha)
-	out.OK = out.Used > 0
-	return out, nil
+	return out[0], nil
 }
 
 // PairedClusterBootstrap returns a percentile bootstrap interval of
