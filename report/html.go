@@ -36,6 +36,8 @@ func WriteHTML(w io.Writer, d *Document) error {
 	t, err := template.New("report").Funcs(template.FuncMap{
 		"est": est, "chg": chg, "chgClass": chgClass, "num": num, "pval": pString,
 		"pass": passWord, "join": strings.Join,
+		"rate": rateCell, "lambda": lambdaString, "labels": labelsWorth, "passk": passHatK,
+		"boot": func(iv Interval) string { return ivString(iv, "{", "}") },
 		"time": func(p Provenance) string { return p.GeneratedAt.Format("2006-01-02 15:04:05Z07:00") },
 	}).Parse(htmlTemplate)
 	if err != nil {
