@@ -53,8 +53,8 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	// delay them. Each fills its own part of doc; errors are returned in
 	// the order of a sequential run.
 	var (
-		wg                                     sync.WaitGroup
-		lakeErr, healthErr, trustErr, extraErr error
+		wg                                              sync.WaitGroup
+		lakeErr, healthErr, trustErr, extraErr, rateErr error
 	)
 	wg.Go(func() { lakeErr = lakeHealth(ctx, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
@@ -67,10 +67,11 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	}
 	health() // when the judge sections did not start it
 	if err == nil {
+		wg.Go(func() { rateErr = rateSection(ctx, opts, eng, doc) })
 		extraErr = extraSections(ctx, opts, eng, doc)
 	}
 	wg.Wait()
-	if err := cmp.Or(err, lakeErr, healthErr, trustErr, extraErr); err != nil {
+	if err := cmp.Or(err, lakeErr, healthErr, trustErr, extraErr, rateErr); err != nil {
 		return nil, err
 	}
 	return doc, nil

@@ -86,5 +86,31 @@ func trustAgent(a trust.AgentRow) report.TrustAgent {
 		Trusted: a.Trusted, TrustedRate: rate,
 		D4: report.D4{Stable: a.D4.Stable, StableOther: a.D4.StableOther, Varied: a.D4.Varied, Insufficient: a.D4.Insufficient,
 			VariedRate: report.Num(a.D4.VariedRate), Sigma2Between: report.Num(a.D4.Sigma2Between),
-			Sigma2Within: report.Num(a.D4.Sigma2Within), Rho: report.Num(a.D4.Rho)}}
+			Sigma2Within: report.Num(a.D4.Sigma2Within), Rho: report.Num(a.D4.Rho),
+			Tasks: a.D4.Tasks, VariedRateBoot: trustInterval(a.D4.VariedRateBoot), PassHatK: trustNums(a.D4.PassHatK),
+			PassHatKBoot: trustIntervals(a.D4.PassHatKBoot), PassK: a.D4.PassK, PassKTasks: a.D4.PassKTasks}}
+}
+
+// trustInterval converts a trust interval ([lo, hi], nil when undefined).
+func trustInterval(iv []trust.Num) report.Interval {
+	if len(iv) != 2 {
+		return report.NoInterval()
+	}
+	return report.Interval{report.Num(iv[0]), report.Num(iv[1])}
+}
+
+func trustIntervals(ivs [][]trust.Num) []report.Interval {
+	out := make([]report.Interval, 0, len(ivs))
+	for _, iv := range ivs {
+		out = append(out, trustInterval(iv))
+	}
+	return out
+}
+
+func trustNums(xs []trust.Num) []report.Num {
+	out := make([]report.Num, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, report.Num(x))
+	}
+	return out
 }

@@ -23,11 +23,14 @@ type Document struct {
 	// them.
 	Calibration []CalibrationRow `json:"calibration"`
 	Agreement   *Agreement       `json:"agreement"`
-	Trust       *Trust           `json:"trust"`
-	Health      Health           `json:"health"`
-	Checklists  []Checklist      `json:"checklists"`
-	Gates       []GateResult     `json:"gates"`
-	Warnings    []string         `json:"warnings"`
+	// CorrectedRates is null in reports of versions before it, and when
+	// the lake has no judged episodes.
+	CorrectedRates *CorrectedRates `json:"corrected_rates"`
+	Trust          *Trust          `json:"trust"`
+	Health         Health          `json:"health"`
+	Checklists     []Checklist     `json:"checklists"`
+	Gates          []GateResult    `json:"gates"`
+	Warnings       []string        `json:"warnings"`
 	// ViewURL is the `trustlake view` the HTML's counts link to (report
 	// --view-url); absent when none.
 	ViewURL string `json:"view_url,omitempty"`
@@ -255,6 +258,18 @@ type D4 struct {
 	Sigma2Between Num `json:"sigma2_between"`
 	Sigma2Within  Num `json:"sigma2_within"`
 	Rho           Num `json:"rho"`
+	// The fields below are trust.D4Stats' of the same JSON names (absent
+	// from reports of versions before them). Tasks have two or more valid
+	// trials; VariedRateBoot is the task-cluster bootstrap interval of
+	// VariedRate; PassHatK is pass^k for k = 1..PassK on the PassKTasks
+	// tasks with at least PassK valid trials, PassHatKBoot the interval of
+	// each (null when undefined).
+	Tasks          int        `json:"tasks"`
+	VariedRateBoot Interval   `json:"varied_rate_boot"`
+	PassHatK       []Num      `json:"pass_hat_k"`
+	PassHatKBoot   []Interval `json:"pass_hat_k_boot"`
+	PassK          int        `json:"pass_k"`
+	PassKTasks     int        `json:"pass_k_tasks"`
 }
 
 // Health is verifier and data health.

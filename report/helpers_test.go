@@ -46,6 +46,18 @@ func sampleDocument() *Document {
 			Items: []ChecklistItem{{ID: "fpr_bound", Title: "FPR upper bound", Status: "fail", Figure: "0.40 > 0.05"}}}},
 		Gates: []GateResult{}, Warnings: []string{"a warning"},
 	}
+	lam := Num(0.8)
+	d.CorrectedRates = &CorrectedRates{GT: "verifier", Prediction: "the majority verdict", Assumption: "a random subset", MixAlarmP: 0.01,
+		Rows: []RateRow{{Agent: "(all)", Judge: "j<b>|x", Condition: "E2-lastk", NLabelled: 30, NUnlabelled: 90, NTasks: 40,
+			JudgeOnly:       RateEstimate{Value: 0.6, CI: Interval{0.55, 0.65}, Boot: Interval{0.54, 0.66}},
+			GTOnly:          RateEstimate{Value: 0.4, CI: Interval{0.22, 0.58}, Boot: Interval{0.21, 0.59}},
+			PPI:             RateEstimate{Value: 0.42, CI: Interval{0.3, 0.54}, Boot: NoInterval()},
+			PPITuned:        RateEstimate{Value: 0.43, CI: Interval{0.32, 0.54}, Boot: Interval{0.31, 0.55}, Lambda: &lam},
+			EffectiveLabels: 41.6, TaskMix: MixTest{TV: 0.1, ChiSquare: 30, DF: 39, P: 0.8}}},
+		ByAgent: []RateRow{}, Warnings: []string{"j<b>|x@E2-lastk (all): labelled and unlabelled episodes differ in task mix"}}
+	d.Trust.Agents[0].D4.Tasks, d.Trust.Agents[0].D4.VariedRateBoot = 50, Interval{0.38, 0.66}
+	d.Trust.Agents[0].D4.PassHatK, d.Trust.Agents[0].D4.PassHatKBoot = []Num{0.7, 0.55}, []Interval{{0.6, 0.8}, NoInterval()}
+	d.Trust.Agents[0].D4.PassK, d.Trust.Agents[0].D4.PassKTasks = 2, 48
 	d.Trust.Total = d.Trust.Agents[0]
 	d.Trust.Total.Benchmark, d.Trust.Total.Agent = "all", "all"
 	return d

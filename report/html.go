@@ -39,6 +39,8 @@ func WriteHTML(w io.Writer, d *Document) error {
 		"view": func(judge, condition, outcome, by, value string) string {
 			return viewLink(d, judge, condition, outcome, by, value)
 		},
+		"rate": rateCell, "lambda": lambdaString, "labels": labelsWorth, "passk": passHatK,
+		"boot": func(iv Interval) string { return ivString(iv, "{", "}") },
 		"time": func(p Provenance) string { return p.GeneratedAt.Format("2006-01-02 15:04:05Z07:00") },
 	}).Parse(htmlTemplate)
 	if err != nil {

@@ -76,6 +76,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		p("\n")
 	}
+	writeRatesMarkdown(ew, d)
 	writeCalibrationMarkdown(p, d)
 	if t := d.Trust; t != nil {
 		p("## Trust Layer\n\n")
@@ -94,6 +95,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		for _, a := range append(append([]TrustAgent{}, t.Agents...), t.Total) {
 			ew.row(a.Benchmark, a.Agent, itoa(a.Results), itoa(a.RecordedPasses), itoa(a.RemovedD1), itoa(a.RemovedD2), itoa(a.RemovedD3),
 				itoa(a.RemovedD4), itoa(a.Trusted), est(a.TrustedRate)+" "+chg(a.TrustedRate), itoa(a.D4.Varied), num(a.D4.Rho))
+		}
+		p("\n### D4 reliability\n\nTasks with two or more valid trials; varied rate and pass^k {task-cluster bootstrap}; pass^k on the tasks with at least K trials.\n\n")
+		p("| benchmark | agent | tasks | varied rate | pass^k tasks | pass^k |\n|---|---|--:|---|--:|---|\n")
+		for _, a := range append(append([]TrustAgent{}, t.Agents...), t.Total) {
+			ew.row(a.Benchmark, a.Agent, itoa(a.D4.Tasks), num(a.D4.VariedRate)+ivString(a.D4.VariedRateBoot, "{", "}"), itoa(a.D4.PassKTasks), passHatK(a.D4))
 		}
 		p("\n")
 	}

@@ -138,7 +138,8 @@ func (o reportOptions) nightlyOptions() nightly.Options {
 		Adjust: o.adjust, Q: o.q, Bins: o.bins,
 		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
 		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
-			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha}
+			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha,
+				resamples: o.resamples, seed: o.seed}
 			aopts, err := topts.auditOptions()
 			if err != nil {
 				return trust.Report{}, err

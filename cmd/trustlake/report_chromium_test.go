@@ -72,6 +72,24 @@ func TestReportInChromium(t *testing.T) {
 	if a := d.Agreement; a == nil || alphaRows != len(a.Runs)+len(a.Judges)+1 {
 		t.Errorf("agreement table has %d rows, want one per α and a header: %+v", alphaRows, a)
 	}
+	// The corrected rates table has a row per pooled and per-agent rate;
+	// the D4 table reads the varied rate's bootstrap interval.
+	cr := d.CorrectedRates
+	if cr == nil || len(cr.Rows) == 0 {
+		t.Fatalf("the report has no corrected rates: %+v", cr)
+	}
+	rateRows := value(t, b, chromedp.Evaluate[int](`document.querySelectorAll('#corrected-rates table tr').length`))
+	if rateRows != len(cr.Rows)+len(cr.ByAgent)+1 {
+		t.Errorf("corrected rates table has %d rows, want %d and a header", rateRows, len(cr.Rows)+len(cr.ByAgent))
+	}
+	text = value(t, b, chromedp.Evaluate[string](`document.querySelector('#corrected-rates table').innerText`))
+	if r := cr.Rows[0]; !strings.Contains(text, r.Judge) || !strings.Contains(text, num(float64(r.GTOnly.Value))) {
+		t.Errorf("the corrected rates table does not read %s ground truth only %s:\n%.300s", r.Judge, num(float64(r.GTOnly.Value)), text)
+	}
+	text = value(t, b, chromedp.Evaluate[string](`document.querySelector('#trust table:last-of-type').innerText`))
+	if iv := d.Trust.Total.D4.VariedRateBoot; !iv.Defined() || !strings.Contains(text, "{"+num(float64(iv[0]))+", "+num(float64(iv[1]))+"}") {
+		t.Errorf("the D4 table does not read the varied rate interval %v:\n%.400s", iv, text)
+	}
 	if summary := value(t, b, chromedp.Evaluate[string](`document.getElementById('summary').innerText`)); summary != d.Summary.Line {
 		t.Errorf("summary %q, want %q", summary, d.Summary.Line)
 	}
