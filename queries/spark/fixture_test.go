@@ -119,6 +119,15 @@ func fixtureLake(t *testing.T, dir string) *lake.Lake {
 	}); err != nil {
 		fatal(t, "ingest", err)
 	}
+	// reviews (written by `trustlake view --review`): a category with a note
+	// holding quotes and non-ASCII text, then a pass/fail judgment.
+	note, pass, prev := "revu, \"fini\" ? non…", false, "F-PARTIAL"
+	if _, err := lake.WriteDerived(ctx, dst, lake.Reviews, []schema.Review{
+		{EpisodeID: ids[0], ReviewID: "2026-10-10T09:14:00.123456Z-a1", Reviewer: "rév", At: ran, Category: &cat, Note: &note, PrevCategory: &prev},
+		{EpisodeID: ids[0], ReviewID: "2026-10-10T09:15:00Z-b2", Reviewer: "rév", At: ran.Add(time.Minute), Pass: &pass, PrevCategory: &cat},
+	}); err != nil {
+		fatal(t, "ingest", err)
+	}
 	human := "episode_id,pass,annotator,note\n"
 	for i, id := range ids[:12] {
 		human += fmt.Sprintf("%s,%v,ann-a,\n%s,%v,ann-b,\n", id, i%3 != 0, id, i%4 != 0)
