@@ -286,6 +286,10 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 	if len(all.Episodes) < 3 {
 		t.Fatalf("%d episodes in the list, want 3 or more", len(all.Episodes))
 	}
+	ids := make([]string, len(all.Episodes))
+	for i, e := range all.Episodes {
+		ids[i] = e.EpisodeID
+	}
 	link := regexp.MustCompile(`class="(prev|next)" href="/episodes/([^"?]+)\?`)
 	for i, e := range all.Episodes {
 		_, page, _ := v.raw(t, "/episodes/"+e.EpisodeID+"?"+list.Encode())
@@ -293,14 +297,7 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 		for _, m := range link.FindAllStringSubmatch(string(page), -1) {
 			got[m[1]] = m[2]
 		}
-		want := map[string]string{}
-		if i > 0 {
-			want["prev"] = all.Episodes[i-1].EpisodeID
-		}
-		if i < len(all.Episodes)-1 {
-			want["next"] = all.Episodes[i+1].EpisodeID
-		}
-		if !maps.Equal(got, want) {
+		if want := neighbourIDs(ids, i); !maps.Equal(got, want) {
 			t.Errorf("episode %d of the list: links %v, want %v", i, got, want)
 		}
 	}
@@ -319,14 +316,7 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 				}
 			}
 		}
-		want := map[string]string{}
-		if i > 0 {
-			want["prev"] = all.Episodes[i-1].EpisodeID
-		}
-		if i < len(all.Episodes)-1 {
-			want["next"] = all.Episodes[i+1].EpisodeID
-		}
-		if !maps.Equal(got, want) {
+		if want := neighbourIDs(ids, i); !maps.Equal(got, want) {
 			t.Errorf("episode %d of the long list: step links lead to %v, want %v", i, got, want)
 		}
 	}
@@ -341,6 +331,19 @@ func TestViewEpisodeAndBlobs(t *testing.T) {
 			t.Errorf("GET %s: status %d, want 404", bad, code)
 		}
 	}
+}
+
+// neighbourIDs are the ids of the episodes before and after position i of
+// a list, keyed "prev" and "next" (absent at an end).
+func neighbourIDs(ids []string, i int) map[string]string {
+	want := map[string]string{}
+	if i > 0 {
+		want["prev"] = ids[i-1]
+	}
+	if i < len(ids)-1 {
+		want["next"] = ids[i+1]
+	}
+	return want
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
