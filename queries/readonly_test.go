@@ -45,7 +45,7 @@ func TestReadOnlyQueryRefusesWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, q := range []string{
+	requireRefused(t, s, []string{
 		"COPY (SELECT 1 AS x) TO '" + files[0] + "' (FORMAT parquet)",
 		"COPY (SELECT 1 AS x) TO '" + manifest + "'",
 		"SELECT 1; COPY (SELECT 1 AS x) TO '" + files[0] + "' (FORMAT parquet)",
@@ -56,17 +56,7 @@ func TestReadOnlyQueryRefusesWrites(t *testing.T) {
 		"LOAD httpfs",
 		"SET autoinstall_known_extensions = true",
 		"CREATE TABLE t AS SELECT 1",
-	} {
-		rows, err := s.ReadOnlyQuery(t.Context(), q)
-		if err == nil {
-			rows.Close()
-			t.Errorf("%s: ran", q)
-			continue
-		}
-		if !errors.Is(err, queries.ErrNotReadOnly) {
-			t.Errorf("%s: %v, want ErrNotReadOnly", q, err)
-		}
-	}
+	})
 	if _, err := os.Stat(filepath.Join(dir, "y.csv")); err == nil {
 		t.Error("EXPLAIN ANALYZE ran its COPY")
 	}
@@ -172,7 +162,7 @@ func TestReadOnlyQueryRefusesSessionWrites(t *testing.T) {
 	os.MkdirAll(imp, 0o755)
 	os.WriteFile(filepath.Join(imp, "schema.sql"), []byte("COPY (SELECT 42 AS x) TO '"+out+"';\n"), 0o644)
 	os.WriteFile(filepath.Join(imp, "load.sql"), nil, 0o644)
-	for _, q := range []string{
+	requireRefused(t, s, []string{
 		"/* x */ EXPLAIN ANALYZE COPY (SELECT 1) TO '" + out + "'",
 		"-- x\nEXPLAIN ANALYZE COPY (SELECT 1) TO '" + out + "'",
 		"EXPLAIN (ANALYZE) COPY (SELECT 1) TO '" + out + "'",
@@ -206,17 +196,7 @@ func TestReadOnlyQueryRefusesSessionWrites(t *testing.T) {
 		"BEGIN TRANSACTION",
 		"PREPARE p AS SELECT 1",
 		"DROP VIEW verdicts",
-	} {
-		rows, err := s.ReadOnlyQuery(t.Context(), q)
-		if err == nil {
-			rows.Close()
-			t.Errorf("%s: ran", q)
-			continue
-		}
-		if !errors.Is(err, queries.ErrNotReadOnly) {
-			t.Errorf("%s: %v, want ErrNotReadOnly", q, err)
-		}
-	}
+	})
 	for _, p := range []string{out, filepath.Join(dir, "exp")} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was written", p)
@@ -231,5 +211,22 @@ func TestReadOnlyQueryRefusesSessionWrites(t *testing.T) {
 			continue
 		}
 		rows.Close()
+	}
+}
+
+// requireRefused runs each statement through ReadOnlyQuery and requires
+// ErrNotReadOnly before anything runs.
+func requireRefused(t *testing.T, s *queries.Session, statements []string) {
+	t.Helper()
+	for _, q := range statements {
+		rows, err := s.ReadOnlyQuery(t.Context(), q)
+		if err == nil {
+			rows.Close()
+			t.Errorf("%s: ran", q)
+			continue
+		}
+		if !errors.Is(err, queries.ErrNotReadOnly) {
+			t.Errorf("%s: %v, want ErrNotReadOnly", q, err)
+		}
 	}
 }

@@ -79,9 +79,7 @@ func runChecklist(ctx context.Context, opts checklistOptions, stdout io.Writer) 
 				fmt.Fprintf(stdout, "              %s\n", it.Reason)
 			}
 		}
-		for _, w := range r.Warnings {
-			fmt.Fprintf(opts.stderr, "warning: %s\n", w)
-		}
+		printWarnings(opts.stderr, r.Warnings)
 	}
 	if !r.Pass {
 		return &checkFailedError{summary: fmt.Sprintf("checklist not passed: %d failed, %d not checked", r.Failed, r.NotChecked)}

@@ -87,8 +87,6 @@ func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) erro
 			side.name, p.NPairs, p.NTasks, side.b, p.B, p.C, num(p.McNemar))
 		fmt.Fprintf(stdout, "  %s A %s   B %s   A−B %s\n", side.rate, full(p.RateA), full(p.RateB), withBoot(p.Diff))
 	}
-	for _, w := range cmp.Warnings {
-		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
-	}
+	printWarnings(opts.stderr, cmp.Warnings)
 	return nil
 }

@@ -177,9 +177,7 @@ func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) erro
 		return writeJSON(stdout, rep)
 	}
 	writeMetricsTable(stdout, rep)
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
-	}
+	printWarnings(opts.stderr, rep.Warnings)
 	return nil
 }
 

@@ -91,9 +91,7 @@ func runRate(ctx context.Context, o rateOptions, stdout io.Writer) error {
 		return writeJSON(stdout, rep)
 	}
 	writeRateTable(stdout, rep)
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(o.stderr, "warning: %s\n", w)
-	}
+	printWarnings(o.stderr, rep.Warnings)
 	return nil
 }
 

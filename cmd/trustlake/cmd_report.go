@@ -186,9 +186,7 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 		fmt.Fprintf(stdout, "gate %s: %s\n", g.Expr, state)
 	}
 	fmt.Fprintf(stdout, "report: %s (also report.json, report.md)\n", html)
-	for _, w := range doc.Warnings {
-		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
-	}
+	printWarnings(opts.stderr, doc.Warnings)
 	if len(failed) > 0 {
 		return &checkFailedError{summary: fmt.Sprintf("report: %d gate(s) failed: %s", len(failed), strings.Join(failed, "; "))}
 	}

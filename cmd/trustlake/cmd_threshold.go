@@ -68,8 +68,6 @@ func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) 
 	fmt.Fprintf(stdout, "held-out FPR %s  (fp %d / %d)\n", full(r.HeldOutFPR), r.FP, r.FP+r.TN)
 	fmt.Fprintf(stdout, "held-out TPR %s  (tp %d / %d)\n", full(r.HeldOutTPR), r.TP, r.TP+r.FN)
 	fmt.Fprintf(stdout, "ROC AUC      %s\n", withBoot(r.AUC))
-	for _, w := range r.Warnings {
-		fmt.Fprintf(opts.stderr, "warning: %s\n", w)
-	}
+	printWarnings(opts.stderr, r.Warnings)
 	return nil
 }
