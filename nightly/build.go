@@ -46,7 +46,7 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 		return nil, err
 	}
 	defer sess.Close()
-	eng := newEngine(sess, opts.SessionCells)
+	eng := newEngine(sess)
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
 	// health statements after the judge sections' statements, so as not to
@@ -59,9 +59,9 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	wg.Go(func() { lakeErr = lakeHealth(ctx, src, doc) })
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
 	health := sync.OnceFunc(func() { healthErr = healthSection(ctx, eng, doc) })
-	// Every judge section starts from the lake's counts and the runs per
-	// (judge, condition, episode): read those once for all of them.
-	err = eng.Prepare(ctx, opts.Threshold)
+	// Every judge section starts from the lake's counts and judge ×
+	// conditions: read those once for all of them.
+	err = eng.Prepare(ctx)
 	if err == nil {
 		err = judgeSections(ctx, opts, eng, judge.NewStore(src), doc, func() { wg.Go(health) })
 	}
@@ -133,16 +133,6 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
-	// The reward models' scores that the run counts do not give first, in
-	// one statement: metrics, claim sways and reward models then compute
-	// together without a statement (Prepare; each reward model averages
-	// the scores the run counts give itself). Read while the Go statistics
-	// already ran, the statement and its Go loop were slower and cost
-	// ~25 ms more CPU (DuckDB's threads competing with the bootstraps for
-	// 2 cores).
-	if err := s.ReadScores(ctx, rms, opts.Source); err != nil {
-		return err
-	}
 	then()
 	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
 	for i, judge := range swayJudges {

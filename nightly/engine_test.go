@@ -17,7 +17,7 @@ func TestReportEngineJudgeConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := newEngine(s, false)
+	e := newEngine(s)
 	none, err := e.MetricsJudgeConditions(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)

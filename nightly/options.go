@@ -47,10 +47,6 @@ type Options struct {
 	// audit's own session (DuckDB or Spark Connect) here.
 	Audit func(ctx context.Context, src *lake.Lake) (trust.Report, error)
 
-	// SessionCells makes the report take the session's statements even
-	// where the run counts cover the lake (the same figures, slower).
-	SessionCells bool
-
 	Logger *slog.Logger // nil discards
 }
 

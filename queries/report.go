@@ -29,21 +29,6 @@ func (s *Session) ReportHealth(ctx context.Context) (Health, error) {
 	return h, nil
 }
 
-// ReportHealthOf is ReportHealth for a session whose episodes r holds
-// (ReadReportRuns): the episode counts come from r, without the episode
-// scans of sql/report_health_episodes.sql, and, when the snapshot has no
-// self-test (its manifest lists no selftests row), the verifier counts
-// too (the self-test counts are then 0 and the nondeterministic verifiers
-// those of the ground truth), without sql/report_health_verifiers.sql.
-func (s *Session) ReportHealthOf(ctx context.Context, r *ReportRuns) (Health, error) {
-	if s.noSelfTests {
-		return Health{Verifiers: r.verifiers, Nondeterministic: r.nondetVerifiers, Episodes: r.episodes, WithoutGT: r.withoutGT}, nil
-	}
-	h, err := s.verifierHealth(ctx)
-	h.Episodes, h.WithoutGT = r.episodes, r.withoutGT
-	return h, err
-}
-
 // verifierHealth returns the verifier counts of Health
 // (sql/report_health_verifiers.sql).
 func (s *Session) verifierHealth(ctx context.Context) (Health, error) {

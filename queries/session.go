@@ -42,8 +42,6 @@ type Session struct {
 	// noResults: the snapshot's results table has no rows (its manifest
 	// lists none), so TrustBenchmarks has nothing to count.
 	noResults bool
-	// noSelfTests: the same of the selftests table (ReportHealthOf).
-	noSelfTests bool
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts

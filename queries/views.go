@@ -68,7 +68,6 @@ func (s *Session) createViews(ctx context.Context) error {
 	}
 	s.runCountsComplete = snap.RunCountsComplete()
 	s.noResults = snap.Rows(lake.Results) == 0
-	s.noSelfTests = snap.Rows(lake.SelfTests) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
 	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(s.runCountsComplete)} {

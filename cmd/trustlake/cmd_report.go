@@ -125,18 +125,13 @@ func reportCommand() *cli.Command {
 	}
 }
 
-// reportRunsEnv set to "session" makes the report take the session's
-// statements even where the run counts cover the lake: the same figures,
-// slower (a cross-check, and how the tests reach that path).
-const reportRunsEnv = "TRUSTLAKE_REPORT_RUNS"
-
 // nightlyOptions turns the flags into the report builder's options.
 func (o reportOptions) nightlyOptions() nightly.Options {
 	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
 		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
 		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
 		Adjust: o.adjust, Q: o.q, Bins: o.bins,
-		SessionCells: os.Getenv(reportRunsEnv) == "session", Logger: o.logger(),
+		Logger: o.logger(),
 		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
 			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha,
 				resamples: o.resamples, seed: o.seed}

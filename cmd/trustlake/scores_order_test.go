@@ -12,8 +12,7 @@ import (
 
 // TestScoresMeanInRunOrder: an episode's reward-model score is the mean of
 // its runs' scores summed in run order, whatever order the scan meets them
-// in (the session's statement and the report's scores from the run
-// counts). 0.1, 0.2 and 0.3 sum to different doubles
+// in. 0.1, 0.2 and 0.3 sum to different doubles
 // forwards and backwards, so a mean taken in scan order would differ.
 func TestScoresMeanInRunOrder(t *testing.T) {
 	lakeDir := genLake(t, false)
@@ -79,21 +78,7 @@ func TestScoresMeanInRunOrder(t *testing.T) {
 	if len(got) != len(episodes) {
 		t.Fatalf("%d scores, want %d", len(got), len(episodes))
 	}
-	// The report's scores: from the run counts, which keep the scores in
-	// file order with their run numbers.
-	r, err := s.ReadReportRuns(t.Context(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jc := queries.JudgeCondition{Judge: "rm:order", Condition: "E1-final"}
-	if !r.HasScoreRuns(jc) {
-		t.Fatal("rm:order: the run counts have no run numbers")
-	}
-	report, err := s.ReportScores(t.Context(), r, []queries.JudgeCondition{jc}, "natural")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for what, got := range map[string][]queries.MetricScore{"session": got, "report": report[0]} {
+	for what, got := range map[string][]queries.MetricScore{"session": got} {
 		if len(got) != len(episodes) {
 			t.Fatalf("%s: %d scores, want %d", what, len(got), len(episodes))
 		}

@@ -1,8 +1,7 @@
 -- name: ReportHealthEpisodes
 -- The data-health counts of the report: episodes, and episodes without
 -- ground truth of any source. The verifier counts are
--- report_health_verifiers.sql's; a report that has read the episodes
--- (ReportRuns) counts these itself.
+-- report_health_verifiers.sql's.
 SELECT
     (SELECT count(*) FROM episodes) AS episodes,
     (SELECT count(*) FROM episodes e

@@ -3,8 +3,7 @@
 -- those with an ok pass and an ok fail fixture self-test, self-test runs
 -- and failures, verifiers that were ever nondeterministic (in a self-test
 -- or a ground-truth run). The episode counts are
--- report_health_episodes.sql's, or the report's own from the episodes it
--- has read (ReportRuns).
+-- report_health_episodes.sql's.
 WITH gt AS (
     SELECT DISTINCT verifier_sha256 FROM ground_truth
 ),
