@@ -2,9 +2,7 @@ package queries
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"math"
 )
 
 // AgreementCell is the Krippendorff coincidence sums of one task (and
@@ -66,53 +64,4 @@ func (s *Session) agreementCells(ctx context.Context, name string, dest func(*Ag
 		return nil, fmt.Errorf("query %s: %w", name, err)
 	}
 	return out, nil
-}
-
-// Forecast is one judge's probability of success for one episode
-// (sql/calibration_forecasts.sql) with the episode's task and ground truth.
-type Forecast struct {
-	Judge, Condition, EpisodeID, TaskID string
-	GTPass                              bool
-	Prob                                float64
-	Scored                              bool    // from reward-model scores
-	MinScore, MaxScore                  float64 // of the score-only runs (NaN without)
-}
-
-// CalibrationForecasts returns the forecasts of every judge × condition
-// over the episodes of source with ground truth, ordered by judge,
-// condition and episode. Episodes whose runs give no probability (no
-// confidence, no score) are left out.
-func (s *Session) CalibrationForecasts(ctx context.Context, source string) ([]Forecast, error) {
-	rows, err := s.Query(ctx, sqlFile("calibration_forecasts"), source)
-	if err != nil {
-		return nil, fmt.Errorf("query calibration forecasts: %w", err)
-	}
-	defer rows.Close()
-	var out []Forecast
-	for rows.Next() {
-		var (
-			f        Forecast
-			prob     sql.NullFloat64
-			min, max sql.NullFloat64
-		)
-		if err := rows.Scan(&f.Judge, &f.Condition, &f.EpisodeID, &f.TaskID, &f.GTPass, &prob, &f.Scored, &min, &max); err != nil {
-			return nil, fmt.Errorf("scan calibration forecast: %w", err)
-		}
-		if !prob.Valid {
-			continue
-		}
-		f.Prob, f.MinScore, f.MaxScore = prob.Float64, nanIfNull(min), nanIfNull(max)
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query calibration forecasts: %w", err)
-	}
-	return out, nil
-}
-
-func nanIfNull(x sql.NullFloat64) float64 {
-	if !x.Valid {
-		return math.NaN()
-	}
-	return x.Float64
 }
