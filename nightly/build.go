@@ -108,8 +108,8 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 			mopts.Judges = nil
 		}
 	}
-	// The sections run concurrently (reportEngine takes the session in
-	// turn for the few statements left). Each is the same deterministic
+	// The sections run concurrently (the engine gives each statement the
+	// session in turn, the Go statistics overlap). Each is the same deterministic
 	// computation as alone; their results are put in the document in the
 	// order of a sequential run, and the first error in that order is the
 	// one returned.
