@@ -70,7 +70,8 @@ func (s *Session) createViews(ctx context.Context) error {
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	for _, name := range []string{"view_categories", "view_human_reference", VerdictRunsView(s.runCountsComplete)} {
+	runs := VerdictRunsView(s.runCountsComplete, s.runCountsComplete && snap.RunCountsPerEpisode())
+	for _, name := range []string{"view_categories", "view_human_reference", runs} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}
@@ -81,9 +82,13 @@ func (s *Session) createViews(ctx context.Context) error {
 // VerdictRunsView names the statement that defines the view verdict_runs
 // (the runs counted per judge, condition and episode, which the metrics
 // read): over the run_counts table when it counts every verdicts file of
-// the snapshot (complete), else over the verdicts.
-func VerdictRunsView(complete bool) string {
-	if complete {
+// the snapshot (complete), with every row whole when the table also holds
+// one row per episode (perEpisode), else over the verdicts.
+func VerdictRunsView(complete, perEpisode bool) string {
+	switch {
+	case complete && perEpisode:
+		return "view_verdict_runs_episodes"
+	case complete:
 		return "view_verdict_runs"
 	}
 	return "view_verdict_runs_scan"

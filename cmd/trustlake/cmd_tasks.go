@@ -15,6 +15,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
@@ -244,7 +245,7 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 				return printRejected(g.stderr, err)
 			}
 		}
-		st, err := lake.WriteDerived(ctx, dst, lake.SelfTests, rows)
+		st, err := derived.Write(ctx, dst, lake.SelfTests, rows)
 		if err != nil {
 			return err
 		}

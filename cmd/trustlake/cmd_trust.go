@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
 	"github.com/trustlake/trustlake/schema"
@@ -163,7 +164,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ts, err := lake.WriteDerived(ctx, src, lake.Trust, rows)
+	ts, err := derived.Write(ctx, src, lake.Trust, rows)
 	if err != nil {
 		return fmt.Errorf("store audit: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/internal/sparktest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/sim"
 )
@@ -106,14 +107,14 @@ func fixtureLake(t *testing.T, dir string) *lake.Lake {
 		{"result_id": "r2", "benchmark": "bench/ü %", "task_id": "t1", "agent": "a", "trial": 2, "score": 0.25,
 			"recorded_pass": false, "grader": map[string]any{}, "infra_error": "timeout"},
 	})
-	if _, err := lake.WriteDerived(ctx, dst, lake.Trust, []schema.Trust{
+	if _, err := derived.Write(ctx, dst, lake.Trust, []schema.Trust{
 		{ResultID: "r1", Benchmark: "bench/ü %", TaskID: "t1", Agent: "a", Trial: 1, RecordedScore: 1, RecordedPass: true, D1Outcome: "confirm"},
 	}); err != nil {
 		fatal(t, "ingest", err)
 	}
 	ran := time.Date(2026, 10, 10, 9, 14, 0, 123456000, time.UTC)
 	cat := "F-UNCOMMITTED"
-	if _, err := lake.WriteDerived(ctx, dst, lake.SelfTests, []schema.SelfTest{
+	if _, err := derived.Write(ctx, dst, lake.SelfTests, []schema.SelfTest{
 		{TaskID: "t1", VerifierSHA256: "v1", Fixture: "pass/done", WantPass: true, GotPass: true, Deterministic: true, OK: true, Sandbox: "none", RanAt: &ran},
 		{TaskID: "t1", VerifierSHA256: "v1", Fixture: "fail/x", WantCategory: &cat, GotCategory: &cat, Deterministic: true, OK: true, Sandbox: "none"},
 	}); err != nil {
@@ -122,7 +123,7 @@ func fixtureLake(t *testing.T, dir string) *lake.Lake {
 	// reviews (written by `trustlake view --review`): a category with a note
 	// holding quotes and non-ASCII text, then a pass/fail judgment.
 	note, pass, prev := "revu, \"fini\" ? non…", false, "F-PARTIAL"
-	if _, err := lake.WriteDerived(ctx, dst, lake.Reviews, []schema.Review{
+	if _, err := derived.Write(ctx, dst, lake.Reviews, []schema.Review{
 		{EpisodeID: ids[0], ReviewID: "2026-10-10T09:14:00.123456Z-a1", Reviewer: "rév", At: ran, Category: &cat, Note: &note, PrevCategory: &prev},
 		{EpisodeID: ids[0], ReviewID: "2026-10-10T09:15:00Z-b2", Reviewer: "rév", At: ran.Add(time.Minute), Pass: &pass, PrevCategory: &cat},
 	}); err != nil {

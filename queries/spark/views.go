@@ -41,7 +41,9 @@ func (s *Session) createViews(ctx context.Context) error {
 			}
 		}
 	}
-	for _, name := range []string{"view_categories", "view_human_reference", queries.VerdictRunsView(m.RunCountsComplete())} {
+	// Rows are summed per episode: whether the run counts hold one row per
+	// episode is read from the files' footers, which this session does not open.
+	for _, name := range []string{"view_categories", "view_human_reference", queries.VerdictRunsView(m.RunCountsComplete(), false)} {
 		if err := s.exec(ctx, name, queries.Statement(name)); err != nil {
 			return err
 		}

@@ -2,7 +2,8 @@
 -- Per-task sufficient statistics of every metric, in one pass over the
 -- run counts (view verdict_runs: the run_counts table, or the verdicts
 -- counted on the fly in a lake written before it): runs are summed per
--- (judge, condition, episode) (the same
+-- (judge, condition, episode), except in rows marked whole, which hold all
+-- of their episode's runs already and are taken as they are (the same
 -- rules as metric_episodes in metrics_episodes.sql: a score-only run is
 -- success at score >= $3, else failure, and unscored when $3 is NULL;
 -- parse_error runs are not valid; the majority is the verdict with strictly
@@ -22,6 +23,24 @@
 -- Plain SQL that DuckDB and Spark both accept (no macros, no `//`).
 WITH per_episode AS (
     SELECT judge, condition, episode_id,
+        CAST(n_runs AS BIGINT)                                            AS n_runs,
+        CAST(n_parse AS BIGINT)                                           AS n_parse,
+        CAST(n_success
+            + CASE WHEN score_1 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= CAST($3 AS DOUBLE) THEN 1 ELSE 0 END AS BIGINT) AS n_success,
+        CAST(n_failure
+            + CASE WHEN score_1 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < CAST($3 AS DOUBLE) THEN 1 ELSE 0 END AS BIGINT) AS n_failure,
+        CAST(n_uncertain AS BIGINT)                                       AS n_uncertain,
+        CAST(CASE WHEN CAST($3 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END AS BIGINT) AS n_unscored
+    FROM verdict_runs
+    WHERE whole
+    UNION ALL
+    SELECT judge, condition, episode_id,
         CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
         CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
         CAST(sum(n_success
@@ -37,6 +56,7 @@ WITH per_episode AS (
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
+    WHERE NOT whole
     GROUP BY judge, condition, episode_id
 ),
 -- Every episode's cell attributes, and a small integer per distinct cell so

@@ -10,7 +10,8 @@
 -- A score-only run (verdict NULL, a reward model) is 'success' when
 -- score >= thr and 'failure' below it; with thr NULL it is 'unscored'.
 -- Runs are read counted (view verdict_runs: the run_counts table, or the
--- verdicts counted on the fly in a lake written before it).
+-- verdicts counted on the fly in a lake written before it) and summed per
+-- episode, except in whole rows (all of the episode's runs in one row).
 -- A macro rather than a table: each query inlines it, so DuckDB pipelines
 -- the per-episode aggregation into the per-task one and pushes judge and
 -- condition filters down to the partitions.
@@ -19,6 +20,24 @@
 -- tie or no valid run gives 'uncertain'.
 CREATE OR REPLACE TEMP MACRO metric_episodes(thr, gt) AS TABLE
 WITH per_episode AS (
+    SELECT judge, condition, episode_id,
+        CAST(n_runs AS BIGINT)                                            AS n_runs,
+        CAST(n_parse AS BIGINT)                                           AS n_parse,
+        CAST(n_success
+            + CASE WHEN score_1 >= thr THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= thr THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= thr THEN 1 ELSE 0 END AS BIGINT) AS n_success,
+        CAST(n_failure
+            + CASE WHEN score_1 < thr THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < thr THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < thr THEN 1 ELSE 0 END AS BIGINT) AS n_failure,
+        CAST(n_uncertain AS BIGINT)                                       AS n_uncertain,
+        CAST(CASE WHEN thr IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END AS BIGINT) AS n_unscored
+    FROM verdict_runs
+    WHERE whole
+    UNION ALL
     SELECT judge, condition, episode_id,
         CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
         CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
@@ -35,6 +54,7 @@ WITH per_episode AS (
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
+    WHERE NOT whole
     GROUP BY judge, condition, episode_id
 )
 SELECT

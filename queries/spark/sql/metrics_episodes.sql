@@ -6,6 +6,24 @@
 CREATE OR REPLACE TEMPORARY VIEW metric_episodes AS
 WITH per_episode AS (
     SELECT judge, condition, episode_id,
+        CAST(n_runs AS BIGINT)                                            AS n_runs,
+        CAST(n_parse AS BIGINT)                                           AS n_parse,
+        CAST(n_success
+            + CASE WHEN score_1 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 >= CAST($1 AS DOUBLE) THEN 1 ELSE 0 END AS BIGINT) AS n_success,
+        CAST(n_failure
+            + CASE WHEN score_1 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_2 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END
+            + CASE WHEN score_3 < CAST($1 AS DOUBLE) THEN 1 ELSE 0 END AS BIGINT) AS n_failure,
+        CAST(n_uncertain AS BIGINT)                                       AS n_uncertain,
+        CAST(CASE WHEN CAST($1 AS DOUBLE) IS NULL THEN CASE WHEN score_1 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
+            + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END AS BIGINT) AS n_unscored
+    FROM verdict_runs
+    WHERE whole
+    UNION ALL
+    SELECT judge, condition, episode_id,
         CAST(sum(n_runs) AS BIGINT)                                       AS n_runs,
         CAST(sum(n_parse) AS BIGINT)                                      AS n_parse,
         CAST(sum(n_success
@@ -21,6 +39,7 @@ WITH per_episode AS (
             + CASE WHEN score_2 IS NOT NULL THEN 1 ELSE 0 END
             + CASE WHEN score_3 IS NOT NULL THEN 1 ELSE 0 END ELSE 0 END) AS BIGINT) AS n_unscored
     FROM verdict_runs
+    WHERE NOT whole
     GROUP BY judge, condition, episode_id
 )
 SELECT

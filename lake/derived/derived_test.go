@@ -1,16 +1,17 @@
-package lake_test
+package derived_test
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/schema"
 )
 
-// TestWriteDerived: audit rows replace, unchanged rows are no-ops, rows of
+// TestWrite: audit rows replace, unchanged rows are no-ops, rows of
 // other keys stay.
-func TestWriteDerived(t *testing.T) {
+func TestWrite(t *testing.T) {
 	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestWriteDerived(t *testing.T) {
 		{"one benchmark only keeps the other", func(r []schema.Trust) []schema.Trust { return r[2:] }, 0, 1, 0},
 	}
 	for _, c := range cases {
-		got, err := lake.WriteDerived(t.Context(), l, lake.Trust, c.change(rows))
+		got, err := derived.Write(t.Context(), l, lake.Trust, c.change(rows))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -43,7 +44,10 @@ func TestWriteDerived(t *testing.T) {
 			t.Errorf("%s: stats %+v, want added %d unchanged %d replaced %d", c.name, got, c.added, c.unchanged, c.replace)
 		}
 	}
-	stored := rowsOf[schema.Trust](t, l, lake.Trust)
+	var stored []schema.Trust
+	if err := lake.ReadTable[schema.Trust](l, lake.Trust, func(rows []schema.Trust) error { stored = append(stored, rows...); return nil }); err != nil {
+		t.Fatal(err)
+	}
 	if len(stored) != 3 {
 		t.Fatalf("trust rows = %d, want 3", len(stored))
 	}

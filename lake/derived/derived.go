@@ -1,37 +1,42 @@
-package lake
+// Package derived writes the tables that trustlake computes itself (Trust
+// Layer audits, verifier self-tests, reviews) through lake's Writer: it
+// imports lake, never the other way round.
+package derived
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/trustlake/trustlake/lake"
 )
 
-// WriteDerived writes rows that trustlake computes itself (Trust Layer
+// Write writes rows that trustlake computes itself (Trust Layer
 // audits, verifier self-tests) into table as one atomic commit. Derived
 // data replaces: a row whose key is stored with different content replaces
 // it, an unchanged row is a no-op, rows of other keys are kept. The caller
 // validates the rows; their keys must be unique. T must be the table's row
 // type.
-func WriteDerived[T any](ctx context.Context, l *Lake, table string, rows []T) (Stats, error) {
+func Write[T any](ctx context.Context, l *lake.Lake, table string, rows []T) (lake.Stats, error) {
 	if len(rows) == 0 {
-		return Stats{}, nil
+		return lake.Stats{}, nil
 	}
 	tx, err := l.Begin(ctx)
 	if err != nil {
-		return Stats{}, err
+		return lake.Stats{}, err
 	}
 	defer tx.Rollback()
-	w, err := NewWriter[T](tx, table, WriterOptions{Replace: true, SizeHint: len(rows)})
+	w, err := lake.NewWriter[T](tx, table, lake.WriterOptions{Replace: true, SizeHint: len(rows)})
 	if err != nil {
-		return Stats{}, err
+		return lake.Stats{}, err
 	}
 	for i := range rows {
 		if i%65536 == 0 {
 			if err := ctx.Err(); err != nil {
-				return Stats{}, err
+				return lake.Stats{}, err
 			}
 		}
 		if _, err := w.Add(&rows[i]); err != nil {
-			return Stats{}, fmt.Errorf("write %s: %w", table, err)
+			return lake.Stats{}, fmt.Errorf("write %s: %w", table, err)
 		}
 	}
 	st, err := w.Close()
