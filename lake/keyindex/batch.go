@@ -1,112 +1,148 @@
-package lake
+package keyindex
 
 import (
 	"cmp"
-	"fmt"
 	"math/bits"
 	"slices"
-	"unsafe"
 )
 
-// In-batch duplicates: every added row's key and source is recorded (in
-// memory, or spilled in sorted runs, seenspill.go) and searched once the
-// batch is written.
-
-// seenKey is one added row's key and source; a sorted slice of them finds
-// in-batch duplicates far cheaper than a map of a million keys.
-type seenKey struct {
-	key  [2]uint64
-	line int64
-	file int32
+// Seen is one added row's key and source (File indexes the batch's source
+// names); a slice of them finds in-batch duplicates far cheaper than a map
+// of a million keys.
+type Seen struct {
+	Key  [2]uint64
+	Line int64
+	File int32
 }
 
-// DuplicateError is a row whose natural key an earlier row of the same
-// batch already had.
-type DuplicateError struct {
+// Pair is a row (Again) whose key an earlier row (First) had.
+type Pair struct{ First, Again Seen }
+
+// Duplicate is a row whose key an earlier row of the same batch had.
+type Duplicate struct {
 	File, FirstFile string
 	Line, FirstLine int64
 }
 
-func (e *DuplicateError) Error() string {
-	return fmt.Sprintf("same natural key as %s", origin(e.FirstFile, e.FirstLine))
+// Batch records the key and source of every row of a batch and finds the
+// rows whose key an earlier row had. The keys stay in memory or, with a
+// bound, go to disk in sorted runs (Spill).
+type Batch struct {
+	dir      string // where a spill goes
+	inMemory int    // keys held before a run goes to disk; 0: no bound
+	seen     []Seen
+	files    []string // source names by index, when nothing spills
+	spill    *Spill
+	found    chan []Pair // the in-memory search started by Search
 }
 
-// see records an added row's key and source for Duplicates.
-func (w *Writer[T]) see(p unsafe.Pointer, key [2]uint64) error {
-	file, line := w.rt.where(p)
-	if w.opts.KeysInMemory <= 0 {
-		if n := len(w.files); n == 0 || w.files[n-1] != file {
-			w.files = append(w.files, file)
+// NewBatch starts a batch of about sizeHint rows. With inMemory > 0 at
+// most that many keys stay in memory; the rest spill to unlinked files in
+// dir.
+func NewBatch(dir string, inMemory, sizeHint int) *Batch {
+	b := &Batch{dir: dir, inMemory: inMemory}
+	if inMemory <= 0 {
+		b.seen = make([]Seen, 0, sizeHint)
+	}
+	return b
+}
+
+// Add records one row's key and source.
+func (b *Batch) Add(key [2]uint64, file string, line int64) error {
+	if b.inMemory <= 0 {
+		if n := len(b.files); n == 0 || b.files[n-1] != file {
+			b.files = append(b.files, file)
 		}
-		w.seen = append(w.seen, seenKey{key: key, line: line, file: int32(len(w.files) - 1)})
+		b.seen = append(b.seen, Seen{Key: key, Line: line, File: int32(len(b.files) - 1)})
 		return nil
 	}
-	if w.spill == nil {
-		sp, err := newKeySpill(w.tx.spillDir())
+	if b.spill == nil {
+		sp, err := NewSpill(b.dir)
 		if err != nil {
 			return err
 		}
-		w.spill = sp
-		w.tx.abort = append(w.tx.abort, sp.close)
+		b.spill = sp
 	}
-	fi, err := w.spill.name(file)
+	fi, err := b.spill.Name(file)
 	if err != nil {
 		return err
 	}
-	w.seen = append(w.seen, seenKey{key: key, line: line, file: fi})
-	if len(w.seen) >= w.opts.KeysInMemory {
-		err = w.spill.run(w.seen)
-		w.seen = w.seen[:0]
+	b.seen = append(b.seen, Seen{Key: key, Line: line, File: fi})
+	if len(b.seen) >= b.inMemory {
+		err = b.spill.Run(b.seen)
+		b.seen = b.seen[:0]
 	}
 	return err
 }
 
-// Duplicates returns the rows whose natural key an earlier row of the batch
-// already had, in the order they were added. Call it after Close.
-//
-// Key hashes are uniform, so the keys are bucketed by their top bits in
-// one counting pass (stable: input order within a bucket) and only the few
-// keys of a bucket are compared: linear in the batch, not a sort.
-func (w *Writer[T]) Duplicates() []*DuplicateError {
-	var dups []dupPair
-	name := func(i int32) string { return w.files[i] }
-	switch {
-	case w.spill != nil:
-		dups = w.spill.dups
-		name = func(i int32) string { return w.spill.dupNames[i] }
-	case w.dups != nil:
-		dups = <-w.dups
-		w.dups = nil
-	default:
-		dups = memDups(w.seen)
+// Search starts looking for the repeats of keys held in memory, in the
+// background, once the last row is added (Duplicates waits for it).
+func (b *Batch) Search() {
+	if b.spill == nil && b.found == nil {
+		b.found = make(chan []Pair, 1)
+		go func(seen []Seen) { b.found <- repeats(seen) }(b.seen)
 	}
-	slices.SortFunc(dups, func(a, b dupPair) int {
-		if c := cmp.Compare(a.again.file, b.again.file); c != 0 {
+}
+
+// Finish merges the spilled keys, once the last row is added, and removes
+// the spill's files.
+func (b *Batch) Finish() error {
+	if b.spill == nil {
+		return nil
+	}
+	err := b.spill.Finish(b.seen)
+	b.spill.Close()
+	b.seen = nil
+	return err
+}
+
+// Close removes the spill's files, if any (a batch given up).
+func (b *Batch) Close() {
+	if b.spill != nil {
+		b.spill.Close()
+	}
+}
+
+// Duplicates returns the rows whose key an earlier row of the batch had,
+// in the order they were added. Call it after Search or Finish.
+func (b *Batch) Duplicates() []Duplicate {
+	var dups []Pair
+	name := func(i int32) string { return b.files[i] }
+	switch {
+	case b.spill != nil:
+		dups = b.spill.Pairs()
+		name = b.spill.SourceName
+	case b.found != nil:
+		dups = <-b.found
+		b.found = nil
+	default:
+		dups = repeats(b.seen)
+	}
+	slices.SortFunc(dups, func(x, y Pair) int {
+		if c := cmp.Compare(x.Again.File, y.Again.File); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.again.line, b.again.line)
+		return cmp.Compare(x.Again.Line, y.Again.Line)
 	})
-	out := make([]*DuplicateError, len(dups))
+	out := make([]Duplicate, len(dups))
 	for i, d := range dups {
-		out[i] = &DuplicateError{File: name(d.again.file), Line: d.again.line, FirstFile: name(d.first.file), FirstLine: d.first.line}
+		out[i] = Duplicate{File: name(d.Again.File), Line: d.Again.Line, FirstFile: name(d.First.File), FirstLine: d.First.Line}
 	}
-	w.stats.Rejected += int64(len(out))
 	return out
 }
 
-// memDups finds the repeated keys of s in memory. The keys are bucketed
+// repeats finds the repeated keys of s in memory. The keys are bucketed
 // by the top bits of key[0] into one word each, the low 32 bits of key[0]
 // beside the row's index in s (8 bytes a row where a copy of s took 32):
 // keys of a bucket whose words differ differ; equal words are confirmed
 // on the whole key.
-func memDups(s []seenKey) []dupPair {
-	type dup = dupPair
-	var dups []dup
+func repeats(s []Seen) []Pair {
+	var dups []Pair
 	nb := max(1, bits.Len64(uint64(len(s))/2))
 	shift := uint(64 - nb)
 	start := make([]int32, (1<<nb)+1)
 	for i := range s {
-		start[(s[i].key[0]>>shift)+1]++
+		start[(s[i].Key[0]>>shift)+1]++
 	}
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
@@ -114,7 +150,7 @@ func memDups(s []seenKey) []dupPair {
 	sorted := make([]uint64, len(s)) // key[0]'s low half << 32 | index in s
 	next := slices.Clone(start[:len(start)-1])
 	for i := range s {
-		k := s[i].key[0]
+		k := s[i].Key[0]
 		b := k >> shift
 		sorted[next[b]] = k<<32 | uint64(i)
 		next[b]++
@@ -126,8 +162,8 @@ func memDups(s []seenKey) []dupPair {
 				for j := 0; j < i; j++ {
 					if bucket[j]>>32 == bucket[i]>>32 {
 						first, again := &s[uint32(bucket[j])], &s[uint32(bucket[i])]
-						if first.key == again.key {
-							dups = append(dups, dup{first: *first, again: *again})
+						if first.Key == again.Key {
+							dups = append(dups, Pair{First: *first, Again: *again})
 							break
 						}
 					}
@@ -138,7 +174,7 @@ func memDups(s []seenKey) []dupPair {
 		// Many repeats of some key: sort the bucket, keeping input order
 		// within a key, and pair each repeat with the first of its run.
 		slices.SortStableFunc(bucket, func(x, y uint64) int {
-			kx, ky := &s[uint32(x)].key, &s[uint32(y)].key
+			kx, ky := &s[uint32(x)].Key, &s[uint32(y)].Key
 			if c := cmp.Compare(kx[0], ky[0]); c != 0 {
 				return c
 			}
@@ -147,11 +183,11 @@ func memDups(s []seenKey) []dupPair {
 		run := 0
 		for i := 1; i < len(bucket); i++ {
 			first, again := &s[uint32(bucket[run])], &s[uint32(bucket[i])]
-			if again.key != first.key {
+			if again.Key != first.Key {
 				run = i
 				continue
 			}
-			dups = append(dups, dup{first: *first, again: *again})
+			dups = append(dups, Pair{First: *first, Again: *again})
 		}
 	}
 	return dups
