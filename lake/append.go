@@ -54,7 +54,7 @@ type WriterOptions struct {
 	BatchRows int
 	// KeysInMemory, when > 0, bounds the in-batch keys (32 bytes a row,
 	// kept to find duplicates at Close) held in memory: every KeysInMemory
-	// keys go to disk as a sorted run, merged at Close (keySpill). 0 keeps
+	// keys go to disk as a sorted run, merged at Close (keyindex.Spill). 0 keeps
 	// them all in memory.
 	KeysInMemory int
 	// RowGroupRows, when > 0 and below the lake's, cuts row groups at this
@@ -95,15 +95,12 @@ type Writer[T any] struct {
 	parts   map[string]*partState[T] // by partition values joined with NUL
 	list    []*partState[T]          // the same, in first-use order (for small counts a scan beats the map)
 	last    *partState[T]            // the partition of the previous row
-	seen    []seenKey                // every key added, for in-batch duplicates (sorted in Close)
-	files   []string                 // source files by index, for seen
-	spill   *keySpill                // seen and files on disk (KeysInMemory)
+	keys    *keyindex.Batch          // every key added, for in-batch duplicates
 	stats   Stats
 	buf     int
 	scratch []byte
-	dups    chan []dupPair // the in-memory search for duplicates, run while Close waits for the files
-	probes  []probe[T]     // rows given to Probe, not yet to Add
-	nprobe  int            // probes[nprobe] is the next row Add expects
+	probes  []probe[T] // rows given to Probe, not yet to Add
+	nprobe  int        // probes[nprobe] is the next row Add expects
 }
 
 type partState[T any] struct {
@@ -121,7 +118,9 @@ func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], err
 	if err != nil {
 		return nil, err
 	}
-	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, seen: make([]seenKey, 0, opts.SizeHint), buf: cmp.Or(opts.BatchRows, 2048)}, nil
+	keys := keyindex.NewBatch(tx.spillDir(), opts.KeysInMemory, opts.SizeHint)
+	tx.abort = append(tx.abort, keys.Close)
+	return &Writer[T]{tx: tx, table: t, rt: t.rows, opts: opts, keys: keys, buf: cmp.Or(opts.BatchRows, 2048)}, nil
 }
 
 // Add offers one row. It returns the outcome and, for Conflict, a
@@ -277,10 +276,7 @@ func (w *Writer[T]) Close() (Stats, error) {
 			ps.index.Release()
 		}
 	}()
-	if w.spill == nil && w.dups == nil { // w.seen is complete: search it while the files finish
-		w.dups = make(chan []dupPair, 1)
-		go func(seen []seenKey) { w.dups <- memDups(seen) }(w.seen)
-	}
+	w.keys.Search()                          // while the files finish
 	ids := slices.Sorted(maps.Keys(w.parts)) // manifest order stays stable
 	for _, id := range ids {
 		ps := w.parts[id]
@@ -310,15 +306,7 @@ func (w *Writer[T]) Close() (Stats, error) {
 			}
 		}
 	}
-	if w.spill != nil {
-		err := w.spill.finish(w.seen)
-		w.spill.close()
-		w.seen = nil
-		if err != nil {
-			return w.stats, err
-		}
-	}
-	return w.stats, nil
+	return w.stats, w.keys.Finish()
 }
 
 // rewriteWithout copies a committed file's rows, minus keys, into the

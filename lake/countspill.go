@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/trustlake/trustlake/lake/keyindex"
 )
 
 // countSpill bounds the memory of a runCounter (WriterOptions.CountsInMemory)
@@ -26,21 +28,21 @@ type countSpill struct {
 	every   int
 	f       *os.File
 	w       *bufio.Writer
-	groups  *keySpill
-	pending []seenKey // groups' episode hashes not yet in a run
-	n       int64     // groups so far
-	err     error     // the first write error (add has no error return)
+	groups  *keyindex.Spill
+	pending []keyindex.Seen // groups' episode hashes not yet in a run
+	n       int64           // groups so far
+	err     error           // the first write error (add has no error return)
 	buf     []byte
 }
 
 func newCountSpill(dir string, every int) (*countSpill, error) {
-	groups, err := newKeySpill(dir)
+	groups, err := keyindex.NewSpill(dir)
 	if err != nil {
 		return nil, err
 	}
 	f, err := os.CreateTemp(dir, "counts-*.tmp")
 	if err != nil {
-		groups.close()
+		groups.Close()
 		return nil, fmt.Errorf("run count spill: %w", err)
 	}
 	os.Remove(f.Name())
@@ -53,7 +55,7 @@ func (s *countSpill) close() {
 	if s.f == nil {
 		return
 	}
-	s.groups.close()
+	s.groups.Close()
 	s.f.Close()
 	s.f, s.w, s.groups, s.pending = nil, nil, nil, nil
 }
@@ -70,11 +72,11 @@ func (c *runCounter) group(episode string) int32 {
 		c.reset()
 	}
 	h := xxh3.HashString128(episode)
-	s.pending = append(s.pending, seenKey{key: [2]uint64{h.Hi, h.Lo}, line: s.n})
+	s.pending = append(s.pending, keyindex.Seen{Key: [2]uint64{h.Hi, h.Lo}, Line: s.n})
 	s.n++
 	if len(s.pending) >= s.every {
 		if s.err == nil {
-			s.err = s.groups.run(s.pending)
+			s.err = s.groups.Run(s.pending)
 		}
 		s.pending = s.pending[:0]
 	}
@@ -112,11 +114,11 @@ func (s *countSpill) regrouped() (bool, error) {
 	if err := s.w.Flush(); err != nil {
 		return false, fmt.Errorf("run count spill: %w", err)
 	}
-	if err := s.groups.merge(s.pending); err != nil {
+	if err := s.groups.Merge(s.pending); err != nil {
 		return false, err
 	}
 	s.pending = nil
-	return len(s.groups.dups) > 0, nil
+	return len(s.groups.Pairs()) > 0, nil
 }
 
 // replay hands the spilled tallies, then those c still holds, to fn, at

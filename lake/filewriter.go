@@ -160,7 +160,7 @@ func countRuns[T any](c *runCounter) func([]T) {
 func (l *Lake) writerOptions(t Table, dictBytes int) []parquet.WriterOption {
 	o := []parquet.WriterOption{
 		t.schema,
-		parquet.Compression(l.codec),
+		l.compression,
 		parquet.PageBufferSize(pageBytes),
 		parquet.WriteBufferSize(256 << 10),
 		parquet.CreatedBy("trustlake", "1", ""),

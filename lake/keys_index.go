@@ -2,7 +2,6 @@ package lake
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/trustlake/trustlake/lake/keyindex"
 )
@@ -19,46 +18,26 @@ type partIndex struct {
 // row by row once and get an index file in this transaction (upgrade).
 func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 	var total int64
-	for _, f := range files {
+	srcs := make([]keyindex.Source, len(files))
+	for i, f := range files {
 		total += f.Rows
+		srcs[i] = keyindex.Source{Keys: f.Keys, Rows: f.Rows, Read: func() ([]keyindex.Entry, error) {
+			entries, err := t.ops.fileKeys(tx.l.root, t, f)
+			if err == nil && int64(len(entries)) != f.Rows {
+				err = fmt.Errorf("%s: %d rows, manifest says %d (run `trustlake lake check`)", f.Path, len(entries), f.Rows)
+			}
+			if err == nil {
+				err = tx.addKeys(f, entries)
+			}
+			return entries, err
+		}}
 	}
 	if total >= 1<<32 {
 		return nil, fmt.Errorf("partition of %s holds %d rows; compact or split it", t.Name, total)
 	}
-	ents, maps := make([][]byte, len(files)), [][]byte(nil)
-	release := func() {
-		for _, m := range maps {
-			keyindex.Unmap(m)
-		}
+	x, err := keyindex.Load(tx.l.root, srcs)
+	if err != nil {
+		return nil, err
 	}
-	for i, f := range files {
-		if f.Keys != "" {
-			m, err := keyindex.Map(filepath.Join(tx.l.root, filepath.FromSlash(f.Keys)), f.Keys, f.Rows)
-			if m != nil {
-				maps = append(maps, m)
-			}
-			if err != nil {
-				release()
-				return nil, fmt.Errorf("%w (run `trustlake lake check`)", err)
-			}
-			ents[i] = m[len(keyindex.Magic):]
-			continue
-		}
-		entries, err := t.ops.fileKeys(tx.l.root, t, f)
-		if err == nil && int64(len(entries)) != f.Rows {
-			err = fmt.Errorf("%s: %d rows, manifest says %d (run `trustlake lake check`)", f.Path, len(entries), f.Rows)
-		}
-		if err == nil {
-			err = tx.addKeys(f, entries)
-		}
-		if err != nil {
-			release()
-			return nil, err
-		}
-		ents[i] = make([]byte, keyindex.EntryBytes*len(entries))
-		for r, e := range entries {
-			keyindex.Put(ents[i][keyindex.EntryBytes*r:], e)
-		}
-	}
-	return &partIndex{files: files, Index: keyindex.New(ents, maps)}, nil
+	return &partIndex{files: files, Index: x}, nil
 }

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go"
 )
 
 // Sentinel errors; check them with errors.Is.
@@ -61,10 +62,10 @@ func (o *Options) applyDefaults() {
 type Lake struct {
 	root string
 	opts Options
-	// codec compresses the pages of every data file the lake writes: one
-	// codec, so its pool of zstd encoders is shared by the files written
-	// at once.
-	codec *zstd.Codec
+	// compression compresses the pages of every data file the lake
+	// writes: one codec, so its pool of zstd encoders is shared by the
+	// files written at once.
+	compression parquet.WriterOption
 }
 
 const manifestDir = "_manifest"
@@ -92,8 +93,20 @@ func Open(dir string, opts Options) (*Lake, error) {
 			return nil, fmt.Errorf("open lake: %w", err)
 		}
 	}
-	return &Lake{root: abs, opts: opts, codec: &zstd.Codec{Level: zstd.SpeedFastest}}, nil
+	return &Lake{root: abs, opts: opts, compression: fastestZstd()}, nil
 }
+
+// fastestZstd is a compression option with a codec of parquet.Zstd's type
+// at the fastest level (parquet.Zstd itself is shared, at the default
+// level).
+func fastestZstd() parquet.WriterOption {
+	c := newOf(&parquet.Zstd)
+	c.Level = zstd.SpeedFastest
+	return parquet.Compression(c)
+}
+
+// newOf returns a new zero value of the type p points to.
+func newOf[T any](*T) *T { return new(T) }
 
 // OpenExisting opens a lake for reading; it fails with ErrNotALake when dir
 // holds no lake, instead of creating one.

@@ -3,6 +3,7 @@ package lake
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -134,4 +135,36 @@ type tableOps interface {
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
 	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
+}
+
+// Column is one stored column of a table, as its row type declares it.
+type Column struct {
+	Name     string
+	Type     reflect.Type // string, int64, float64, bool or time.Time
+	Optional bool         // a pointer field: the column holds nulls
+}
+
+// Columns returns the table's stored columns in declaration order (the
+// Parquet schema's order); partition columns live in paths, not files.
+func (t Table) Columns() []Column {
+	var out []Column
+	for i, f := range t.rows.fields {
+		if slices.Contains(t.rows.parts, i) {
+			continue
+		}
+		k, opt := f.kind, f.kind >= kPtrString
+		if opt {
+			k -= kPtrString - kString
+		}
+		out = append(out, Column{Name: f.name, Type: kindTypes[k], Optional: opt})
+	}
+	return out
+}
+
+var kindTypes = map[fieldKind]reflect.Type{
+	kString:  reflect.TypeFor[string](),
+	kInt64:   reflect.TypeFor[int64](),
+	kFloat64: reflect.TypeFor[float64](),
+	kBool:    reflect.TypeFor[bool](),
+	kTime:    timeType,
 }

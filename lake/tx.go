@@ -266,3 +266,6 @@ func (tx *Tx) partitionFiles(t Table, values []string) []FileEntry {
 	}
 	return out
 }
+
+// spillDir is where a transaction's spill files go (unlinked at once).
+func (tx *Tx) spillDir() string { return filepath.Join(tx.l.root, stagingDir) }

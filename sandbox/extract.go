@@ -122,7 +122,7 @@ func ExtractSnapshot(ctx context.Context, r io.Reader, dst string, lim ExtractLi
 		defer dec.Close()
 		src = dec
 	}
-	x := extractor{ctx: ctx, root: root, lim: lim, st: &st, regular: map[string]bool{}}
+	x := extractor{root: root, lim: lim, st: &st, regular: map[string]bool{}}
 	tr := tar.NewReader(src)
 	for entries := 0; ; entries++ {
 		if err := ctx.Err(); err != nil {
@@ -141,7 +141,7 @@ func ExtractSnapshot(ctx context.Context, r io.Reader, dst string, lim ExtractLi
 		if entries >= lim.MaxFiles {
 			return st, &EntryError{hdr.Name, fmt.Sprintf("more than %d entries", lim.MaxFiles)}
 		}
-		if err := x.entry(hdr, tr); err != nil {
+		if err := x.entry(ctx, hdr, tr); err != nil {
 			return st, err
 		}
 	}
@@ -165,7 +165,6 @@ func prepareDest(dst string) error {
 }
 
 type extractor struct {
-	ctx     context.Context
 	root    *os.Root
 	lim     ExtractLimits
 	st      *ExtractStats
@@ -189,7 +188,7 @@ func cleanName(name string) (string, string) {
 	return c, ""
 }
 
-func (x *extractor) entry(hdr *tar.Header, r io.Reader) error {
+func (x *extractor) entry(ctx context.Context, hdr *tar.Header, r io.Reader) error {
 	name, why := cleanName(hdr.Name)
 	if why != "" {
 		return &EntryError{hdr.Name, why}
@@ -210,7 +209,7 @@ func (x *extractor) entry(hdr *tar.Header, r io.Reader) error {
 		x.st.Dirs++
 		return nil
 	case tar.TypeReg, tar.TypeRegA:
-		return x.file(hdr, name, r)
+		return x.file(ctx, hdr, name, r)
 	case tar.TypeSymlink:
 		return x.symlink(hdr, name)
 	case tar.TypeLink:
@@ -242,7 +241,7 @@ func (x *extractor) parent(hdr *tar.Header, name string) error {
 	return nil
 }
 
-func (x *extractor) file(hdr *tar.Header, name string, r io.Reader) error {
+func (x *extractor) file(ctx context.Context, hdr *tar.Header, name string, r io.Reader) error {
 	left := x.lim.MaxBytes - x.st.Bytes
 	if hdr.Size < 0 || hdr.Size > left {
 		return &EntryError{hdr.Name, fmt.Sprintf("size %d exceeds the byte limit (%d of %d left)", hdr.Size, left, x.lim.MaxBytes)}
@@ -258,7 +257,7 @@ func (x *extractor) file(hdr *tar.Header, name string, r io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("snapshot entry %s: %w", hdr.Name, err)
 	}
-	n, err := io.Copy(f, &ctxReader{x.ctx, io.LimitReader(r, left+1)})
+	n, err := io.Copy(f, ctxReader(ctx, io.LimitReader(r, left+1)))
 	x.st.Bytes += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -321,15 +320,17 @@ func (x *extractor) hardlink(hdr *tar.Header, name string) error {
 	return nil
 }
 
-// ctxReader stops a copy when its context is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+// ctxReader reads r until ctx is done, so that a copy stops with it.
+func ctxReader(ctx context.Context, r io.Reader) io.Reader {
+	return readFunc(func(p []byte) (int, error) {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		return r.Read(p)
+	})
 }
 
-func (c *ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
+// readFunc is an io.Reader made of a function.
+type readFunc func(p []byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }

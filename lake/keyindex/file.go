@@ -6,6 +6,9 @@
 // append costs in proportion to what is appended plus 24 bytes per stored
 // row of the partitions it touches, not a decode of the partition.
 //
+// It also finds the rows of a batch that repeat a key (Batch), in memory
+// or through sorted runs on disk (Spill).
+//
 // The package knows files and hashes, not tables: package lake computes
 // the hashes, names the files and records them in its manifest.
 package keyindex

@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"reflect"
 	"strings"
-
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
+	"time"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
@@ -111,17 +110,17 @@ func (s *Session) tableView(t lake.Table, rels []string) []string {
 	return stmts
 }
 
-// emptyView defines a table without files as zero rows of its row type's
-// columns (the Parquet schema mapped to Spark types), partition columns
-// last as in a partitioned read.
+// emptyView defines a table without files as zero rows of its columns
+// (the row type's declaration mapped to the types Spark reads them as),
+// partition columns last as in a partitioned read.
 func emptyView(t lake.Table) (string, error) {
 	var cols []string
-	for _, f := range parquet.SchemaOf(t.Zero()).Fields() {
-		typ, err := sparkType(f)
-		if err != nil {
-			return "", fmt.Errorf("column %s: %w", f.Name(), err)
+	for _, c := range t.Columns() {
+		typ, ok := sparkTypes[c.Type]
+		if !ok {
+			return "", fmt.Errorf("column %s: Go type %v is not mapped", c.Name, c.Type)
 		}
-		cols = append(cols, fmt.Sprintf("CAST(NULL AS %s) AS %s", typ, f.Name()))
+		cols = append(cols, fmt.Sprintf("CAST(NULL AS %s) AS %s", typ, c.Name))
 	}
 	for _, p := range t.Partitions {
 		cols = append(cols, fmt.Sprintf("CAST(NULL AS STRING) AS %s", p))
@@ -129,47 +128,15 @@ func emptyView(t lake.Table) (string, error) {
 	return fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT %s LIMIT 0", t.Name, strings.Join(cols, ", ")), nil
 }
 
-// sparkType is the Spark SQL type Spark reads a flat Parquet column as.
-func sparkType(f parquet.Field) (string, error) {
-	if !f.Leaf() {
-		return "", fmt.Errorf("nested columns are not mapped")
-	}
-	typ := f.Type()
-	var lt format.LogicalTypeValue
-	if l := typ.LogicalType(); l != nil {
-		lt = l.Value
-	}
-	switch typ.Kind() {
-	case parquet.Boolean:
-		return "BOOLEAN", nil
-	case parquet.Int32:
-		if it, ok := lt.(*format.IntType); ok && !it.IsSigned {
-			return "BIGINT", nil
-		}
-		return "INT", nil
-	case parquet.Int64:
-		if ts, ok := lt.(*format.TimestampType); ok {
-			if ts.IsAdjustedToUTC {
-				return "TIMESTAMP", nil
-			}
-			return "TIMESTAMP_NTZ", nil
-		}
-		if it, ok := lt.(*format.IntType); ok && !it.IsSigned {
-			return "DECIMAL(20,0)", nil
-		}
-		return "BIGINT", nil
-	case parquet.Float:
-		return "FLOAT", nil
-	case parquet.Double:
-		return "DOUBLE", nil
-	case parquet.ByteArray:
-		switch lt.(type) {
-		case *format.StringType, *format.JsonType, *format.EnumType:
-			return "STRING", nil
-		}
-		return "BINARY", nil
-	}
-	return "", fmt.Errorf("parquet type %v is not mapped", typ)
+// sparkTypes are the Spark SQL types of the lake's column types, as Spark
+// reads the Parquet columns parquet-go writes for them (time.Time as a
+// UTC-adjusted timestamp).
+var sparkTypes = map[reflect.Type]string{
+	reflect.TypeFor[string]():    "STRING",
+	reflect.TypeFor[int64]():     "BIGINT",
+	reflect.TypeFor[float64]():   "DOUBLE",
+	reflect.TypeFor[bool]():      "BOOLEAN",
+	reflect.TypeFor[time.Time](): "TIMESTAMP",
 }
 
 // globEscape escapes Hadoop glob metacharacters in a path.

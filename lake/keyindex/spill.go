@@ -1,4 +1,4 @@
-package lake
+package keyindex
 
 import (
 	"bufio"
@@ -8,44 +8,39 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 )
 
-// keySpill keeps a Writer's in-batch keys (seenKey) and source names on
-// disk, for a batch whose memory must not grow with its rows
-// (WriterOptions.KeysInMemory). Every KeysInMemory keys are sorted by
-// (key, source) and appended to an unlinked temporary file as one run;
-// Close merges the runs to find the duplicates. Source names go to a
-// second file as they change. Memory: one run, whatever the batch.
-type keySpill struct {
+// Spill keeps a batch's keys (Seen) and source names on disk, for a batch
+// whose memory must not grow with its rows: each Run of keys is sorted by
+// (key, source) and appended to an unlinked temporary file; Merge merges
+// the runs to find the repeated keys. Source names go to a second file as
+// they change. Memory: one run, whatever the batch.
+type Spill struct {
 	keys, names *os.File
 	kw, nw      *bufio.Writer
 	runs        []int64 // end offset of each run in keys
 	off         int64
 	nnames      int32
 	last        string
-	buf         [seenKeyBytes]byte
-	dups        []dupPair        // found by merge
-	dupNames    map[int32]string // source names of dups
+	buf         [seenBytes]byte
+	pairs       []Pair           // found by Merge
+	pairNames   map[int32]string // source names of pairs (Finish)
 }
 
-const seenKeyBytes = 28 // key 16, line 8, file 4
+const seenBytes = 28 // key 16, line 8, file 4
 
-// dupPair is a row (again) whose key an earlier row (first) had.
-type dupPair struct{ first, again seenKey }
-
-// newKeySpill creates the two files in dir and unlinks them at once: they
+// NewSpill creates the two files in dir and unlinks them at once: they
 // vanish with the process, whatever happens.
-func newKeySpill(dir string) (*keySpill, error) {
+func NewSpill(dir string) (*Spill, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &keySpill{}
+	s := &Spill{}
 	for _, f := range []**os.File{&s.keys, &s.names} {
 		var err error
 		if *f, err = os.CreateTemp(dir, "keys-*.tmp"); err != nil {
-			s.close()
+			s.Close()
 			return nil, fmt.Errorf("batch key spill: %w", err)
 		}
 		os.Remove((*f).Name())
@@ -54,17 +49,26 @@ func newKeySpill(dir string) (*keySpill, error) {
 	return s, nil
 }
 
-func (s *keySpill) close() {
-	for _, f := range []*os.File{s.keys, s.names} {
-		if f != nil {
-			f.Close()
+// Close removes the spill's files (closing them: they are unlinked). The
+// repeats found stay readable.
+func (s *Spill) Close() {
+	for _, f := range []**os.File{&s.keys, &s.names} {
+		if *f != nil {
+			(*f).Close()
+			*f = nil
 		}
 	}
 }
 
-// name returns the index of a source name, appending it when it differs
+// Pairs returns the repeated keys found by Merge, in key order.
+func (s *Spill) Pairs() []Pair { return s.pairs }
+
+// SourceName returns the name of source i of a pair (after Finish).
+func (s *Spill) SourceName(i int32) string { return s.pairNames[i] }
+
+// Name returns the index of a source name, appending it when it differs
 // from the previous one (rows of one source come together).
-func (s *keySpill) name(n string) (int32, error) {
+func (s *Spill) Name(n string) (int32, error) {
 	if s.nnames > 0 && n == s.last {
 		return s.nnames - 1, nil
 	}
@@ -79,36 +83,36 @@ func (s *keySpill) name(n string) (int32, error) {
 }
 
 // compareSeen orders keys by hash, then by source: the input order, since
-// a Writer's source indexes and lines only grow.
-func compareSeen(x, y seenKey) int {
-	if c := cmp.Compare(x.key[0], y.key[0]); c != 0 {
+// a batch's source indexes and lines only grow.
+func compareSeen(x, y Seen) int {
+	if c := cmp.Compare(x.Key[0], y.Key[0]); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(x.key[1], y.key[1]); c != 0 {
+	if c := cmp.Compare(x.Key[1], y.Key[1]); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(x.file, y.file); c != 0 {
+	if c := cmp.Compare(x.File, y.File); c != 0 {
 		return c
 	}
-	return cmp.Compare(x.line, y.line)
+	return cmp.Compare(x.Line, y.Line)
 }
 
-// run sorts keys and appends them as one run.
-func (s *keySpill) run(keys []seenKey) error {
+// Run sorts keys and appends them as one run.
+func (s *Spill) Run(keys []Seen) error {
 	if len(keys) == 0 {
 		return nil
 	}
 	slices.SortFunc(keys, compareSeen)
 	for _, k := range keys {
-		binary.LittleEndian.PutUint64(s.buf[0:], k.key[0])
-		binary.LittleEndian.PutUint64(s.buf[8:], k.key[1])
-		binary.LittleEndian.PutUint64(s.buf[16:], uint64(k.line))
-		binary.LittleEndian.PutUint32(s.buf[24:], uint32(k.file))
+		binary.LittleEndian.PutUint64(s.buf[0:], k.Key[0])
+		binary.LittleEndian.PutUint64(s.buf[8:], k.Key[1])
+		binary.LittleEndian.PutUint64(s.buf[16:], uint64(k.Line))
+		binary.LittleEndian.PutUint32(s.buf[24:], uint32(k.File))
 		if _, err := s.kw.Write(s.buf[:]); err != nil {
 			return fmt.Errorf("batch key spill: %w", err)
 		}
 	}
-	s.off += int64(len(keys)) * seenKeyBytes
+	s.off += int64(len(keys)) * seenBytes
 	s.runs = append(s.runs, s.off)
 	return nil
 }
@@ -116,9 +120,9 @@ func (s *keySpill) run(keys []seenKey) error {
 // runReader reads one run in order.
 type runReader struct {
 	r    *bufio.Reader
-	head seenKey
+	head Seen
 	idx  int
-	buf  [seenKeyBytes]byte
+	buf  [seenBytes]byte
 }
 
 func (rr *runReader) next() (bool, error) {
@@ -127,10 +131,10 @@ func (rr *runReader) next() (bool, error) {
 	} else if err != nil {
 		return false, fmt.Errorf("batch key spill: %w", err)
 	}
-	rr.head = seenKey{
-		key:  [2]uint64{binary.LittleEndian.Uint64(rr.buf[0:]), binary.LittleEndian.Uint64(rr.buf[8:])},
-		line: int64(binary.LittleEndian.Uint64(rr.buf[16:])),
-		file: int32(binary.LittleEndian.Uint32(rr.buf[24:])),
+	rr.head = Seen{
+		Key:  [2]uint64{binary.LittleEndian.Uint64(rr.buf[0:]), binary.LittleEndian.Uint64(rr.buf[8:])},
+		Line: int64(binary.LittleEndian.Uint64(rr.buf[16:])),
+		File: int32(binary.LittleEndian.Uint32(rr.buf[24:])),
 	}
 	return true, nil
 }
@@ -154,25 +158,25 @@ func (h *runHeap) Pop() any {
 	return x
 }
 
-// finish writes the last keys as a run, merges the runs and reads the
-// source names the duplicates need.
-func (s *keySpill) finish(last []seenKey) error {
-	if err := s.merge(last); err != nil {
+// Finish writes the last keys as a run, merges the runs and reads the
+// source names the repeats need.
+func (s *Spill) Finish(last []Seen) error {
+	if err := s.Merge(last); err != nil {
 		return err
 	}
 	want := map[int32]bool{}
-	for _, d := range s.dups {
-		want[d.first.file], want[d.again.file] = true, true
+	for _, d := range s.pairs {
+		want[d.First.File], want[d.Again.File] = true, true
 	}
 	var err error
-	s.dupNames, err = s.namesOf(want)
+	s.pairNames, err = s.namesOf(want)
 	return err
 }
 
-// merge writes the last keys as a run, then merges all runs in key order
-// and pairs each repeat of a key with its first row.
-func (s *keySpill) merge(last []seenKey) error {
-	if err := s.run(last); err != nil {
+// Merge writes the last keys as a run, then merges all runs in key order
+// and pairs each repeat of a key with its first row (Pairs).
+func (s *Spill) Merge(last []Seen) error {
+	if err := s.Run(last); err != nil {
 		return err
 	}
 	if err := s.kw.Flush(); err != nil {
@@ -194,13 +198,13 @@ func (s *keySpill) merge(last []seenKey) error {
 		}
 	}
 	heap.Init(&h)
-	var first seenKey
+	var first Seen
 	have := false
 	for len(h) > 0 {
 		rr := h[0]
 		k := rr.head
-		if have && k.key == first.key {
-			s.dups = append(s.dups, dupPair{first: first, again: k})
+		if have && k.Key == first.Key {
+			s.pairs = append(s.pairs, Pair{First: first, Again: k})
 		} else {
 			first, have = k, true
 		}
@@ -217,9 +221,9 @@ func (s *keySpill) merge(last []seenKey) error {
 	return nil
 }
 
-// names returns the source names of the given indexes (read once, in
+// namesOf returns the source names of the given indexes (read once, in
 // order: only when there are duplicates to report).
-func (s *keySpill) namesOf(want map[int32]bool) (map[int32]string, error) {
+func (s *Spill) namesOf(want map[int32]bool) (map[int32]string, error) {
 	out := map[int32]string{}
 	if len(want) == 0 {
 		return out, nil
@@ -243,6 +247,3 @@ func (s *keySpill) namesOf(want map[int32]bool) (map[int32]string, error) {
 	}
 	return out, nil
 }
-
-// spillDir is where a transaction's spill files go (unlinked at once).
-func (tx *Tx) spillDir() string { return filepath.Join(tx.l.root, stagingDir) }
