@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/judge"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -152,7 +153,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 		return judgeInputError(o.stderr, err)
 	}
 	if o.json {
-		return writeJSON(stdout, st)
+		return render.JSON(stdout, st)
 	}
 	fmt.Fprintf(stdout, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, %d replaced; %d images, %.1f MB\n",
 		st.Packs, len(srcs), len(o.conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)

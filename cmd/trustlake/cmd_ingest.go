@@ -11,6 +11,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/render"
 )
 
 // ingestOptions are the flags shared by the ingest subcommands.
@@ -196,7 +197,7 @@ func runIngest(ctx context.Context, opts ingestOptions, stdout io.Writer, fn ing
 		return printRejected(opts.stderr, err)
 	}
 	if opts.json {
-		return writeJSON(stdout, st)
+		return render.JSON(stdout, st)
 	}
 	printIngestSummary(stdout, st)
 	return nil

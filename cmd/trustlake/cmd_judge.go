@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/judge"
+	"github.com/trustlake/trustlake/render"
 )
 
 // judgeOptions are the flags of trustlake judge (and of trust --labeler).
@@ -276,7 +277,7 @@ func runJudge(ctx context.Context, o judgeOptions, stdout io.Writer) error {
 		return err
 	}
 	if o.json {
-		if werr := writeJSON(stdout, sum); werr != nil {
+		if werr := render.JSON(stdout, sum); werr != nil {
 			return werr
 		}
 	} else {

@@ -8,13 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
@@ -224,7 +223,7 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
 		if err == nil && record {
-			rows, err = selfTestRows(lib, res, runnerName(r))
+			rows, err = tasks.SelfTestRows(lib, res, runnerName(r))
 		}
 		return res, err
 	})
@@ -259,36 +258,16 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		}
 	}
 	if o.json {
-		if err := writeJSON(stdout, res); err != nil {
+		if err := render.JSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "TASK\tFIXTURE\tWANT\tGOT\tOK\tERROR")
-		for _, x := range res {
-			got := "-"
-			if x.Err == "" || x.Deterministic && x.GotPass != x.WantPass || x.GotCategory != "" {
-				got = verdictText(x.GotPass, x.GotCategory)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", x.TaskID, x.Fixture, verdictText(x.WantPass, x.WantCategory), got, x.OK, clip(x.Err, 120))
-		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d fixture(s), %d failed\n", len(res), bad)
+		tasks.WriteSelfTestText(stdout, res)
 	}
 	if bad > 0 {
 		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
 	}
 	return nil
-}
-
-func verdictText(pass bool, category string) string {
-	if pass {
-		return "pass"
-	}
-	if category == "" {
-		return "fail"
-	}
-	return "fail " + category
 }
 
 // runnerName names the sandbox a runner stands for ("none" in process).
@@ -297,41 +276,4 @@ func runnerName(r verifierRunner) string {
 		return n.Name()
 	}
 	return "none"
-}
-
-// selfTestRows turns self-test results into selftests rows, keyed by the
-// verifier's sha256 (the same one verify writes into gt.json).
-func selfTestRows(lib *tasks.Library, res []tasks.FixtureResult, sandbox string) ([]schema.SelfTest, error) {
-	sums := map[string]string{}
-	now := time.Now().UTC()
-	rows := make([]schema.SelfTest, 0, len(res))
-	for _, x := range res {
-		sum, ok := sums[x.TaskID]
-		if !ok {
-			t, err := lib.Task(x.TaskID)
-			if err != nil {
-				return nil, err
-			}
-			if sum, err = tasks.VerifierSHA256(t); err != nil {
-				return nil, err
-			}
-			sums[x.TaskID] = sum
-		}
-		rows = append(rows, schema.SelfTest{
-			TaskID: x.TaskID, VerifierSHA256: sum, Fixture: x.Fixture,
-			WantPass: x.WantPass, WantCategory: nonEmpty(x.WantCategory),
-			GotPass: x.GotPass, GotCategory: nonEmpty(x.GotCategory),
-			Deterministic: x.Deterministic, OK: x.OK, Error: nonEmpty(x.Err),
-			Sandbox: sandbox, RanAt: &now,
-			Provenance: schema.Provenance{SrcFile: "tasks check " + lib.Dir},
-		})
-	}
-	return rows, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -169,7 +170,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	}
 	stored := storedJSON{Table: lake.Trust, New: ts.Added, Unchanged: ts.Unchanged, Replaced: ts.Replaced}
 	if opts.json {
-		return writeJSON(stdout, trustJSON{Report: rep, Stored: stored})
+		return render.JSON(stdout, trustJSON{Report: rep, Stored: stored})
 	}
 	if err := trust.WriteMarkdown(stdout, rep); err != nil {
 		return err

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -85,7 +85,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		}
 	}
 	if o.json {
-		if err := writeJSON(stdout, struct {
+		if err := render.JSON(stdout, struct {
 			Results     []tasks.VerifyResult `json:"results"`
 			Counts      map[string]int       `json:"counts"`
 			Determinism determinism          `json:"determinism"`
@@ -94,19 +94,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "EPISODE\tTASK\tSTATUS\tVERDICT\tERROR")
-		for _, x := range res {
-			verdict := "-"
-			if x.Pass != nil {
-				verdict = verdictText(*x.Pass, x.Category)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.EpisodeID, x.TaskID, x.Status, verdict, clip(x.Err, 120))
-		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d episode(s): %d labelled, %d without a label\n", len(res), len(labeled), len(res)-len(labeled))
-		fmt.Fprintf(stdout, "determinism: %d runs per episode; a coin-flip verifier goes unnoticed on one episode with probability %.3g, on n episodes with %.3g^n (--runs raises it)\n",
-			o.runs, tasks.UnnoticedCoinFlip(o.runs), tasks.UnnoticedCoinFlip(o.runs))
+		tasks.WriteVerifyText(stdout, res, o.runs)
 		if !o.noIngest && len(labeled) > 0 {
 			printIngestSummary(stdout, st)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -112,4 +113,20 @@ func printRejected(w io.Writer, err error) error {
 		fmt.Fprintln(w, e.Error())
 	}
 	return &rejectedError{summary: rej.Error()}
+}
+
+func checkFormat(f string, allowed []string) error {
+	for _, a := range allowed {
+		if f == a {
+			return nil
+		}
+	}
+	return usageErrorf("--format %q: want one of %s", f, strings.Join(allowed, ", "))
+}
+
+// printWarnings writes a result's warnings on stderr, one "warning: " line each.
+func printWarnings(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 }
