@@ -8,7 +8,6 @@ import (
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -73,10 +72,5 @@ func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return render.JSON(stdout, cmp)
-	}
-	metrics.WriteComparisonText(stdout, cmp)
-	printWarnings(opts.stderr, cmp.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, cmp, metrics.WriteComparisonText, cmp.Warnings)
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 )
 
 // metricFlags are the flags shared by metrics, compare and checklist.
@@ -125,10 +125,7 @@ func metricsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "calibration", Usage: "add Brier score and ECE of judge confidences and reward-model scores (\"calibration\" in --json)"},
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, append(metricFlags(), engineFlags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake metrics --by category --json", func(c *cli.Context) error {
 			mc, err := metricCommonOpts(c)
 			if err != nil {
 				return err
@@ -156,7 +153,7 @@ func metricsCommand() *cli.Command {
 				}
 			}
 			return runMetrics(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 
@@ -171,12 +168,7 @@ func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return render.JSON(stdout, rep)
-	}
-	metrics.WriteTable(stdout, rep)
-	printWarnings(opts.stderr, rep.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, rep, metrics.WriteTable, rep.Warnings)
 }
 
 // addExtras adds the agreement and calibration sections asked for.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 )
 
 type rateOptions struct {
@@ -47,10 +47,7 @@ func rateCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake rate --by agent --json", "rate: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake rate --by agent --json", func(c *cli.Context) error {
 			by := c.String("by")
 			if by != "" && by != metrics.ByAgent {
 				return usageHint("trustlake rate --by agent", "rate: --by %q: want agent", by)
@@ -71,7 +68,7 @@ func rateCommand() *cli.Command {
 				o.opts.Threshold = &t
 			}
 			return runRate(c.Context, o, c.App.Writer)
-		},
+		}),
 	}
 }
 
@@ -86,10 +83,5 @@ func runRate(ctx context.Context, o rateOptions, stdout io.Writer) error {
 		}
 		return err
 	}
-	if o.json {
-		return render.JSON(stdout, rep)
-	}
-	metrics.WriteRateTable(stdout, rep)
-	printWarnings(o.stderr, rep.Warnings)
-	return nil
+	return output(stdout, o.stderr, o.json, rep, metrics.WriteRateTable, rep.Warnings)
 }

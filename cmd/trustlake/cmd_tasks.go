@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/render"
-	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
 )
@@ -61,102 +58,9 @@ func (o taskRunOptions) checkRuns() error {
 	return nil
 }
 
-// verifierRunner is what the tasks flows take.
-type verifierRunner interface {
-	Run(context.Context, sandbox.Spec) (sandbox.Result, error)
-}
-
-// openRunner selects the sandbox backend. "none" never runs verifier code on
-// the host: it evaluates declarative checks in process (tasks.InProcess) and
-// refuses script verifiers. The returned func releases the backend.
-func openRunner(ctx context.Context, g globalOptions, o *taskRunOptions) (verifierRunner, func(), error) {
-	if o.sandbox == "none" {
-		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
-		return tasks.InProcess{}, func() {}, nil
-	}
-	labels := map[string]string{}
-	for _, kv := range o.labels {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, nil, usageHint("--sandbox-label run=nightly-42", "--sandbox-label %q: want KEY=VALUE", kv)
-		}
-		labels[k] = v
-	}
-	deadline := deadlineBinary(o.checkBinary)
-	removeCopy, opened := func() {}, false
-	defer func() {
-		if !opened {
-			removeCopy()
-		}
-	}()
-	if deadline != "" {
-		// Mount a private copy: the host path stays out of the sandbox.
-		cp, cleanup, err := tasks.PrivateCopy("", deadline)
-		if err != nil {
-			return nil, nil, err
-		}
-		if deadline == o.checkBinary {
-			o.checkBinary = cp
-		}
-		deadline, removeCopy = cp, cleanup
-	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: g.logger()})
-	if err != nil {
-		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
-	}
-	if warning != "" {
-		fmt.Fprintln(g.stderr, "trustlake:", warning)
-	}
-	release := removeCopy
-	if cl, ok := r.(sandbox.Closer); ok {
-		release = func() {
-			cl.Close()
-			removeCopy()
-		}
-	}
-	if r.Name() == "bwrap" && o.checkBinary == "" {
-		release()
-		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
-			"the bwrap sandbox has no images: give --check-binary")
-	}
-	if d, ok := r.(*sandbox.Docker); ok {
-		if deadline == "" {
-			fmt.Fprintln(g.stderr, "trustlake: no trustlake-check beside trustlake and no --check-binary: sandbox containers are bounded inside only by a CPU-time limit, not by a wall-clock deadline")
-		}
-		n, err := d.RemoveExpired(ctx)
-		if err != nil {
-			release()
-			return nil, nil, err
-		}
-		if n > 0 {
-			fmt.Fprintf(g.stderr, "trustlake: removed %d leftover sandbox container(s) past their deadline\n", n)
-		}
-	}
-	opened = true
-	return r, release, nil
-}
-
-// deadlineBinary returns the static trustlake-check that bounds Docker runs
-// from inside (sandbox.DockerOptions.DeadlineBinary): --check-binary, else
-// trustlake-check beside this executable (bin/ after make build), else "".
-func deadlineBinary(checkBinary string) string {
-	if checkBinary != "" {
-		return checkBinary
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(exe), "trustlake-check")
-	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return p
-	}
-	return ""
-}
-
 // withTaskRunner loads the task library, opens the sandbox backend, runs
 // fn with both and releases the backend.
-func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
+func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, tasks.Runner) (R, error)) (R, error) {
 	var zero R
 	if err := o.checkRuns(); err != nil {
 		return zero, err
@@ -165,10 +69,12 @@ func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptio
 	if err != nil {
 		return zero, err
 	}
-	r, release, err := openRunner(ctx, g, o)
+	r, bin, release, err := tasks.OpenRunner(ctx, tasks.RunnerOptions{Sandbox: o.sandbox, CheckBinary: o.checkBinary, Labels: o.labels,
+		Logger: g.logger(), Notice: func(s string) { fmt.Fprintln(g.stderr, "trustlake:", s) }})
 	if err != nil {
 		return zero, err
 	}
+	o.checkBinary = bin
 	defer release()
 	return fn(lib, r)
 }
@@ -218,12 +124,12 @@ func tasksCommand() *cli.Command {
 
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
-	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
+	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.FixtureResult, error) {
 		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
 		if err == nil && record {
-			rows, err = tasks.SelfTestRows(lib, res, runnerName(r))
+			rows, err = tasks.SelfTestRows(lib, res, tasks.RunnerName(r))
 		}
 		return res, err
 	})
@@ -248,7 +154,7 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 			return err
 		}
 		if !o.json {
-			printIngestSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
+			ingest.WriteSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
 		}
 	}
 	bad := 0
@@ -268,12 +174,4 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
 	}
 	return nil
-}
-
-// runnerName names the sandbox a runner stands for ("none" in process).
-func runnerName(r verifierRunner) string {
-	if n, ok := r.(interface{ Name() string }); ok {
-		return n.Name()
-	}
-	return "none"
 }

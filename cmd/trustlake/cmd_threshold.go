@@ -8,7 +8,6 @@ import (
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 )
 
 type thresholdOptions struct {
@@ -59,10 +58,5 @@ func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return render.JSON(stdout, r)
-	}
-	metrics.WriteThresholdText(stdout, r)
-	printWarnings(opts.stderr, r.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, r, metrics.WriteThresholdText, r.Warnings)
 }

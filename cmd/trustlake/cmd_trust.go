@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
+	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
@@ -69,10 +70,7 @@ func trustCommand() *cli.Command {
 			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
 		}, append(backendFlags(), engineFlags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake trust --benchmark tau-bench-airline", func(c *cli.Context) error {
 			eo, err := engineOpts(c)
 			if err != nil {
 				return err
@@ -87,8 +85,8 @@ func trustCommand() *cli.Command {
 				if name == "rm-http" {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
 				}
-				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
-					keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: 1})
+				b, err := judge.NewBackend(judge.BackendSpec{Name: name, Model: c.String("model"), BaseURL: c.String("base-url"),
+					KeyEnv: c.String("api-key-env"), Command: c.String("exec"), PassEnv: c.StringSlice("pass-env"), Conns: 1})
 				if err != nil {
 					return err
 				}
@@ -96,46 +94,13 @@ func trustCommand() *cli.Command {
 					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 
 func (o trustOptions) auditOptions() (trust.Options, error) {
-	if o.d2Policy != trust.PolicyLenient && o.d2Policy != trust.PolicyStrict {
-		return trust.Options{}, usageErrorf("trust: --d2-unconfirmed %q: want lenient or strict", o.d2Policy)
-	}
-	if o.repeats < 1 {
-		return trust.Options{}, usageErrorf("trust: --repeats must be ≥ 1, got %d", o.repeats)
-	}
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return trust.Options{}, usageErrorf("trust: --alpha must lie in (0, 1), got %g", o.alpha)
-	}
-	// Zero values (callers such as report that do not set them) mean the
-	// defaults: one other valid run, infrastructure failures excluded.
-	if o.minRepeats == 0 {
-		o.minRepeats = 1
-	}
-	if o.infra == "" {
-		o.infra = trust.InfraExclude
-	}
-	if o.minRepeats < 1 || o.minRepeats > o.repeats {
-		return trust.Options{}, usageErrorf("trust: --min-repeats must lie in [1, --repeats], got %d", o.minRepeats)
-	}
-	if o.infra != trust.InfraExclude && o.infra != trust.InfraFailure {
-		return trust.Options{}, usageErrorf("trust: --infra-policy %q: want exclude or failure", o.infra)
-	}
-	if o.resamples < 0 {
-		return trust.Options{}, usageErrorf("trust: --bootstrap must be ≥ 1, got %d", o.resamples)
-	}
-	if o.passK < 0 {
-		return trust.Options{}, usageErrorf("trust: --pass-k must be ≥ 1, got %d", o.passK)
-	}
-	dims, err := trust.ParseDimensions(o.dimensions)
-	if err != nil {
-		return trust.Options{}, usageErrorf("trust: --dimensions: %v", err)
-	}
-	return trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
-		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, nil
+	return trust.CheckOptions(trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
+		InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, o.dimensions)
 }
 
 // trustJSON is the --json output: the report and what was stored.
@@ -187,7 +152,11 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 		return trust.Report{}, nil, err
 	}
 	defer sess.Close()
-	if err := checkBenchmarks(ctx, sess, src, opts.benchmarks); err != nil {
+	have, err := sess.TrustBenchmarks(ctx)
+	if err != nil {
+		return trust.Report{}, nil, err
+	}
+	if err := trust.CheckBenchmarks(have, opts.benchmarks, src.Root()); err != nil {
 		return trust.Report{}, nil, err
 	}
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
@@ -216,30 +185,4 @@ func openTrustSource(ctx context.Context, src *lake.Lake, opts trustOptions) (tr
 		return queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
 	}
 	return spark.Open(ctx, opts.engine.engine, spark.Options{LakeURI: opts.engine.uri(src.Root()), Logger: opts.logger()})
-}
-
-// checkBenchmarks fails with a usage error when the lake has no results or
-// a requested benchmark has none, naming the benchmarks that exist.
-func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want []string) error {
-	have, err := sess.TrustBenchmarks(ctx)
-	if err != nil {
-		return err
-	}
-	if len(have) == 0 {
-		return usageHint("trustlake ingest tau-bench FILE.json  (or: trustlake ingest results FILE.jsonl)",
-			"trust: the lake at %s has no results to audit", src.Root())
-	}
-	known := map[string]bool{}
-	names := make([]string, len(have))
-	for i, b := range have {
-		known[b.Benchmark] = true
-		names[i] = fmt.Sprintf("%s (%d results)", b.Benchmark, b.Results)
-	}
-	for _, b := range want {
-		if !known[b] {
-			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
-				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
-		}
-	}
-	return nil
 }

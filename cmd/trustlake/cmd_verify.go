@@ -57,7 +57,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 	if len(bad) > 0 {
 		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
-	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
+	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.VerifyResult, error) {
 		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs, ReadMeta: ingestMeta(ctx),
 			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
 	})
@@ -96,7 +96,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 	} else {
 		tasks.WriteVerifyText(stdout, res, o.runs)
 		if !o.noIngest && len(labeled) > 0 {
-			printIngestSummary(stdout, st)
+			ingest.WriteSummary(stdout, st)
 		}
 	}
 	if len(labeled) < len(res) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/render"
 )
 
 // globalOptions are the flags every command shares.
@@ -129,4 +130,15 @@ func printWarnings(stderr io.Writer, warnings []string) {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+}
+
+// output prints r as JSON (--json), or as text followed by its warnings on
+// stderr.
+func output[R any](stdout, stderr io.Writer, asJSON bool, r R, text func(io.Writer, R), warnings []string) error {
+	if asJSON {
+		return render.JSON(stdout, r)
+	}
+	text(stdout, r)
+	printWarnings(stderr, warnings)
+	return nil
 }
