@@ -89,17 +89,7 @@ func or(a, b string) string {
 }
 
 // SplitList flattens repeated and comma-separated flag values.
-func SplitList(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
+func SplitList(vals []string) []string { return listItems(vals) }
 
 // ApplyTo sets what this bench.yaml entry gives on spec, r and conds,
 // except where isSet says the command line gave it.
@@ -142,4 +132,31 @@ func (e ConfigEvidence) ApplyTo(p *PackOptions, isSet func(flag string) bool) {
 	if e.MaxImages > 0 && !isSet("max-images") {
 		p.MaxImages = e.MaxImages
 	}
+}
+
+// CheckRun checks r's limits, named by trustlake judge's flags.
+func CheckRun(r RunOptions) error {
+	if r.MaxRetryWait <= 0 || r.MaxRetryWait > MaxRetryWait {
+		return optionError("", "judge: --max-retry-wait %s: want more than 0 and at most %s", r.MaxRetryWait, MaxRetryWait)
+	}
+	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
+		return optionError("", "judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
+	}
+	return nil
+}
+
+// CheckVariant refuses a prompt other than the default rubric under a pack
+// condition's own name: a variant runs only under its own condition names.
+// arg is the prompt as the command line gave it.
+func CheckVariant(p Prompt, arg string, conds []JudgeCondition) error {
+	if p.Name == DefaultPrompt {
+		return nil
+	}
+	for _, jc := range conds {
+		if jc.Name == jc.Pack {
+			return optionError(fmt.Sprintf("trustlake judge --prompt %s --conditions %s-variant=%s ...", arg, jc.Pack, jc.Pack),
+				"judge: prompt %s is not the default rubric: it runs only under its own condition names, and %s is a pack condition", p.Name, jc.Name)
+		}
+	}
+	return nil
 }

@@ -132,23 +132,15 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
 	}
 	r.Conditions = conds
-	if r.MaxRetryWait <= 0 || r.MaxRetryWait > judge.MaxRetryWait {
-		return o, usageErrorf("judge: --max-retry-wait %s: want more than 0 and at most %s", r.MaxRetryWait, judge.MaxRetryWait)
-	}
-	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
-		return o, usageErrorf("judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
+	if err := judge.CheckRun(r); err != nil {
+		return o, err
 	}
 	prompt, err := loadPrompt(o.promptArg)
 	if err != nil {
 		return o, err
 	}
-	if prompt.Name != judge.DefaultPrompt {
-		for _, jc := range conds {
-			if jc.Name == jc.Pack {
-				return o, usageHint(fmt.Sprintf("trustlake judge --prompt %s --conditions %s-variant=%s ...", o.promptArg, jc.Pack, jc.Pack),
-					"judge: prompt %s is not the default rubric: it runs only under its own condition names, and %s is a pack condition", prompt.Name, jc.Name)
-			}
-		}
+	if err := judge.CheckVariant(prompt, o.promptArg, conds); err != nil {
+		return o, err
 	}
 	r.Prompt = prompt
 	if !r.DryRun {
