@@ -2,9 +2,6 @@ package trust
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/trustlake/trustlake/queries"
 )
 
 // OptionError is a mistake in the options a command gave (a usage error):
@@ -58,27 +55,4 @@ func CheckOptions(o Options, dimensions string) (Options, error) {
 	}
 	o.Dimensions = dims
 	return o, nil
-}
-
-// CheckBenchmarks fails with an OptionError when the lake at root has no
-// results (have is empty) or a benchmark of want has none, naming the
-// benchmarks that exist.
-func CheckBenchmarks(have []queries.BenchmarkCount, want []string, root string) error {
-	if len(have) == 0 {
-		return &OptionError{Hint: "trustlake ingest tau-bench FILE.json  (or: trustlake ingest results FILE.jsonl)",
-			Msg: fmt.Sprintf("trust: the lake at %s has no results to audit", root)}
-	}
-	known := map[string]bool{}
-	names := make([]string, len(have))
-	for i, b := range have {
-		known[b.Benchmark] = true
-		names[i] = fmt.Sprintf("%s (%d results)", b.Benchmark, b.Results)
-	}
-	for _, b := range want {
-		if !known[b] {
-			return &OptionError{Hint: "trustlake trust --benchmark " + have[0].Benchmark,
-				Msg: fmt.Sprintf("trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))}
-		}
-	}
-	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -152,11 +153,7 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 		return trust.Report{}, nil, err
 	}
 	defer sess.Close()
-	have, err := sess.TrustBenchmarks(ctx)
-	if err != nil {
-		return trust.Report{}, nil, err
-	}
-	if err := trust.CheckBenchmarks(have, opts.benchmarks, src.Root()); err != nil {
+	if err := checkBenchmarks(ctx, sess, src, opts.benchmarks); err != nil {
 		return trust.Report{}, nil, err
 	}
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
@@ -185,4 +182,30 @@ func openTrustSource(ctx context.Context, src *lake.Lake, opts trustOptions) (tr
 		return queries.Open(ctx, src, queries.Options{Logger: opts.logger()})
 	}
 	return spark.Open(ctx, opts.engine.engine, spark.Options{LakeURI: opts.engine.uri(src.Root()), Logger: opts.logger()})
+}
+
+// checkBenchmarks fails with a usage error when the lake has no results or
+// a requested benchmark has none, naming the benchmarks that exist.
+func checkBenchmarks(ctx context.Context, sess trustSource, src *lake.Lake, want []string) error {
+	have, err := sess.TrustBenchmarks(ctx)
+	if err != nil {
+		return err
+	}
+	if len(have) == 0 {
+		return usageHint("trustlake ingest tau-bench FILE.json  (or: trustlake ingest results FILE.jsonl)",
+			"trust: the lake at %s has no results to audit", src.Root())
+	}
+	known := map[string]bool{}
+	names := make([]string, len(have))
+	for i, b := range have {
+		known[b.Benchmark] = true
+		names[i] = fmt.Sprintf("%s (%d results)", b.Benchmark, b.Results)
+	}
+	for _, b := range want {
+		if !known[b] {
+			return usageHint("trustlake trust --benchmark "+have[0].Benchmark,
+				"trust: no results for benchmark %q; the lake has: %s", b, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }
