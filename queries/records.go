@@ -7,7 +7,8 @@ import (
 
 // Records returns an iterator over rows as maps from column name to value
 // (the shape ingest.Records reads); it reports false after the last row.
-func Records(rows *sql.Rows) (func() (map[string]any, bool, error), error) {
+// An error of the rows themselves is prefixed with what (the reader's name).
+func Records(rows *sql.Rows, what string) (func() (map[string]any, bool, error), error) {
 	cols, err := rows.Columns()
 	if err != nil {
 		return nil, err
@@ -20,7 +21,7 @@ func Records(rows *sql.Rows) (func() (map[string]any, bool, error), error) {
 	return func() (map[string]any, bool, error) {
 		if !rows.Next() {
 			if err := rows.Err(); err != nil {
-				return nil, false, fmt.Errorf("ingest sql: %w", err)
+				return nil, false, fmt.Errorf("%s: %w", what, err)
 			}
 			return nil, false, nil
 		}

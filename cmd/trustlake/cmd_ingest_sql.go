@@ -61,7 +61,7 @@ func ingestSQL(ctx context.Context, g globalOptions, dst *lake.Lake, table, quer
 		return ingest.Stats{}, queryError(err)
 	}
 	defer rows.Close()
-	next, err := queries.Records(rows)
+	next, err := queries.Records(rows, "ingest sql")
 	if err != nil {
 		return ingest.Stats{}, err
 	}
