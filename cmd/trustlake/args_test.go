@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/cmdline"
 )
 
 func TestHoistGlobalFlags(t *testing.T) {
@@ -20,7 +22,7 @@ func TestHoistGlobalFlags(t *testing.T) {
 		{"trustlake sql Q --lake", "trustlake --lake sql Q"}, // no value: urfave/cli reports it
 	}
 	for _, c := range cases {
-		got := strings.Join(hoistGlobalFlags(strings.Fields(c.in), globalFlags()), " ")
+		got := strings.Join(cmdline.HoistGlobalFlags(strings.Fields(c.in), globalFlags()), " ")
 		if got != c.want {
 			t.Errorf("hoistGlobalFlags(%s) = %s, want %s", c.in, got, c.want)
 		}
@@ -48,17 +50,4 @@ func TestNoCommandShadowsGlobalFlag(t *testing.T) {
 		}
 	}
 	walk("trustlake", commands())
-}
-
-func TestClosest(t *testing.T) {
-	names := []string{"ingest", "sql", "export", "lake", "metrics", "compare", "check"}
-	cases := []struct{ in, want string }{
-		{"sqll", "sql"}, {"ingets", "ingest"}, {"metric", "metrics"}, {"chek", "check"},
-		{"comp", "compare"}, {"xyzzy", ""}, {"q", ""},
-	}
-	for _, c := range cases {
-		if got := closest(c.in, names); got != c.want {
-			t.Errorf("closest(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/render"
 )
 
 type checklistOptions struct {
@@ -68,17 +68,11 @@ func runChecklist(ctx context.Context, opts checklistOptions, stdout io.Writer) 
 		return err
 	}
 	if opts.json {
-		if err := writeJSON(stdout, r); err != nil {
+		if err := render.JSON(stdout, r); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "checklist for %s@%s as a training signal\n", r.Judge, r.Condition)
-		for _, it := range r.Items {
-			fmt.Fprintf(stdout, "  %-11s %s: %s\n", strings.ToUpper(it.Status), it.Title, it.Figure)
-			if it.Reason != "" {
-				fmt.Fprintf(stdout, "              %s\n", it.Reason)
-			}
-		}
+		metrics.WriteChecklistText(stdout, r)
 		printWarnings(opts.stderr, r.Warnings)
 	}
 	if !r.Pass {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -73,20 +72,5 @@ func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return writeJSON(stdout, cmp)
-	}
-	fmt.Fprintf(stdout, "A = %s, B = %s (source %s, uncertain as %s, gt %s)\n", cmp.JudgeA, cmp.JudgeB, cmp.Source, cmp.UncertainPolicy, cmp.GT)
-	for _, side := range []struct {
-		name, rate, b string
-		p             metrics.Paired
-	}{{"GT negatives", "FPR", "A accepts, B rejects", cmp.Negatives}, {"GT positives", "TPR", "A accepts, B rejects", cmp.Positives},
-		{"all pairs", "accuracy", "A agrees with the reference, B does not", cmp.Accuracy}} {
-		p := side.p
-		fmt.Fprintf(stdout, "%s: %d pairs in %d tasks; b (%s) = %d, c = %d, McNemar exact p = %s\n",
-			side.name, p.NPairs, p.NTasks, side.b, p.B, p.C, num(p.McNemar))
-		fmt.Fprintf(stdout, "  %s A %s   B %s   A−B %s\n", side.rate, full(p.RateA), full(p.RateB), withBoot(p.Diff))
-	}
-	printWarnings(opts.stderr, cmp.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, cmp, metrics.WriteComparisonText, cmp.Warnings)
 }

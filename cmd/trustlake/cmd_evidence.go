@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/judge"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -54,51 +55,27 @@ func evidenceCommand() *cli.Command {
 			&cli.BoolFlag{Name: "replace", Usage: "record packs that differ from those recorded before"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake evidence --conditions E2-lastk", "evidence: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake evidence --conditions E2-lastk", func(c *cli.Context) error {
 			conds, err := judge.ParseConditions(c.StringSlice("conditions"))
 			if err != nil {
 				return usageHint("trustlake evidence --conditions E1-final,E2-lastk,E3-full,E2+claim", "evidence: %v", err)
 			}
 			o := evidenceOptions{globalOptions: globals(c), conditions: conds, tasksDir: c.String("tasks"),
-				episodes: splitList(c.StringSlice("episodes")), workers: c.Int("workers"), replace: c.Bool("replace"), json: c.Bool("json"),
+				episodes: judge.SplitList(c.StringSlice("episodes")), workers: c.Int("workers"), replace: c.Bool("replace"), json: c.Bool("json"),
 				pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}
 			if name := c.String("config"); name != "" {
 				cfg, err := judge.LoadConfig(name, os.LookupEnv)
 				if err != nil {
 					return &rejectedError{summary: err.Error()}
 				}
-				if cfg.Evidence.LastK > 0 && !c.IsSet("k") {
-					o.pack.LastK = cfg.Evidence.LastK
-				}
-				if cfg.Evidence.MaxImageSide > 0 && !c.IsSet("max-image-side") {
-					o.pack.MaxImageSide = cfg.Evidence.MaxImageSide
-				}
-				if cfg.Evidence.MaxImages > 0 && !c.IsSet("max-images") {
-					o.pack.MaxImages = cfg.Evidence.MaxImages
-				}
+				cfg.Evidence.ApplyTo(&o.pack, c.IsSet)
 			}
 			if err := o.pack.Validate(); err != nil {
 				return usageErrorf("evidence: %v", err)
 			}
 			return runEvidence(c.Context, o, c.App.Writer)
-		},
+		}),
 	}
-}
-
-// splitList flattens repeated and comma-separated flag values.
-func splitList(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
 }
 
 // taskTexts reads the instructions of a task library, or nil for "".
@@ -106,19 +83,11 @@ func taskTexts(dir string) (map[string]string, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	lib, err := tasks.LoadLibrary(dir)
+	texts, err := tasks.Instructions(dir)
 	if err != nil {
 		return nil, &rejectedError{summary: fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
 	}
-	out := map[string]string{}
-	for _, id := range lib.IDs() {
-		t, err := lib.Task(id)
-		if err != nil {
-			return nil, err
-		}
-		out[id] = t.Instruction
-	}
-	return out, nil
+	return texts, nil
 }
 
 func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error {
@@ -152,7 +121,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 		return judgeInputError(o.stderr, err)
 	}
 	if o.json {
-		return writeJSON(stdout, st)
+		return render.JSON(stdout, st)
 	}
 	fmt.Fprintf(stdout, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, %d replaced; %d images, %.1f MB\n",
 		st.Packs, len(srcs), len(o.conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)

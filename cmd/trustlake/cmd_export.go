@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -72,7 +73,7 @@ func runExport(ctx context.Context, opts exportOptions, stdout io.Writer) error 
 			return usageHint("trustlake export --out FILE (a FILE outside --lake)", "export --out: %v", err)
 		}
 		if errors.Is(err, queries.ErrOutDir) {
-			hint := "mkdir -p " + shellQuote(filepath.Dir(opts.out))
+			hint := "mkdir -p " + cmdline.ShellQuote(filepath.Dir(opts.out))
 			if _, serr := os.Stat(filepath.Dir(opts.out)); serr == nil {
 				hint = "trustlake export --out FOLDER/FILE (FOLDER an existing folder)"
 			}

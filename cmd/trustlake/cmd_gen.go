@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/sim"
 )
 
@@ -67,10 +68,7 @@ func genCommand() *cli.Command {
 			&cli.BoolFlag{Name: "verdicts-only", Usage: "write no episode folders at all"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per CPU); output does not depend on it"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake gen --out demo --verdict-rows 1000000", "gen: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake gen --out demo --verdict-rows 1000000", func(c *cli.Context) error {
 			opts := genOptions{
 				out: c.String("out"), tasks: c.Int("tasks"), episodesPerTask: c.Int("episodes-per-task"),
 				verdictRows: c.Int("verdict-rows"), runs: c.Int("runs"), seed: c.Uint64("seed"),
@@ -80,7 +78,7 @@ func genCommand() *cli.Command {
 				noEpisodes: c.Bool("no-episodes"), verdictsOnly: c.Bool("verdicts-only"), workers: c.Int("workers"),
 			}
 			return runGen(c.Context, opts, c.App.Writer, c.App.ErrWriter)
-		},
+		}),
 	}
 }
 

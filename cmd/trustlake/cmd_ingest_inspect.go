@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 )
@@ -32,10 +33,7 @@ func ingestInspectCommand() *cli.Command {
 			&cli.StringFlag{Name: "ground-truth", Usage: "`SCORER` whose values are ground truth, or none (default: the only non-judge scorer)"},
 			&cli.StringSliceFlag{Name: "judge-scorer", Usage: "`SCORER` to treat as a model judge besides model_graded_* (repeatable)"},
 		),
-		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				return usageHint("trustlake ingest inspect logs/", "ingest inspect: no FILE or DIR given")
-			}
+		Action: cmdline.NeedArgs("trustlake ingest inspect logs/", "ingest inspect: no FILE or DIR given", func(c *cli.Context) error {
 			io := ingest.InspectOptions{
 				Benchmark: c.String("benchmark"), Agent: c.String("agent"),
 				GroundTruth: c.String("ground-truth"), Judges: c.StringSlice("judge-scorer"),
@@ -47,18 +45,12 @@ func ingestInspectCommand() *cli.Command {
 			return runIngest(c.Context, ingestOpts(c), c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
 				return ingest.Inspect(ctx, dst, files, io, o)
 			})
-		},
+		}),
 	}
 }
 
 // inspectMemoryLimit is the Go runtime's soft memory limit while Inspect
-// logs are ingested (unless GOMEMLIMIT is set). The ingest's live heap is
-// about 30 MiB whatever the number of samples, but the heap the collector
-// lets grow between two cycles (twice the live heap) rose with the rare
-// moments of more live memory (a data file rolling over while the next
-// fills), so peak RSS still crept up with the samples: 112 → 128 MiB from
-// 10,000 to 100,000 samples. Under this limit the collector runs earlier
-// instead: 106 → 109 MiB, ~2% more CPU. It is soft: when one sample needs
-// more, the heap passes it, the collector taking at most about half the
-// CPU meanwhile.
+// logs are ingested (unless GOMEMLIMIT is set): the collector runs earlier
+// rather than let the heap double past the rare peaks of live memory, so
+// peak RSS stays flat as the number of samples grows.
 const inspectMemoryLimit = 64 << 20

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/queries"
 )
 
 func ingestSQLCommand() *cli.Command {
@@ -61,30 +61,9 @@ func ingestSQL(ctx context.Context, g globalOptions, dst *lake.Lake, table, quer
 		return ingest.Stats{}, queryError(err)
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
+	next, err := queries.Records(rows, "ingest sql")
 	if err != nil {
 		return ingest.Stats{}, err
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	next := func() (map[string]any, bool, error) {
-		if !rows.Next() {
-			if err := rows.Err(); err != nil {
-				return nil, false, fmt.Errorf("ingest sql: %w", err)
-			}
-			return nil, false, nil
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, false, err
-		}
-		rec := make(map[string]any, len(cols))
-		for i, c := range cols {
-			rec[c] = vals[i]
-		}
-		return rec, true, nil
 	}
 	return ingest.Records(ctx, dst, table, name, next, o)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 )
@@ -41,10 +42,7 @@ func ingestTauBenchCommand() *cli.Command {
 			&cli.Float64Flag{Name: "scale", Value: 1, Usage: "reward `SCALE`: scores are reward/SCALE and must lie in [0, 1]"},
 			&cli.BoolFlag{Name: "skip-bad", Usage: "commit the good records, report the bad ones (exit 3)"},
 		),
-		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				return usageHint("trustlake ingest tau-bench gpt-4o-airline.json", "ingest tau-bench: no FILE given")
-			}
+		Action: cmdline.NeedArgs("trustlake ingest tau-bench gpt-4o-airline.json", "ingest tau-bench: no FILE given", func(c *cli.Context) error {
 			if c.IsSet("scale") && !(c.Float64("scale") > 0) {
 				return usageErrorf("ingest tau-bench: --scale must be > 0, got %g", c.Float64("scale"))
 			}
@@ -57,7 +55,7 @@ func ingestTauBenchCommand() *cli.Command {
 				files: c.Args().Slice(),
 			}
 			return runIngestTauBench(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/judge"
+	"github.com/trustlake/trustlake/render"
 )
 
 // judgeOptions are the flags of trustlake judge (and of trust --labeler).
@@ -76,82 +78,14 @@ func judgeCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the plan (calls per condition, images, bytes); call nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		}, backendFlags()...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake judge --backend exec --exec ./judge.sh --judge NAME", "judge: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake judge --backend exec --exec ./judge.sh --judge NAME", func(c *cli.Context) error {
 			o, err := judgeOptionsFrom(c)
 			if err != nil {
 				return err
 			}
 			return runJudge(c.Context, o, c.App.Writer)
-		},
+		}),
 	}
-}
-
-// backendSpec is what picks and configures a backend.
-type backendSpec struct {
-	name, model, baseURL, keyEnv, command string
-	passEnv                               []string // exec: variables handed to the command
-	conns                                 int
-}
-
-// newBackend builds a backend; the API key comes from the environment only.
-func newBackend(s backendSpec) (judge.Backend, error) {
-	keyEnv := s.keyEnv
-	var defURL string
-	switch s.name {
-	case "openai":
-		keyEnv, defURL = cmpOr(keyEnv, "OPENAI_API_KEY"), "https://api.openai.com/v1"
-	case "anthropic":
-		keyEnv, defURL = cmpOr(keyEnv, "ANTHROPIC_API_KEY"), "https://api.anthropic.com"
-	case "rm-http":
-		keyEnv = cmpOr(keyEnv, "RM_API_KEY")
-		if s.baseURL == "" {
-			return nil, usageHint("trustlake judge --backend rm-http --base-url http://localhost:8000/score ...", "rm-http needs --base-url")
-		}
-	case "exec":
-		if strings.TrimSpace(s.command) == "" {
-			return nil, usageHint("trustlake judge --backend exec --exec './my_judge.py' ...", "the exec backend needs --exec COMMAND")
-		}
-		var env []string
-		for _, name := range splitList(s.passEnv) {
-			v, ok := os.LookupEnv(name)
-			if !ok {
-				return nil, usageHint("export "+name+"=... before --pass-env "+name, "--pass-env %s: %s is not set", name, name)
-			}
-			env = append(env, name+"="+v)
-		}
-		return &judge.Exec{Command: s.command, Env: env, Secrets: judge.EnvSecrets(os.Environ())}, nil
-	case "":
-		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "no --backend given")
-	default:
-		return nil, usageHint("trustlake judge --backend openai|anthropic|exec|rm-http ...", "unknown backend %q", s.name)
-	}
-	if s.model == "" && s.name != "rm-http" {
-		return nil, usageHint("trustlake judge --model MODEL ...", "--backend %s needs --model", s.name)
-	}
-	base := cmpOr(s.baseURL, defURL)
-	key := os.Getenv(keyEnv)
-	if key == "" && s.baseURL == "" && defURL != "" {
-		return nil, usageHint(fmt.Sprintf("export %s=... (or --api-key-env VAR, or --base-url for a local server)", keyEnv),
-			"%s is not set: the %s backend reads its API key from the environment only", keyEnv, s.name)
-	}
-	h := judge.HTTPOptions{BaseURL: base, APIKey: key, Secrets: judge.EnvSecrets(os.Environ(), keyEnv), Client: judge.NewHTTPClient(max(s.conns, 1))}
-	switch s.name {
-	case "openai":
-		return &judge.OpenAI{HTTPOptions: h}, nil
-	case "anthropic":
-		return &judge.Anthropic{HTTPOptions: h}, nil
-	}
-	return &judge.RMHTTP{HTTPOptions: h}, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // loadPrompt resolves --prompt: a built-in name or a template file.
@@ -172,8 +106,8 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 
 func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 	o := judgeOptions{globalOptions: globals(c), json: c.Bool("json"), promptArg: c.String("prompt")}
-	spec := backendSpec{name: c.String("backend"), model: c.String("model"), baseURL: c.String("base-url"),
-		keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: c.Int("concurrency")}
+	spec := judge.BackendSpec{Name: c.String("backend"), Model: c.String("model"), BaseURL: c.String("base-url"),
+		KeyEnv: c.String("api-key-env"), Command: c.String("exec"), PassEnv: c.StringSlice("pass-env"), Conns: c.Int("concurrency")}
 	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
 		Runs: c.Int("runs"), Concurrency: c.Int("concurrency"), RatePerMinute: c.Float64("rpm"), MaxCalls: c.Int64("max-calls"),
 		MaxRetries: c.Int("retries"), MaxRetryWait: c.Duration("max-retry-wait"), Timeout: c.Duration("timeout"), MaxFailures: c.Int("max-failures"),
@@ -191,64 +125,33 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 		if !ok {
 			return o, usageErrorf("judge: %s has no judges.%s entry", name, r.Judge)
 		}
-		set := func(flag string, apply func()) {
-			if !c.IsSet(flag) {
-				apply()
-			}
-		}
-		set("backend", func() { spec.name = cmpOr(jc.Backend, spec.name) })
-		set("model", func() { spec.model = cmpOr(cmpOr(jc.Model, jc.Path), spec.model) })
-		set("base-url", func() { spec.baseURL = cmpOr(jc.BaseURL, spec.baseURL) })
-		set("exec", func() { spec.command = cmpOr(jc.Command, spec.command) })
-		set("temperature", func() {
-			if jc.Temperature != nil {
-				r.Temperature = *jc.Temperature
-			}
-		})
-		set("runs", func() {
-			if jc.Runs > 0 {
-				r.Runs = jc.Runs
-			}
-		})
-		set("conditions", func() {
-			if len(jc.Conditions) > 0 {
-				condList = jc.Conditions
-			}
-		})
+		jc.ApplyTo(&spec, &r, &condList, c.IsSet)
 	}
 	conds, err := judge.ParseJudgeConditions(condList)
 	if err != nil {
 		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
 	}
 	r.Conditions = conds
-	if r.MaxRetryWait <= 0 || r.MaxRetryWait > judge.MaxRetryWait {
-		return o, usageErrorf("judge: --max-retry-wait %s: want more than 0 and at most %s", r.MaxRetryWait, judge.MaxRetryWait)
-	}
-	if r.Runs < 1 || r.Concurrency < 1 || r.MaxCalls < 0 || r.RatePerMinute < 0 || r.Temperature < 0 {
-		return o, usageErrorf("judge: --runs and --concurrency must be ≥ 1; --max-calls, --rpm and --temperature ≥ 0")
+	if err := judge.CheckRun(r); err != nil {
+		return o, err
 	}
 	prompt, err := loadPrompt(o.promptArg)
 	if err != nil {
 		return o, err
 	}
-	if prompt.Name != judge.DefaultPrompt {
-		for _, jc := range conds {
-			if jc.Name == jc.Pack {
-				return o, usageHint(fmt.Sprintf("trustlake judge --prompt %s --conditions %s-variant=%s ...", o.promptArg, jc.Pack, jc.Pack),
-					"judge: prompt %s is not the default rubric: it runs only under its own condition names, and %s is a pack condition", prompt.Name, jc.Name)
-			}
-		}
+	if err := judge.CheckVariant(prompt, o.promptArg, conds); err != nil {
+		return o, err
 	}
 	r.Prompt = prompt
 	if !r.DryRun {
-		b, err := newBackend(spec)
+		b, err := judge.NewBackend(spec)
 		if err != nil {
 			return o, err
 		}
 		r.Backend = b
 	}
-	o.backend, r.BackendName, r.Model = spec.name, spec.name, spec.model
-	if eps := splitList(c.StringSlice("episodes")); len(eps) > 0 {
+	o.backend, r.BackendName, r.Model = spec.Name, spec.Name, spec.Model
+	if eps := judge.SplitList(c.StringSlice("episodes")); len(eps) > 0 {
 		r.Episodes = map[string]bool{}
 		for _, e := range eps {
 			r.Episodes[e] = true
@@ -276,30 +179,16 @@ func runJudge(ctx context.Context, o judgeOptions, stdout io.Writer) error {
 		return err
 	}
 	if o.json {
-		if werr := writeJSON(stdout, sum); werr != nil {
+		if werr := render.JSON(stdout, sum); werr != nil {
 			return werr
 		}
 	} else {
-		printJudgeSummary(stdout, o.run.Judge, sum)
+		judge.WriteSummaryText(stdout, o.run.Judge, sum)
 	}
 	if err != nil {
 		return &incompleteError{summary: "judge: " + err.Error()}
 	}
 	return nil
-}
-
-func printJudgeSummary(w io.Writer, name string, s judge.Summary) {
-	if s.DryRun {
-		fmt.Fprintf(w, "plan for judge %s (prompt sha256 %s), nothing called:\n", name, s.PromptSHA256[:12])
-		fmt.Fprintf(w, "  %-22s %-10s %8s %8s %8s %10s\n", "condition", "pack", "episodes", "calls", "images", "MB")
-		for _, p := range s.Plan {
-			fmt.Fprintf(w, "  %-22s %-10s %8d %8d %8d %10.1f\n", p.Condition, p.Pack, p.Episodes, p.Calls, p.Images, float64(p.Bytes)/1e6)
-		}
-		fmt.Fprintf(w, "  %d calls, %d already in the lake\n", s.Planned, s.Skipped)
-		return
-	}
-	fmt.Fprintf(w, "judge %s: %d verdicts committed in %d batches (%d already in the lake), %d calls, %d retries, %d failed, %d parse errors, tokens %d in / %d out, %.1fs\n",
-		name, s.Verdicts, s.Commits, s.Skipped, s.Calls, s.Retries, s.Failed, s.ParseErrors, s.InputTokens, s.OutputTokens, s.Elapsed.Seconds())
 }
 
 // judgeProgress draws "done/total, rate, ETA, failures" on a terminal.

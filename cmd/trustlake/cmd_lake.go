@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/render"
 )
 
 type lakeCheckOptions struct {
@@ -78,7 +79,7 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 		folded += st.Partitions
 	}
 	if asJSON {
-		return writeJSON(stdout, out)
+		return render.JSON(stdout, out)
 	}
 	if folded == 0 {
 		fmt.Fprintf(stdout, "nothing to fold: every partition of %s already holds one file\n", strings.Join(tables, ", "))
@@ -96,7 +97,7 @@ func runLakeCheck(ctx context.Context, opts lakeCheckOptions, stdout io.Writer) 
 		return err
 	}
 	if opts.json {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := render.JSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {

@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -127,10 +125,7 @@ func metricsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "calibration", Usage: "add Brier score and ECE of judge confidences and reward-model scores (\"calibration\" in --json)"},
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 		}, append(metricFlags(), engineFlags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake metrics --by category --json", "metrics: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake metrics --by category --json", func(c *cli.Context) error {
 			mc, err := metricCommonOpts(c)
 			if err != nil {
 				return err
@@ -158,7 +153,7 @@ func metricsCommand() *cli.Command {
 				}
 			}
 			return runMetrics(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 
@@ -173,12 +168,7 @@ func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return writeJSON(stdout, rep)
-	}
-	writeMetricsTable(stdout, rep)
-	printWarnings(opts.stderr, rep.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, rep, metrics.WriteTable, rep.Warnings)
 }
 
 // addExtras adds the agreement and calibration sections asked for.
@@ -203,105 +193,10 @@ func addExtras(ctx context.Context, s *queries.Session, opts metricsOptions, rep
 	return nil
 }
 
-// writeMetricsTable prints the readable table: one line per row.
-func writeMetricsTable(w io.Writer, rep metrics.Report) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "judge\tcondition\tstratum\tn\tneg\tfp\tFPR [Wilson] {bootstrap}\tTPR\tinflation {bootstrap}\tkappa\taccuracy [Wilson] {bootstrap}\tconsistent\tuncertain\tparse_err")
-	for _, r := range rep.Rows {
-		stratum := "all"
-		if d, v := r.StratumKey(); d != "" {
-			stratum = d + "=" + v
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Judge, r.Condition, stratum,
-			r.NEpisodes, r.NNeg, r.FP, full(r.FPR), num(r.TPR.Value), withBoot(r.Inflation), num(r.Kappa.Value), full(r.Accuracy),
-			num(r.SelfConsistency.Value), num(r.UncertainRate.Value), num(r.ParseErrorRate.Value))
-	}
-	tw.Flush()
-	p := rep.Params
-	fmt.Fprintf(w, "gt=%s source=%s uncertain=%s alpha=%g bootstrap=%d seed=%d tasks=%d", p.GT, p.Source, p.UncertainPolicy, p.Alpha, p.Bootstrap, p.Seed, p.Tasks)
-	if p.Threshold != nil {
-		fmt.Fprintf(w, " threshold=%g", *p.Threshold)
-	}
-	fmt.Fprintln(w)
-	writeStrataTests(w, rep)
-	writeExtras(w, rep)
-	if r := rep.Reference; r.Episodes > 0 {
-		fmt.Fprintf(w, "human judgments: %d episodes, %d annotators, %d judgments; %d judged by two or more (%d unanimous), %d ties (no majority); Fleiss kappa between annotators %s\n",
-			r.Episodes, r.Annotators, r.Judgments, r.MultiAnnotated, r.Unanimous, r.Ties, num(float64(r.FleissKappa)))
-	}
-}
-
-// writeStrataTests prints the strata whose FPR differs from the rest of
-// their judge × condition (--adjust), after the adjustment.
-func writeStrataTests(w io.Writer, rep metrics.Report) {
-	if rep.Params.Adjust == "" {
-		return
-	}
-	n, sig := 0, 0
-	for _, r := range rep.Rows {
-		if r.VsRest == nil {
-			continue
-		}
-		n++
-		if v := r.VsRest; v.Significant {
-			sig++
-			d, val := r.StratumKey()
-			fmt.Fprintf(w, "stratum %s@%s %s=%s: FPR %s vs %s for the rest (diff %+.3f, p %.2g, adjusted %.2g)\n",
-				r.Judge, r.Condition, d, val, num(r.FPR.Value), num(v.FPRRest), v.Diff, v.P, v.PAdjusted)
-		}
-	}
-	fmt.Fprintf(w, "strata against the rest: %d of %d tests significant (--adjust %s at q %g)\n", sig, n, rep.Params.Adjust, rep.Params.Q)
-}
-
-// writeExtras prints the agreement and calibration sections.
-func writeExtras(w io.Writer, rep metrics.Report) {
-	if a := rep.Agreement; a != nil {
-		for _, r := range a.Runs {
-			fmt.Fprintf(w, "krippendorff alpha between runs of %s@%s: %s (%d episodes, %d tasks)\n", r.Judge, r.Condition, withBoot(r.Alpha), r.Units, r.Tasks)
-		}
-		for _, r := range a.Judges {
-			fmt.Fprintf(w, "krippendorff alpha between %d judges under %s: %s (%d episodes, %d tasks)\n", r.Coders, r.Condition, withBoot(r.Alpha), r.Units, r.Tasks)
-		}
-		if h := a.Human; h != nil {
-			fmt.Fprintf(w, "krippendorff alpha between human annotators: %s (%d episodes, %d tasks)\n", withBoot(h.Alpha), h.Units, h.Tasks)
-		}
-	}
-	for _, c := range rep.Calibration {
-		fmt.Fprintf(w, "calibration of %s@%s (%s, %d episodes, %d bins): Brier %s, ECE equal-width %s, equal-mass %s\n",
-			c.Judge, c.Condition, c.Forecast, c.N, c.Bins, withBoot(c.Brier), withBoot(c.ECEWidth), withBoot(c.ECEMass))
-	}
-}
-
 // gtFlag is --gt of metrics and compare.
 func gtFlag() cli.Flag {
 	return &cli.StringFlag{Name: "gt", Value: queries.GTVerifier, Usage: "reference: verifier, human (majority of human judgments) or any (verifier, else human)"}
 }
-
-// num renders a value with three decimals, "-" when undefined.
-func num(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "-"
-	}
-	if math.Abs(x) < 0.0005 {
-		x = 0 // no "-0.000"
-	}
-	return fmt.Sprintf("%.3f", x)
-}
-
-func span(iv [2]float64, open, close string) string {
-	if math.IsNaN(iv[0]) || math.IsNaN(iv[1]) {
-		return ""
-	}
-	return fmt.Sprintf(" %s%.3f,%.3f%s", open, iv[0], iv[1], close)
-}
-
-// full renders value [wilson] {bootstrap}.
-func full(m metrics.Metric) string {
-	return strings.TrimSpace(num(m.Value) + span(m.Wilson, "[", "]") + span(m.Boot, "{", "}"))
-}
-
-// withBoot renders value {bootstrap}.
-func withBoot(m metrics.Metric) string { return num(m.Value) + span(m.Boot, "{", "}") }
 
 // parseJudgeCondition parses JUDGE@CONDITION (the judge may itself contain
 // '@'; the last one splits).

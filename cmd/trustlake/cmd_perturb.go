@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -40,7 +40,7 @@ func perturbCommand() *cli.Command {
 }
 
 func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout io.Writer) error {
-	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.PerturbResult, error) {
+	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.PerturbResult, error) {
 		return tasks.Perturb(ctx, lib, r, o.episodes, o.out, tasks.PerturbOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
 	})
 	if err != nil {
@@ -51,28 +51,14 @@ func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout i
 		counts[x.Status]++
 	}
 	if o.json {
-		if err := writeJSON(stdout, res); err != nil {
+		if err := render.JSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "PARENT\tPERTURBATION\tSTATUS\tCATEGORY\tEPISODE\tNOTE")
-		for _, x := range res {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", orDash(x.ParentID), orDash(x.Perturbation), x.Status, orDash(x.Category), orDash(x.Dir), clip(x.Err, 100))
-		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "caught %d, survived %d, skipped %d, errors %d\n", counts[tasks.PerturbCaught], counts[tasks.PerturbSurvived], counts[tasks.PerturbSkipped],
-			counts[tasks.PerturbError]+counts[tasks.PerturbVerifierError]+counts[tasks.PerturbNondet])
+		tasks.WritePerturbText(stdout, res)
 	}
 	if n := counts[tasks.PerturbSurvived] + counts[tasks.PerturbError] + counts[tasks.PerturbVerifierError] + counts[tasks.PerturbNondet]; n > 0 {
 		return &checkFailedError{summary: fmt.Sprintf("perturb: %d perturbation(s) survived or could not be verified", n)}
 	}
 	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

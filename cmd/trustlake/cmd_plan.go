@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
+	"github.com/trustlake/trustlake/render"
 )
 
 type planOptions struct {
@@ -91,15 +91,9 @@ func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
 			return metricsError(err)
 		}
 		if opts.json {
-			return writeJSON(stdout, p)
+			return render.JSON(stdout, p)
 		}
-		fmt.Fprintf(stdout, "power %.3f (simulated, %d runs; exact %.3f) to detect FPR %.4g vs %.4g on %d paired negatives (discordance %.4g, alpha %.4g)\n",
-			p.Power, p.Sims, p.ExactPower, p.FPRA, p.FPRB, p.N, p.Discordance, p.Alpha)
-		if p.NFor80 > 0 {
-			fmt.Fprintf(stdout, "80%% power needs %d paired negatives\n", p.NFor80)
-		} else {
-			fmt.Fprintln(stdout, "80% power is out of reach below 65536 paired negatives")
-		}
+		metrics.WritePowerText(stdout, p)
 		return nil
 	}
 	p, err := metrics.PlanNegatives(opts.fpr, opts.half, opts.alpha)
@@ -107,8 +101,8 @@ func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
 		return metricsError(err)
 	}
 	if opts.json {
-		return writeJSON(stdout, p)
+		return render.JSON(stdout, p)
 	}
-	fmt.Fprintf(stdout, "%d GT negatives for a Wilson half-width <= %.4g at FPR %.4g (alpha %.4g)\n", p.Negatives, p.HalfWidth, p.FPR, p.Alpha)
+	metrics.WriteNegativesText(stdout, p)
 	return nil
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/stats"
 )
 
@@ -91,27 +91,8 @@ func runPlanLabels(ctx context.Context, opts planOptions, stdout io.Writer) erro
 	}
 	p.Judge, p.Condition = l.judge, l.condition
 	if opts.json {
-		return writeJSON(stdout, p)
+		return render.JSON(stdout, p)
 	}
-	scope := "unlimited judged episodes"
-	if episodes > 0 {
-		scope = fmt.Sprintf("%d judged episodes", episodes)
-	}
-	who := ""
-	if p.Judge != "" {
-		who = fmt.Sprintf(" (%s@%s, measured)", p.Judge, p.Condition)
-	}
-	fmt.Fprintf(stdout, "ground-truth labels for a half-width <= %.4g (alpha %.4g) at success rate %.4g, judge TPR %.4g FPR %.4g%s, %s (correlation %s):\n",
-		p.HalfWidth, p.Alpha, p.Rate, p.TPR, p.FPR, who, scope, num(float64(p.Rho)))
-	for _, row := range []struct {
-		name string
-		n    *int
-	}{{"ground truth alone", p.Classical}, {"PPI (lambda 1)", p.PPI}, {"PPI++ (lambda tuned)", p.Tuned}} {
-		if row.n == nil {
-			fmt.Fprintf(stdout, "  %-22s out of reach with %s\n", row.name, scope)
-			continue
-		}
-		fmt.Fprintf(stdout, "  %-22s %d\n", row.name, *row.n)
-	}
+	metrics.WriteLabelsText(stdout, p, episodes)
 	return nil
 }

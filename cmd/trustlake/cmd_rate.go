@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -48,10 +47,7 @@ func rateCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake rate --by agent --json", "rate: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake rate --by agent --json", func(c *cli.Context) error {
 			by := c.String("by")
 			if by != "" && by != metrics.ByAgent {
 				return usageHint("trustlake rate --by agent", "rate: --by %q: want agent", by)
@@ -72,7 +68,7 @@ func rateCommand() *cli.Command {
 				o.opts.Threshold = &t
 			}
 			return runRate(c.Context, o, c.App.Writer)
-		},
+		}),
 	}
 }
 
@@ -87,46 +83,5 @@ func runRate(ctx context.Context, o rateOptions, stdout io.Writer) error {
 		}
 		return err
 	}
-	if o.json {
-		return writeJSON(stdout, rep)
-	}
-	writeRateTable(stdout, rep)
-	printWarnings(o.stderr, rep.Warnings)
-	return nil
-}
-
-// writeRateTable prints one line per row: counts, the judge-only and
-// ground-truth-only rates, the corrected rate chosen by --lambda first.
-func writeRateTable(w io.Writer, rep metrics.RateReport) {
-	o := rep.Options
-	first, second := "PPI++", "PPI (λ=1)"
-	if o.Lambda == metrics.LambdaOne {
-		first, second = second, first
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "agent\tjudge\tcondition\tlabelled\tunlabelled\tjudge-only [ci] {boot}\tgt-only [ci] {boot}\t%s [ci] {boot}\tλ\t%s [ci] {boot}\tlabels worth\n", first, second)
-	for _, r := range rep.Rows {
-		a, b := r.PPITuned, r.PPI
-		if o.Lambda == metrics.LambdaOne {
-			a, b = b, a
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Agent, r.Judge, r.Condition, r.Labelled, r.Unlabelled,
-			rateCell(r.JudgeOnly), rateCell(r.GTOnly), rateCell(a), num(r.PPITuned.Lambda), rateCell(b), labelsWorth(r.EffectiveLabels))
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "prediction: %s\n", rep.Prediction)
-	fmt.Fprintf(w, "gt=%s source=%s alpha=%g bootstrap=%d seed=%d; ci: normal (ppi-python ppi_mean_ci), boot: task-cluster percentile\n",
-		o.GT, o.Source, o.Alpha, o.Resamples, o.Seed)
-	fmt.Fprintf(w, "assumption: %s\n", metrics.RateAssumption)
-}
-
-func rateCell(e metrics.RateEstimate) string {
-	return num(e.Value) + span(e.CI, "[", "]") + span(e.Boot, "{", "}")
-}
-
-func labelsWorth(n float64) string {
-	if n != n || n > 1e9 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", n)
+	return output(stdout, o.stderr, o.json, rep, metrics.WriteRateTable, rep.Warnings)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/render"
 )
 
 type sqlOptions struct {
@@ -56,7 +57,7 @@ func sqlCommand() *cli.Command {
 			if strings.TrimSpace(opts.query) == "" {
 				return usageHint(`trustlake sql "SELECT count(*) FROM verdicts"`, "sql: empty query")
 			}
-			if err := checkFormat(opts.format, rowFormats); err != nil {
+			if err := checkFormat(opts.format, render.Formats); err != nil {
 				return err
 			}
 			return runSQL(c.Context, opts, c.App.Writer)
@@ -108,7 +109,7 @@ func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
 		return queryError(err)
 	}
 	defer rows.Close()
-	if _, err := writeRows(stdout, rows, opts.format); err != nil {
+	if _, err := render.Rows(stdout, rows, opts.format); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

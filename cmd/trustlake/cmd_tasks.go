@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +13,7 @@ import (
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/sandbox"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
 )
@@ -63,102 +60,9 @@ func (o taskRunOptions) checkRuns() error {
 	return nil
 }
 
-// verifierRunner is what the tasks flows take.
-type verifierRunner interface {
-	Run(context.Context, sandbox.Spec) (sandbox.Result, error)
-}
-
-// openRunner selects the sandbox backend. "none" never runs verifier code on
-// the host: it evaluates declarative checks in process (tasks.InProcess) and
-// refuses script verifiers. The returned func releases the backend.
-func openRunner(ctx context.Context, g globalOptions, o *taskRunOptions) (verifierRunner, func(), error) {
-	if o.sandbox == "none" {
-		fmt.Fprintln(g.stderr, "trustlake: sandbox none: declarative checks run in this process; script verifiers are refused")
-		return tasks.InProcess{}, func() {}, nil
-	}
-	labels := map[string]string{}
-	for _, kv := range o.labels {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, nil, usageHint("--sandbox-label run=nightly-42", "--sandbox-label %q: want KEY=VALUE", kv)
-		}
-		labels[k] = v
-	}
-	deadline := deadlineBinary(o.checkBinary)
-	removeCopy, opened := func() {}, false
-	defer func() {
-		if !opened {
-			removeCopy()
-		}
-	}()
-	if deadline != "" {
-		// Mount a private copy: the host path stays out of the sandbox.
-		cp, cleanup, err := tasks.PrivateCopy("", deadline)
-		if err != nil {
-			return nil, nil, err
-		}
-		if deadline == o.checkBinary {
-			o.checkBinary = cp
-		}
-		deadline, removeCopy = cp, cleanup
-	}
-	r, warning, err := sandbox.Select(ctx, o.sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: g.logger()})
-	if err != nil {
-		return nil, nil, usageHint("trustlake tasks check --sandbox none (declarative tasks only)", "%v", err)
-	}
-	if warning != "" {
-		fmt.Fprintln(g.stderr, "trustlake:", warning)
-	}
-	release := removeCopy
-	if cl, ok := r.(sandbox.Closer); ok {
-		release = func() {
-			cl.Close()
-			removeCopy()
-		}
-	}
-	if r.Name() == "bwrap" && o.checkBinary == "" {
-		release()
-		return nil, nil, usageHint("CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check",
-			"the bwrap sandbox has no images: give --check-binary")
-	}
-	if d, ok := r.(*sandbox.Docker); ok {
-		if deadline == "" {
-			fmt.Fprintln(g.stderr, "trustlake: no trustlake-check beside trustlake and no --check-binary: sandbox containers are bounded inside only by a CPU-time limit, not by a wall-clock deadline")
-		}
-		n, err := d.RemoveExpired(ctx)
-		if err != nil {
-			release()
-			return nil, nil, err
-		}
-		if n > 0 {
-			fmt.Fprintf(g.stderr, "trustlake: removed %d leftover sandbox container(s) past their deadline\n", n)
-		}
-	}
-	opened = true
-	return r, release, nil
-}
-
-// deadlineBinary returns the static trustlake-check that bounds Docker runs
-// from inside (sandbox.DockerOptions.DeadlineBinary): --check-binary, else
-// trustlake-check beside this executable (bin/ after make build), else "".
-func deadlineBinary(checkBinary string) string {
-	if checkBinary != "" {
-		return checkBinary
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(exe), "trustlake-check")
-	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return p
-	}
-	return ""
-}
-
 // withTaskRunner loads the task library, opens the sandbox backend, runs
 // fn with both and releases the backend.
-func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, verifierRunner) (R, error)) (R, error) {
+func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, tasks.Runner) (R, error)) (R, error) {
 	var zero R
 	if err := o.checkRuns(); err != nil {
 		return zero, err
@@ -167,10 +71,12 @@ func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptio
 	if err != nil {
 		return zero, err
 	}
-	r, release, err := openRunner(ctx, g, o)
+	r, bin, release, err := tasks.OpenRunner(ctx, tasks.RunnerOptions{Sandbox: o.sandbox, CheckBinary: o.checkBinary, Labels: o.labels,
+		Logger: g.logger(), Notice: func(s string) { fmt.Fprintln(g.stderr, "trustlake:", s) }})
 	if err != nil {
 		return zero, err
 	}
+	o.checkBinary = bin
 	defer release()
 	return fn(lib, r)
 }
@@ -220,12 +126,12 @@ func tasksCommand() *cli.Command {
 
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
-	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r verifierRunner) ([]tasks.FixtureResult, error) {
+	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.FixtureResult, error) {
 		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
 			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
 		clearProgress(g.stderr)
 		if err == nil && record {
-			rows, err = selfTestRows(lib, res, runnerName(r))
+			rows, err = tasks.SelfTestRows(lib, res, tasks.RunnerName(r))
 		}
 		return res, err
 	})
@@ -250,7 +156,7 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 			return err
 		}
 		if !o.json {
-			printIngestSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
+			ingest.WriteSummary(stdout, ingest.Stats{Tables: map[string]lake.Stats{lake.SelfTests: st}})
 		}
 	}
 	bad := 0
@@ -260,79 +166,14 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		}
 	}
 	if o.json {
-		if err := writeJSON(stdout, res); err != nil {
+		if err := render.JSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "TASK\tFIXTURE\tWANT\tGOT\tOK\tERROR")
-		for _, x := range res {
-			got := "-"
-			if x.Err == "" || x.Deterministic && x.GotPass != x.WantPass || x.GotCategory != "" {
-				got = verdictText(x.GotPass, x.GotCategory)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", x.TaskID, x.Fixture, verdictText(x.WantPass, x.WantCategory), got, x.OK, clip(x.Err, 120))
-		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d fixture(s), %d failed\n", len(res), bad)
+		tasks.WriteSelfTestText(stdout, res)
 	}
 	if bad > 0 {
 		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
 	}
 	return nil
-}
-
-func verdictText(pass bool, category string) string {
-	if pass {
-		return "pass"
-	}
-	if category == "" {
-		return "fail"
-	}
-	return "fail " + category
-}
-
-// runnerName names the sandbox a runner stands for ("none" in process).
-func runnerName(r verifierRunner) string {
-	if n, ok := r.(interface{ Name() string }); ok {
-		return n.Name()
-	}
-	return "none"
-}
-
-// selfTestRows turns self-test results into selftests rows, keyed by the
-// verifier's sha256 (the same one verify writes into gt.json).
-func selfTestRows(lib *tasks.Library, res []tasks.FixtureResult, sandbox string) ([]schema.SelfTest, error) {
-	sums := map[string]string{}
-	now := time.Now().UTC()
-	rows := make([]schema.SelfTest, 0, len(res))
-	for _, x := range res {
-		sum, ok := sums[x.TaskID]
-		if !ok {
-			t, err := lib.Task(x.TaskID)
-			if err != nil {
-				return nil, err
-			}
-			if sum, err = tasks.VerifierSHA256(t); err != nil {
-				return nil, err
-			}
-			sums[x.TaskID] = sum
-		}
-		rows = append(rows, schema.SelfTest{
-			TaskID: x.TaskID, VerifierSHA256: sum, Fixture: x.Fixture,
-			WantPass: x.WantPass, WantCategory: nonEmpty(x.WantCategory),
-			GotPass: x.GotPass, GotCategory: nonEmpty(x.GotCategory),
-			Deterministic: x.Deterministic, OK: x.OK, Error: nonEmpty(x.Err),
-			Sandbox: sandbox, RanAt: &now,
-			Provenance: schema.Provenance{SrcFile: "tasks check " + lib.Dir},
-		})
-	}
-	return rows, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -59,15 +58,5 @@ func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return writeJSON(stdout, r)
-	}
-	fmt.Fprintf(stdout, "%s@%s (source %s): %d episodes (%d GT passes, %d GT failures) in %d tasks, %d folds by task\n",
-		r.Judge, r.Condition, r.Source, r.NEpisodes, r.NPos, r.NNeg, r.NTasks, r.Folds)
-	fmt.Fprintf(stdout, "threshold for FPR <= %g: score >= %.6g (fold thresholds %.4g)\n", r.TargetFPR, r.Threshold, r.FoldThresholds)
-	fmt.Fprintf(stdout, "held-out FPR %s  (fp %d / %d)\n", full(r.HeldOutFPR), r.FP, r.FP+r.TN)
-	fmt.Fprintf(stdout, "held-out TPR %s  (tp %d / %d)\n", full(r.HeldOutTPR), r.TP, r.TP+r.FN)
-	fmt.Fprintf(stdout, "ROC AUC      %s\n", withBoot(r.AUC))
-	printWarnings(opts.stderr, r.Warnings)
-	return nil
+	return output(stdout, opts.stderr, opts.json, r, metrics.WriteThresholdText, r.Warnings)
 }

@@ -8,10 +8,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
+	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/derived"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/queries/spark"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -69,10 +72,7 @@ func trustCommand() *cli.Command {
 			&cli.IntFlag{Name: "min-repeats", Value: 1, Usage: "D4: fewer than `N` other valid trials of the task is not checkable (too few repeats)"},
 			&cli.StringFlag{Name: "labeler", Usage: "model judge `BACKEND` (openai, anthropic, exec) for D2 suspects (3 votes, strict majority, a tie is clean) and untyped D1 gates; same flags as judge"},
 		}, append(backendFlags(), engineFlags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake trust --benchmark tau-bench-airline", "trust: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake trust --benchmark tau-bench-airline", func(c *cli.Context) error {
 			eo, err := engineOpts(c)
 			if err != nil {
 				return err
@@ -87,8 +87,8 @@ func trustCommand() *cli.Command {
 				if name == "rm-http" {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
 				}
-				b, err := newBackend(backendSpec{name: name, model: c.String("model"), baseURL: c.String("base-url"),
-					keyEnv: c.String("api-key-env"), command: c.String("exec"), passEnv: c.StringSlice("pass-env"), conns: 1})
+				b, err := judge.NewBackend(judge.BackendSpec{Name: name, Model: c.String("model"), BaseURL: c.String("base-url"),
+					KeyEnv: c.String("api-key-env"), Command: c.String("exec"), PassEnv: c.StringSlice("pass-env"), Conns: 1})
 				if err != nil {
 					return err
 				}
@@ -96,46 +96,13 @@ func trustCommand() *cli.Command {
 					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
 			return runTrust(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 
 func (o trustOptions) auditOptions() (trust.Options, error) {
-	if o.d2Policy != trust.PolicyLenient && o.d2Policy != trust.PolicyStrict {
-		return trust.Options{}, usageErrorf("trust: --d2-unconfirmed %q: want lenient or strict", o.d2Policy)
-	}
-	if o.repeats < 1 {
-		return trust.Options{}, usageErrorf("trust: --repeats must be ≥ 1, got %d", o.repeats)
-	}
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return trust.Options{}, usageErrorf("trust: --alpha must lie in (0, 1), got %g", o.alpha)
-	}
-	// Zero values (callers such as report that do not set them) mean the
-	// defaults: one other valid run, infrastructure failures excluded.
-	if o.minRepeats == 0 {
-		o.minRepeats = 1
-	}
-	if o.infra == "" {
-		o.infra = trust.InfraExclude
-	}
-	if o.minRepeats < 1 || o.minRepeats > o.repeats {
-		return trust.Options{}, usageErrorf("trust: --min-repeats must lie in [1, --repeats], got %d", o.minRepeats)
-	}
-	if o.infra != trust.InfraExclude && o.infra != trust.InfraFailure {
-		return trust.Options{}, usageErrorf("trust: --infra-policy %q: want exclude or failure", o.infra)
-	}
-	if o.resamples < 0 {
-		return trust.Options{}, usageErrorf("trust: --bootstrap must be ≥ 1, got %d", o.resamples)
-	}
-	if o.passK < 0 {
-		return trust.Options{}, usageErrorf("trust: --pass-k must be ≥ 1, got %d", o.passK)
-	}
-	dims, err := trust.ParseDimensions(o.dimensions)
-	if err != nil {
-		return trust.Options{}, usageErrorf("trust: --dimensions: %v", err)
-	}
-	return trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
-		Dimensions: dims, InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, nil
+	return trust.CheckOptions(trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
+		InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, o.dimensions)
 }
 
 // trustJSON is the --json output: the report and what was stored.
@@ -170,7 +137,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 	}
 	stored := storedJSON{Table: lake.Trust, New: ts.Added, Unchanged: ts.Unchanged, Replaced: ts.Replaced}
 	if opts.json {
-		return writeJSON(stdout, trustJSON{Report: rep, Stored: stored})
+		return render.JSON(stdout, trustJSON{Report: rep, Stored: stored})
 	}
 	if err := trust.WriteMarkdown(stdout, rep); err != nil {
 		return err

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/ingest"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -57,7 +57,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 	if len(bad) > 0 {
 		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
-	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r verifierRunner) ([]tasks.VerifyResult, error) {
+	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.VerifyResult, error) {
 		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs, ReadMeta: ingestMeta(ctx),
 			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
 	})
@@ -85,7 +85,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		}
 	}
 	if o.json {
-		if err := writeJSON(stdout, struct {
+		if err := render.JSON(stdout, struct {
 			Results     []tasks.VerifyResult `json:"results"`
 			Counts      map[string]int       `json:"counts"`
 			Determinism determinism          `json:"determinism"`
@@ -94,21 +94,9 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "EPISODE\tTASK\tSTATUS\tVERDICT\tERROR")
-		for _, x := range res {
-			verdict := "-"
-			if x.Pass != nil {
-				verdict = verdictText(*x.Pass, x.Category)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.EpisodeID, x.TaskID, x.Status, verdict, clip(x.Err, 120))
-		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d episode(s): %d labelled, %d without a label\n", len(res), len(labeled), len(res)-len(labeled))
-		fmt.Fprintf(stdout, "determinism: %d runs per episode; a coin-flip verifier goes unnoticed on one episode with probability %.3g, on n episodes with %.3g^n (--runs raises it)\n",
-			o.runs, tasks.UnnoticedCoinFlip(o.runs), tasks.UnnoticedCoinFlip(o.runs))
+		tasks.WriteVerifyText(stdout, res, o.runs)
 		if !o.noIngest && len(labeled) > 0 {
-			printIngestSummary(stdout, st)
+			ingest.WriteSummary(stdout, st)
 		}
 	}
 	if len(labeled) < len(res) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/view"
@@ -54,10 +55,7 @@ func viewCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
 			&cli.IntFlag{Name: "max-cached-list", Value: view.DefaultMaxCachedList, Usage: "hold lists of up to `N` episodes in memory; longer ones page through SQL and link an episode's neighbours through step links"},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake view --review", "view: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake view --review", func(c *cli.Context) error {
 			o := viewOptions{globalOptions: globals(c), addr: c.String("addr"), review: c.Bool("review"),
 				reviewer: c.String("reviewer"), open: c.Bool("open"), allowHosts: c.StringSlice("allow-host"), threads: c.Int("threads"),
 				maxList: c.Int("max-cached-list")}
@@ -75,7 +73,7 @@ func viewCommand() *cli.Command {
 				}
 			}
 			return runView(c.Context, o, c.App.ErrWriter)
-		},
+		}),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/render"
 )
 
 // globalOptions are the flags every command shares.
@@ -112,4 +114,31 @@ func printRejected(w io.Writer, err error) error {
 		fmt.Fprintln(w, e.Error())
 	}
 	return &rejectedError{summary: rej.Error()}
+}
+
+func checkFormat(f string, allowed []string) error {
+	for _, a := range allowed {
+		if f == a {
+			return nil
+		}
+	}
+	return usageErrorf("--format %q: want one of %s", f, strings.Join(allowed, ", "))
+}
+
+// printWarnings writes a result's warnings on stderr, one "warning: " line each.
+func printWarnings(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+}
+
+// output prints r as JSON (--json), or as text followed by its warnings on
+// stderr.
+func output[R any](stdout, stderr io.Writer, asJSON bool, r R, text func(io.Writer, R), warnings []string) error {
+	if asJSON {
+		return render.JSON(stdout, r)
+	}
+	text(stdout, r)
+	printWarnings(stderr, warnings)
+	return nil
 }

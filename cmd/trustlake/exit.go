@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
@@ -25,25 +26,24 @@ const (
 
 const exitCodesHelp = "Exit codes: 0 ok, 1 internal error, 2 usage, 3 input rejected, 4 check failed, 5 lake locked, 130 interrupted."
 
-// usageError is a mistake in the command line; hint says what to try.
-type usageError struct {
-	msg  string
-	hint string
-}
-
-func (e *usageError) Error() string { return e.msg }
-
 func usageErrorf(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return &cmdline.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
 func usageHint(hint, format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
+	return &cmdline.UsageError{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // queryError is a SQL statement DuckDB refused: the user's to fix (exit 2).
 func queryError(err error) error {
-	return &usageError{msg: fmt.Sprintf("sql: %v", err), hint: "trustlake sql --help (lists the views and functions)"}
+	return usageHint("trustlake sql --help (lists the views and functions)", "sql: %v", err)
+}
+
+// usageErr is a usage mistake (exit 2) as cmdline.UsageError and the
+// option errors of other packages (judge, tasks) report it.
+type usageErr interface {
+	error
+	UsageHint() string
 }
 
 // rejectedError means input records were rejected; the records were
@@ -70,7 +70,7 @@ func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 		return exitOK
 	}
 	var (
-		ue  *usageError
+		ue  usageErr
 		re  *rejectedError
 		ce  *checkFailedError
 		ie  *incompleteError
@@ -81,10 +81,10 @@ func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "trustlake: interrupted")
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "trustlake: %s\n", ue.msg)
-		if ue.hint != "" {
-			fmt.Fprintf(stderr, "Try: %s\n", ue.hint)
-		} else if !strings.Contains(ue.msg, "--help") {
+		fmt.Fprintf(stderr, "trustlake: %s\n", ue.Error())
+		if h := ue.UsageHint(); h != "" {
+			fmt.Fprintf(stderr, "Try: %s\n", h)
+		} else if !strings.Contains(ue.Error(), "--help") {
 			fmt.Fprintln(stderr, "Try: trustlake --help")
 		}
 		return exitUsage

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/trustlake/trustlake/render"
 )
 
 // TestReportInChromium opens report.html in the system Chromium (through
@@ -44,8 +46,8 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("judges table has %d rows, want %d", rows, len(d.Judges)+1)
 	}
 	text := value(t, b, chromedp.Evaluate[string](`document.querySelector('#judges table').innerText`))
-	if j := d.Judges[0]; !strings.Contains(text, j.Judge) || !strings.Contains(text, j.Condition) || !strings.Contains(text, num(float64(j.FPR.Value))) {
-		t.Errorf("the judges table does not read %s %s %s:\n%.300s", j.Judge, j.Condition, num(float64(j.FPR.Value)), text)
+	if j := d.Judges[0]; !strings.Contains(text, j.Judge) || !strings.Contains(text, j.Condition) || !strings.Contains(text, render.Num(float64(j.FPR.Value))) {
+		t.Errorf("the judges table does not read %s %s %s:\n%.300s", j.Judge, j.Condition, render.Num(float64(j.FPR.Value)), text)
 	}
 	// One reliability diagram per calibration row, each with a dot per
 	// non-empty bin; the calibration and agreement tables read their rows.
@@ -65,8 +67,8 @@ func TestReportInChromium(t *testing.T) {
 		}
 	}
 	text = value(t, b, chromedp.Evaluate[string](`document.querySelector('#calibration table').innerText`))
-	if c := d.Calibration[0]; !strings.Contains(text, c.Judge) || !strings.Contains(text, num(float64(c.Brier.Value))) {
-		t.Errorf("the calibration table does not read %s Brier %s:\n%.300s", c.Judge, num(float64(c.Brier.Value)), text)
+	if c := d.Calibration[0]; !strings.Contains(text, c.Judge) || !strings.Contains(text, render.Num(float64(c.Brier.Value))) {
+		t.Errorf("the calibration table does not read %s Brier %s:\n%.300s", c.Judge, render.Num(float64(c.Brier.Value)), text)
 	}
 	alphaRows := value(t, b, chromedp.Evaluate[int](`document.querySelectorAll('#agreement table tr').length`))
 	if a := d.Agreement; a == nil || alphaRows != len(a.Runs)+len(a.Judges)+1 {
@@ -83,11 +85,11 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("corrected rates table has %d rows, want %d and a header", rateRows, len(cr.Rows)+len(cr.ByAgent))
 	}
 	text = value(t, b, chromedp.Evaluate[string](`document.querySelector('#corrected-rates table').innerText`))
-	if r := cr.Rows[0]; !strings.Contains(text, r.Judge) || !strings.Contains(text, num(float64(r.GTOnly.Value))) {
-		t.Errorf("the corrected rates table does not read %s ground truth only %s:\n%.300s", r.Judge, num(float64(r.GTOnly.Value)), text)
+	if r := cr.Rows[0]; !strings.Contains(text, r.Judge) || !strings.Contains(text, render.Num(float64(r.GTOnly.Value))) {
+		t.Errorf("the corrected rates table does not read %s ground truth only %s:\n%.300s", r.Judge, render.Num(float64(r.GTOnly.Value)), text)
 	}
 	text = value(t, b, chromedp.Evaluate[string](`document.querySelector('#trust table:last-of-type').innerText`))
-	if iv := d.Trust.Total.D4.VariedRateBoot; !iv.Defined() || !strings.Contains(text, "{"+num(float64(iv[0]))+", "+num(float64(iv[1]))+"}") {
+	if iv := d.Trust.Total.D4.VariedRateBoot; !iv.Defined() || !strings.Contains(text, "{"+render.Num(float64(iv[0]))+", "+render.Num(float64(iv[1]))+"}") {
 		t.Errorf("the D4 table does not read the varied rate interval %v:\n%.400s", iv, text)
 	}
 	if summary := value(t, b, chromedp.Evaluate[string](`document.getElementById('summary').innerText`)); summary != d.Summary.Line {

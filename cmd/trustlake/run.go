@@ -6,10 +6,12 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/trustlake/trustlake/cmdline"
 )
 
 // globalFlags are accepted before or after the command name (see
-// hoistGlobalFlags).
+// cmdline.HoistGlobalFlags).
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{
@@ -51,8 +53,8 @@ func commands() []*cli.Command {
 // run is the whole program; it returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	args = hoistGlobalFlags(args, app.Flags)
-	if err := checkCommandLine(args, app.Flags, app.Commands); err != nil {
+	args = cmdline.HoistGlobalFlags(args, app.Flags)
+	if err := cmdline.Check(app, args, "sql"); err != nil {
 		return exitCode(ctx, stderr, err)
 	}
 	err := app.RunContext(ctx, args)
@@ -62,9 +64,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // newApp is the command-line definition: what --help prints and what
 // docs/cli.md is generated from (TestCLIReference).
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	onUsage := func(c *cli.Context, err error, isSub bool) error { return flagUsageError(c, err) }
+	onUsage := func(c *cli.Context, err error, isSub bool) error { return cmdline.FlagUsageError(c, err) }
 	cmds := commands()
-	usageOnEveryCommand(cmds, onUsage)
+	cmdline.UsageOnEveryCommand(cmds, onUsage)
 	return &cli.App{
 		Name:                 "trustlake",
 		Usage:                "measure how much of a recorded agent success is real",

@@ -1,4 +1,7 @@
-package main
+// Package render writes results for people and programs: query rows as a
+// table, CSV, JSON or JSONL, indented JSON, and the number formats the
+// commands' text output shares.
+package render
 
 import (
 	"database/sql"
@@ -14,21 +17,12 @@ import (
 	"unicode/utf8"
 )
 
-// Output formats of sql and other row-printing commands.
-var rowFormats = []string{"table", "csv", "json", "jsonl"}
+// Formats are the output formats of Rows.
+var Formats = []string{"table", "csv", "json", "jsonl"}
 
-func checkFormat(f string, allowed []string) error {
-	for _, a := range allowed {
-		if f == a {
-			return nil
-		}
-	}
-	return usageErrorf("--format %q: want one of %s", f, strings.Join(allowed, ", "))
-}
-
-// jsonValue turns a driver value into something encoding/json writes
+// JSONValue turns a driver value into something encoding/json writes
 // faithfully: times in RFC 3339 UTC, NaN/Inf as null, bytes as text.
-func jsonValue(v any) any {
+func JSONValue(v any) any {
 	switch x := v.(type) {
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
@@ -47,21 +41,21 @@ func jsonValue(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = jsonValue(e)
+			out[k] = JSONValue(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = jsonValue(e)
+			out[i] = JSONValue(e)
 		}
 		return out
 	}
 	return v
 }
 
-// textValue renders a value for table and CSV output.
-func textValue(v any) string {
+// TextValue renders a value for table and CSV output.
+func TextValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -74,7 +68,7 @@ func textValue(v any) string {
 	case float64:
 		return formatFloat(x)
 	case map[string]any, []any:
-		b, _ := json.Marshal(jsonValue(x))
+		b, _ := json.Marshal(JSONValue(x))
 		return string(b)
 	}
 	return fmt.Sprint(v)
@@ -87,8 +81,8 @@ func formatFloat(x float64) string {
 	return fmt.Sprintf("%.6g", x)
 }
 
-// writeRows renders query rows in the given format.
-func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
+// Rows writes query rows in format (one of Formats) and returns how many.
+func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	cols, err := rows.Columns()
 	if err != nil {
 		return 0, err
@@ -125,7 +119,7 @@ func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 		case "table", "csv":
 			rec := make([]string, len(vals))
 			for i, v := range vals {
-				rec[i] = textValue(v)
+				rec[i] = TextValue(v)
 			}
 			if cw != nil {
 				cw.Write(rec)
@@ -135,7 +129,7 @@ func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 		case "json", "jsonl":
 			obj := orderedObject{keys: cols, vals: make([]any, len(vals))}
 			for i, v := range vals {
-				obj.vals[i] = jsonValue(v)
+				obj.vals[i] = JSONValue(v)
 			}
 			if format == "json" && n > 0 {
 				io.WriteString(w, ",")
@@ -157,7 +151,7 @@ func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, rec := range table {
 			for i := range rec {
-				rec[i] = clip(strings.ReplaceAll(rec[i], "\n", "\\n"), 60)
+				rec[i] = Clip(strings.ReplaceAll(rec[i], "\n", "\\n"), 60)
 			}
 			fmt.Fprintln(tw, strings.Join(rec, "\t"))
 		}
@@ -171,7 +165,7 @@ func writeRows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	return n, nil
 }
 
-func clip(s string, max int) string {
+func Clip(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
@@ -203,18 +197,4 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return []byte(b.String()), nil
-}
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// printWarnings writes a result's warnings on stderr, one "warning: " line each.
-func printWarnings(stderr io.Writer, warnings []string) {
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
 }
