@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,9 +12,9 @@ import (
 
 // episodeActions ingests actions.jsonl of one episode; it returns how many
 // referenced screenshots exist. A missing actions.jsonl is not an error.
-func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
+func (b *batch) episodeActions(ctx context.Context, dir string, ep *schema.Episode) (int64, error) {
 	name := filepath.Join(dir, "actions.jsonl")
-	f, err := openRegular(b.ctx, name, false)
+	f, err := openRegular(name, false)
 	if os.IsNotExist(err) {
 		return 0, nil
 	}
@@ -26,6 +27,9 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 	var fields []field
 	var screens int64
 	for {
+		if err := ctx.Err(); err != nil {
+			return screens, err
+		}
 		line, n, err := lr.next()
 		if err == io.EOF {
 			return screens, nil
@@ -56,7 +60,7 @@ func (b *batch) episodeActions(dir string, ep *schema.Episode) (int64, error) {
 				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
 				continue
 			}
-			sum, ok, err := fileSHA256(b.ctx, dir, *a.Screen)
+			sum, ok, err := fileSHA256(ctx, dir, *a.Screen)
 			if err == nil && !ok {
 				err = schema.Reason(schema.ErrMissing, "%q does not exist in the episode folder", *a.Screen)
 			}

@@ -62,7 +62,6 @@ func (r *Rejected) Unwrap() error { return r.Errors }
 
 // batch is one all-or-nothing ingest: one transaction, one writer per table.
 type batch struct {
-	ctx      context.Context
 	tx       *lake.Tx
 	opts     Options
 	stats    Stats
@@ -93,7 +92,7 @@ func inBatch(ctx context.Context, dst *lake.Lake, opts Options, body func(b *bat
 	if err := body(b); err != nil {
 		return b.stats, err
 	}
-	return b.finish()
+	return b.finish(ctx)
 }
 
 func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
@@ -102,7 +101,7 @@ func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batch{ctx: ctx, tx: tx, opts: opts, stats: newStats()}, nil
+	return &batch{tx: tx, opts: opts, stats: newStats()}, nil
 }
 
 // writer returns the batch's writer for table, opening it on first use;
@@ -192,8 +191,8 @@ func recordErrors(file string, line int64, err error) []*schema.RecordError {
 }
 
 // finish closes the writers and commits, or rolls everything back when any
-// record was rejected.
-func (b *batch) finish() (Stats, error) {
+// record was rejected; a done ctx rolls back too.
+func (b *batch) finish(ctx context.Context) (Stats, error) {
 	defer b.tx.Rollback()
 	for _, c := range b.closers {
 		table, st, err := c()
@@ -206,7 +205,7 @@ func (b *batch) finish() (Stats, error) {
 		sortInputOrder(b.errs)
 		return b.stats, &Rejected{Errors: b.errs}
 	}
-	if err := b.ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return b.stats, err
 	}
 	if err := b.refs.check(b.tx, &b.stats); err != nil {
@@ -252,17 +251,21 @@ func sortInputOrder(errs RecordErrors) {
 	})
 }
 
-// eachFile opens each input file in turn and hands it to read; a file that
-// cannot be opened is a rejected input, not the end of the batch.
-func (b *batch) eachFile(files []string, read func(r io.Reader, name string) error) error {
+// eachFile opens each input file in turn and hands it to read, which
+// checks ctx between the chunks it reads; a file that cannot be opened is
+// a rejected input, not the end of the batch.
+func (b *batch) eachFile(ctx context.Context, files []string, read func(ctx context.Context, r io.Reader, name string) error) error {
 	for _, name := range files {
-		f, err := openRegular(b.ctx, name, true)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := openRegular(name, true)
 		if err != nil {
 			b.reject(name, 0, err)
 			continue
 		}
 		b.stats.Inputs++
-		err = read(f, name)
+		err = read(ctx, f, name)
 		f.Close()
 		if err != nil {
 			return err

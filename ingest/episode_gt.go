@@ -4,6 +4,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,12 +16,12 @@ import (
 )
 
 // groundTruth ingests gt.json when present.
-func (b *batch) groundTruth(dir, episodeID string) error {
+func (b *batch) groundTruth(ctx context.Context, dir, episodeID string) error {
 	name := filepath.Join(dir, "gt.json")
 	if _, err := os.Lstat(name); os.IsNotExist(err) {
 		return nil
 	}
-	data, fields, err := readObject(b.ctx, name, b.opts.MaxLineBytes)
+	data, fields, err := readObject(ctx, name, b.opts.MaxLineBytes)
 	if err != nil {
 		b.rejectObject(name, data, err)
 		return nil

@@ -38,7 +38,7 @@ func Episodes(ctx context.Context, dst *lake.Lake, paths []string, opts Options)
 			if b.opts.Progress != nil && i%1000 == 0 {
 				b.opts.Progress(int64(i))
 			}
-			if err := b.episode(d); err != nil {
+			if err := b.episode(ctx, d); err != nil {
 				return err
 			}
 		}
@@ -115,7 +115,10 @@ func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 // readObject reads a whole JSON object file inside an episode folder (a
 // regular file, symlinks not followed); errors carry the line.
 func readObject(ctx context.Context, name string, max int) ([]byte, []field, error) {
-	f, err := openRegular(ctx, name, false)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	f, err := openRegular(name, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,10 +201,10 @@ func (b *batch) rejectObject(name string, data []byte, err error) {
 	b.reject(name, 0, err)
 }
 
-func (b *batch) episode(dir string) error {
+func (b *batch) episode(ctx context.Context, dir string) error {
 	b.stats.Inputs++
 	metaName := filepath.Join(dir, "meta.json")
-	data, fields, err := readObject(b.ctx, metaName, b.opts.MaxLineBytes)
+	data, fields, err := readObject(ctx, metaName, b.opts.MaxLineBytes)
 	if err != nil {
 		b.rejectObject(metaName, data, err)
 		return nil
@@ -215,10 +218,10 @@ func (b *batch) episode(dir string) error {
 		ep.Dir = abs
 	}
 	ep.SrcFile, ep.SrcLine = metaName, 0
-	if err := b.finalState(dir, &ep); err != nil {
+	if err := b.finalState(ctx, dir, &ep); err != nil {
 		b.reject(filepath.Join(dir, "final_state.tar.zst"), 0, err)
 	}
-	n, err := b.episodeActions(dir, &ep)
+	n, err := b.episodeActions(ctx, dir, &ep)
 	if err != nil {
 		return err
 	}
@@ -226,7 +229,7 @@ func (b *batch) episode(dir string) error {
 	if err := add(b, lake.Episodes, &ep, metaName, 0); err != nil {
 		return err
 	}
-	return b.groundTruth(dir, ep.EpisodeID)
+	return b.groundTruth(ctx, dir, ep.EpisodeID)
 }
 
 // safeRel checks that p is a relative path that stays inside the folder.
@@ -264,21 +267,32 @@ func fileSHA256(ctx context.Context, dir, rel string) (sum string, ok bool, err 
 			return "", false, schema.Reason(schema.ErrPath, "%q is a symlink; symlinks are not followed", strings.Join(parts[:i+1], "/"))
 		}
 	}
-	f, err := openRegular(ctx, p, false)
+	f, err := openRegular(p, false)
 	if err != nil {
 		return "", false, fmt.Errorf("%q: %w", rel, err)
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", false, err
+	buf := make([]byte, 256<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", false, err
+		}
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", false, err
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), true, nil
 }
 
-func (b *batch) finalState(dir string, ep *schema.Episode) error {
+func (b *batch) finalState(ctx context.Context, dir string, ep *schema.Episode) error {
 	const rel = "final_state.tar.zst"
-	sum, ok, err := fileSHA256(b.ctx, dir, rel)
+	sum, ok, err := fileSHA256(ctx, dir, rel)
 	if err != nil || !ok {
 		return err
 	}

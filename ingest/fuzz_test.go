@@ -243,7 +243,7 @@ func FuzzLabelsCSV(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer b.tx.Rollback()
-		if err := b.labelStream(bytes.NewReader(data), "l.csv"); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		if err := b.labelStream(t.Context(), bytes.NewReader(data), "l.csv"); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("non-record error: %v", err)
 		}
 		for _, e := range b.errs {

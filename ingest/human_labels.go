@@ -31,8 +31,8 @@ var (
 func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		unsure := 0
-		err := b.eachFile(files, func(f io.Reader, name string) error {
-			n, err := b.humanStream(f, name)
+		err := b.eachFile(ctx, files, func(ctx context.Context, f io.Reader, name string) error {
+			n, err := b.humanStream(ctx, f, name)
 			unsure += n
 			return err
 		})
@@ -45,7 +45,7 @@ func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Optio
 
 // humanStream reads one human-labels CSV and returns the unsure judgments
 // it skipped.
-func (b *batch) humanStream(f io.Reader, name string) (int, error) {
+func (b *batch) humanStream(ctx context.Context, f io.Reader, name string) (int, error) {
 	c := newCSVRecords(f, b.opts.MaxLineBytes)
 	want := strings.Join(humanColumns[:3], ",") + "[,note]"
 	header, err := c.header()
@@ -63,6 +63,9 @@ func (b *batch) humanStream(f io.Reader, name string) (int, error) {
 	}
 	unsure := 0
 	for {
+		if err := ctx.Err(); err != nil {
+			return unsure, err
+		}
 		rec, line, err := c.read()
 		if err == io.EOF {
 			return unsure, nil

@@ -23,7 +23,7 @@ func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options)
 				b.sizeHint += int(fi.Size() / 160) // a typical verdict line
 			}
 		}
-		return b.eachFile(files, b.verdictStream)
+		return b.eachFile(ctx, files, b.verdictStream)
 	})
 }
 
@@ -90,8 +90,8 @@ const decodeWorkers = 2
 // One goroutine reads lines, decodeWorkers goroutines decode chunks of
 // them, and this one takes the chunks in input order for dedupe; Parquet
 // encoding runs in the writers' goroutines.
-func (b *batch) verdictStream(r io.Reader, src string) error {
-	ctx, cancel := context.WithCancel(b.ctx)
+func (b *batch) verdictStream(ctx context.Context, r io.Reader, src string) error {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan *rawChunk, decodeWorkers*2)
 	order := make(chan *rawChunk, decodeWorkers*4)
@@ -113,7 +113,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 			b.reject(src, 0, c.err)
 			return nil
 		}
-		if err := b.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if b.opts.Progress != nil {
@@ -145,7 +145,7 @@ func (b *batch) verdictStream(r io.Reader, src string) error {
 		c.buf.rows = c.rows[:0]
 		rowBufs.Put(c.buf)
 	}
-	if err := b.ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if rows == 0 && len(b.errs) == before {

@@ -32,7 +32,7 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 		var rows int64
 		for _, name := range b.inspectFiles(paths) {
 			b.stats.Inputs++
-			if err := b.inspectLog(name, iopts, &rows); err != nil {
+			if err := b.inspectLog(ctx, name, iopts, &rows); err != nil {
 				return err
 			}
 		}
@@ -90,7 +90,7 @@ func (b *batch) inspectFiles(paths []string) []string {
 
 // inspectLog reads one log. Bad input is collected in b.errs; the error
 // returned is for the batch as a whole (cancellation, a write failure).
-func (b *batch) inspectLog(name string, iopts InspectOptions, rows *int64) error {
+func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOptions, rows *int64) error {
 	rd, err := openInspect(name)
 	if err != nil {
 		b.inputErr(name, err)
@@ -105,7 +105,7 @@ func (b *batch) inspectLog(name string, iopts InspectOptions, rows *int64) error
 	run := newInspectRun(name, h, iopts)
 	samples := 0
 	err = rd.samples(func(e sampleEntry) error {
-		if err := b.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		samples++

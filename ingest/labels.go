@@ -19,12 +19,12 @@ var labelColumns = []string{"episode_id", "category", "annotator", "note"}
 // is kept raw and counted as needing review.
 func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
-		return b.eachFile(files, b.labelStream)
+		return b.eachFile(ctx, files, b.labelStream)
 	})
 }
 
 // labelStream reads one labels CSV; name names it in messages.
-func (b *batch) labelStream(f io.Reader, name string) error {
+func (b *batch) labelStream(ctx context.Context, f io.Reader, name string) error {
 	c := newCSVRecords(f, b.opts.MaxLineBytes)
 	header, err := c.header()
 	if err == io.EOF {
@@ -41,6 +41,9 @@ func (b *batch) labelStream(f io.Reader, name string) error {
 	}
 	records, before := 0, len(b.errs)
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		rec, line, err := c.read()
 		if err == io.EOF {
 			if records == 0 && len(b.errs) == before {

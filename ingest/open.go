@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"context"
-	"io"
 	"os"
 	"syscall"
 
@@ -16,9 +14,9 @@ import (
 // at once) and checked on the open descriptor, so a swap between the check
 // and the open cannot slip a FIFO in. With follow false a symlink is refused
 // too (inside episode folders); command-line arguments may be symlinks to
-// regular files. Reads from the returned file stop with ctx's error once ctx
-// is done.
-func openRegular(ctx context.Context, name string, follow bool) (io.ReadCloser, error) {
+// regular files. The loops that read the file check their context between
+// chunks: a regular file always ends, so none waits on a read.
+func openRegular(name string, follow bool) (*os.File, error) {
 	flags := os.O_RDONLY | syscall.O_NONBLOCK
 	if !follow {
 		fi, err := os.Lstat(name)
@@ -44,7 +42,7 @@ func openRegular(ctx context.Context, name string, follow bool) (io.ReadCloser, 
 		f.Close()
 		return nil, schema.Reason(schema.ErrPath, "not a regular file (%s); only regular files are read", kindOf(fi.Mode()))
 	}
-	return &ctxFile{ctx: ctx, f: f}, nil
+	return f, nil
 }
 
 // kindOf names a non-regular file mode for messages.
@@ -65,19 +63,3 @@ func kindOf(m os.FileMode) string {
 	}
 	return "mode " + m.String()
 }
-
-// ctxFile is a file whose reads fail with the context's error once the
-// context is done: a long read loop then stops within one buffer.
-type ctxFile struct {
-	ctx context.Context
-	f   *os.File
-}
-
-func (c *ctxFile) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.f.Read(p)
-}
-
-func (c *ctxFile) Close() error { return c.f.Close() }

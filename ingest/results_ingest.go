@@ -35,8 +35,11 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 // into the results table as one all-or-nothing batch.
 func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
-		return b.eachFile(files, func(f io.Reader, name string) error {
+		return b.eachFile(ctx, files, func(ctx context.Context, f io.Reader, name string) error {
 			return b.collect(DecodeResults(f, name, func(r schema.Result) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				return add(b, lake.Results, &r, r.SrcFile, r.SrcLine)
 			}))
 		})

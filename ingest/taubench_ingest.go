@@ -61,7 +61,7 @@ func TauBench(ctx context.Context, dst *lake.Lake, files []string, tbOpts TauBen
 	var rows int64
 	for _, name := range files {
 		b.stats.Inputs++
-		errs, err := b.tauFile(name, tbOpts, tasks, &rows)
+		errs, err := b.tauFile(ctx, name, tbOpts, tasks, &rows)
 		if err != nil {
 			return b.stats, err
 		}
@@ -69,9 +69,9 @@ func TauBench(ctx context.Context, dst *lake.Lake, files []string, tbOpts TauBen
 	}
 	if !tbOpts.SkipBad {
 		b.errs = append(bad, b.errs...)
-		return b.finish()
+		return b.finish(ctx)
 	}
-	st, err := b.finish()
+	st, err := b.finish(ctx)
 	if err == nil && len(bad) > 0 {
 		err = &Skipped{Errors: bad}
 	}
@@ -87,14 +87,15 @@ type taskOrigin struct {
 
 // tauFile decodes one file in a goroutine and adds its rows; it returns
 // the file's rejected records.
-func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string]taskOrigin, rows *int64) (RecordErrors, error) {
-	f, err := openRegular(b.ctx, name, true)
+func (b *batch) tauFile(ctx context.Context, name string, tbOpts TauBenchOptions, tasks map[[2]string]taskOrigin, rows *int64) (RecordErrors, error) {
+	f, err := openRegular(name, true)
 	if err != nil {
 		re := &schema.RecordError{File: name, Err: err}
 		return RecordErrors{re}, nil
 	}
 	defer f.Close()
-	ctx, cancel := context.WithCancel(b.ctx)
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	items := make(chan []tauItem, 4)
 	done := make(chan error, 1)
@@ -102,6 +103,9 @@ func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string
 		defer close(items)
 		var chunk []tauItem
 		err := DecodeTauBench(bufio.NewReaderSize(f, 1<<20), name, tbOpts, func(r schema.Result, a []schema.Action) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			chunk = append(chunk, tauItem{r, a})
 			if len(chunk) < 64 {
 				return nil
@@ -125,6 +129,9 @@ func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string
 	var bad RecordErrors
 	emitted := 0
 	for chunk := range items {
+		if err := outer.Err(); err != nil {
+			return nil, err
+		}
 		for i := range chunk {
 			it := &chunk[i]
 			emitted++
@@ -148,7 +155,7 @@ func (b *batch) tauFile(name string, tbOpts TauBenchOptions, tasks map[[2]string
 		}
 	}
 	err = <-done
-	if err := b.ctx.Err(); err != nil {
+	if err := outer.Err(); err != nil {
 		return nil, err
 	}
 	var res RecordErrors
