@@ -243,8 +243,6 @@ func writeState(dir string, base, changes state) error {
 
 // Helpers for definitions.
 
-func ptr[T any](v T) *T { return &v }
-
 // gate builds a gating check.
 func gate(id, typ, category string, s check.Spec) check.Spec {
 	s.ID, s.Type, s.Category = id, typ, category
