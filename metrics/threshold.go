@@ -167,12 +167,14 @@ func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossF
 			}
 		}
 	}
-	// The episodes sorted once by score give the ROC AUC, the curve and
-	// the AUC of every resample.
-	pairs := newAUCPairsOf(items, itemTask, n)
+	scores, positive := make([]float64, len(items)), make([]bool, len(items))
+	for k, it := range items {
+		scores[k], positive[k] = it.Score, it.Positive
+	}
 	out.AUC = undefined(false)
-	out.AUC.Value = pairs.auc()
-	out.ROC = pairs.curve()
+	out.AUC.Value = stats.ROCAUC(scores, positive)
+	out.ROC = stats.ROCCurve(scores, positive)
+	pairs := newAUCPairsOf(items, itemTask, n) // the AUC of every resample
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
 	}

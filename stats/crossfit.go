@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -100,13 +101,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	// their folds: a fold's training negatives are the sorted ones of the
 	// other folds, in order (what ThresholdForFPR sorts them into).
 	fold := make([]int, len(items))
-	nNeg := 0
-	for _, it := range items {
-		if !it.Positive {
-			nNeg++
-		}
-	}
-	neg := make([]foldScore, 0, nNeg) // sized once: grown, it touched twice the pages
+	var neg []foldScore
 	for i, it := range items {
 		fold[i] = out.FoldOf[it.Task]
 		if !it.Positive {
@@ -116,7 +111,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	if len(neg) == 0 {
 		return CrossFit{}, fmt.Errorf("cross-fit: no negatives")
 	}
-	neg = sortNegatives(neg)
+	slices.SortFunc(neg, func(a, b foldScore) int { return cmp.Compare(a.score, b.score) })
 	sorted := make([]float64, 0, len(neg))
 	for _, e := range neg {
 		sorted = append(sorted, e.score)

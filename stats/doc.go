@@ -53,7 +53,6 @@
 //	ROCAUC(scores []float64, positive []bool) float64
 //	ThresholdForFPR(negScores []float64, target float64) float64
 //	CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error)
-//	SortScores[T any](a []T, score func(*T) float64) []T
 //
 // Trust Layer D4 (repeat stability):
 //
