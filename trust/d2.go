@@ -3,7 +3,9 @@ package trust
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -209,7 +211,7 @@ func d2Decide(id string, d *d2Result, votes map[VoteKey][]bool) (string, string)
 func walkLeaves(v any, fn func(string)) {
 	switch x := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			walkLeaves(x[k], fn)
 		}
 	case []any:
