@@ -1,9 +1,6 @@
 package metrics
 
 import (
-	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -11,52 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/stats"
 )
-
-// TestAUCBatchIsWeighted: the interleaved pairs of 1–4 judges give each
-// one's aucPairs.weighted bit for bit, on resamples where a judge lacks a
-// class too.
-func TestAUCBatchIsWeighted(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	const n = 23
-	for lanes := 1; lanes <= aucLanes; lanes++ {
-		pairs := make([]*aucPairs, lanes)
-		for k := range pairs {
-			items := make([]stats.Scored, 400)
-			taskOf := make([]int, len(items))
-			for i := range items {
-				taskOf[i] = rng.IntN(n)
-				// Judge 1 has positives in tasks < 3 only: resamples without them lack a class.
-				positive := rng.IntN(3) > 0 && (k != 1 || taskOf[i] < 3)
-				items[i] = stats.Scored{Task: fmt.Sprint(taskOf[i]), Score: float64(rng.IntN(40)) / 39, Positive: positive}
-			}
-			pairs[k] = newAUCPairsOf(items, taskOf, n)
-		}
-		b := newAUCBatch(pairs)
-		nans := 0
-		for range 300 {
-			w := make([]float64, n)
-			for range rng.IntN(2*n) + 1 {
-				w[rng.IntN(n)]++
-			}
-			var got [aucLanes]float64
-			b.weighted(w, nil, &got)
-			for k, p := range pairs {
-				want := p.weighted(w, nil)
-				if math.Float64bits(got[k]) != math.Float64bits(want) && !(math.IsNaN(got[k]) && math.IsNaN(want)) {
-					t.Fatalf("%d lanes, judge %d: %v, weighted %v", lanes, k, got[k], want)
-				}
-				if math.IsNaN(want) {
-					nans++
-				}
-			}
-		}
-		if lanes > 1 && nans == 0 {
-			t.Errorf("%d lanes: no resample without a class", lanes)
-		}
-	}
-}
 
 // TestThresholdsAsThreshold: Thresholds gives every judge Threshold's
 // report (the reward model under each condition shares a bootstrap pass),
