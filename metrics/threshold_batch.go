@@ -103,7 +103,7 @@ func runThresholdBoots(bs []*thresholdBoot) error {
 		}
 		for k, b := range bs {
 			v := vals[k]
-			v[r], v[R+r] = stats.WeightedRatio2(b.fp, b.neg, b.tp, b.pos, w)
+			v[r], v[R+r] = stats.WeightedRatio(b.fp, b.neg, w), stats.WeightedRatio(b.tp, b.pos, w)
 			v[2*R+r] = b.pairs.weighted(w, sc.drawn)
 		}
 	})
