@@ -31,16 +31,8 @@ type aucScored struct {
 	positive bool
 }
 
-// newAUCPairs counts the pairs of items, whose tasks index numbers 0..n-1.
-func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
-	taskOf := make([]int, len(items))
-	for i, it := range items {
-		taskOf[i] = index[it.Task]
-	}
-	return newAUCPairsOf(items, taskOf, len(index))
-}
-
-// newAUCPairsOf is newAUCPairs with item i's task number taskOf[i] of n.
+// newAUCPairsOf counts the pairs of items, item i of task number taskOf[i]
+// of 0..n-1.
 func newAUCPairsOf(items []stats.Scored, taskOf []int, n int) *aucPairs {
 	a := &aucPairs{n: n, wins: make([]float64, n*n), pos: make([]float64, n), neg: make([]float64, n)}
 	sorted := make([]aucScored, len(items))

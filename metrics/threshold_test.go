@@ -169,3 +169,12 @@ func BenchmarkWeightedAUC(b *testing.B) {
 		pairs.weighted(w, drawn)
 	}
 }
+
+// newAUCPairs counts the pairs of items, whose tasks index numbers 0..n-1.
+func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
+	taskOf := make([]int, len(items))
+	for i, it := range items {
+		taskOf[i] = index[it.Task]
+	}
+	return newAUCPairsOf(items, taskOf, len(index))
+}

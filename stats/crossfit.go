@@ -38,22 +38,6 @@ type CrossFit struct {
 	Threshold float64
 }
 
-// FPR returns the pooled held-out false-positive rate FP/(FP+TN), NaN if
-// there are no negatives.
-func (c CrossFit) FPR() float64 { return ratio(c.FP, c.FP+c.TN) }
-
-// TPR returns the pooled held-out true-positive rate TP/(TP+FN), NaN if
-// there are no positives.
-func (c CrossFit) TPR() float64 { return ratio(c.TP, c.TP+c.FN) }
-
-// ratio returns a/b, NaN when b is 0.
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return math.NaN()
-	}
-	return float64(a) / float64(b)
-}
-
 // CrossFitThreshold chooses a reward-model threshold by k-fold cross-fitting
 // split by task (seed §6.3, policy fpr_target): tasks are sorted by id,
 // shuffled with a PCG seeded from Seed and dealt round-robin into k folds,

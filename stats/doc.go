@@ -28,8 +28,8 @@
 // Paired tests and power:
 //
 //	McNemarExact(b, c int) float64
-//	PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error)
-//	PairedPowerExact(fprA, fprB float64, n int, discordance, alpha float64) (float64, error)
+//	PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error)
+//	PairedPowerExact(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error)
 //
 // Agreement:
 //
