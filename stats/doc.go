@@ -41,7 +41,6 @@
 // independent of the number of goroutines; no state kept between calls):
 //
 //	ClusterBootstrap(ids []string, stat func(idx []int) float64, opts BootstrapOptions) (Interval, error)
-//	PairedClusterBootstrap(ids []string, a, b func(idx []int) float64, opts BootstrapOptions) (Interval, error)
 //	ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, counts []int)) error
 //	BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]Interval, error)
 //	BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]Interval, error)
