@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -59,7 +60,7 @@ func build(src *Source, cond string, opts PackOptions, cache imageCache) (*Pack,
 	fail := func(field string, err error) error {
 		return &InputError{EpisodeID: src.EpisodeID, Condition: cond, Field: field, Err: err}
 	}
-	if !isCondition(cond) {
+	if !slices.Contains(Conditions, cond) {
 		return nil, fail("condition", fmt.Errorf("%w %q", ErrUnknownCondition, cond))
 	}
 	if strings.TrimSpace(src.TaskText) == "" {

@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -61,7 +62,7 @@ func ParseConditions(list []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range listItems(list) {
-		if !isCondition(c) {
+		if !slices.Contains(Conditions, c) {
 			return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownCondition, c, strings.Join(Conditions, ", "))
 		}
 		if !seen[c] {
@@ -89,15 +90,6 @@ func listItems(list []string) []string {
 	return out
 }
 
-func isCondition(c string) bool {
-	for _, k := range Conditions {
-		if k == c {
-			return true
-		}
-	}
-	return false
-}
-
 // JudgeCondition is a condition a judge runs under: the verdicts' condition
 // name and the pack condition it reads. They differ only for a prompt
 // variant, which must run under its own name ("E2+claim-noguard=E2+claim").
@@ -115,13 +107,13 @@ func ParseJudgeConditions(list []string) ([]JudgeCondition, error) {
 		if !alias {
 			pack = name
 		}
-		if !isCondition(pack) {
+		if !slices.Contains(Conditions, pack) {
 			return nil, fmt.Errorf("%w %q (want %s, or NAME=CONDITION for a prompt variant)", ErrUnknownCondition, pack, strings.Join(Conditions, ", "))
 		}
 		if name == "" || strings.ContainsAny(name, "/\\\x00") {
 			return nil, fmt.Errorf("%w: condition name %q", ErrUnknownCondition, name)
 		}
-		if alias && isCondition(name) {
+		if alias && slices.Contains(Conditions, name) {
 			return nil, fmt.Errorf("%w: %s=%s: a variant needs its own name, not a pack condition's", ErrUnknownCondition, name, pack)
 		}
 		if seen[name] {

@@ -22,8 +22,6 @@ type aucPairs struct {
 	n        int       // tasks
 	wins     []float64 // wins[i*n+j], i <= j: the pairs of i and j either way
 	pos, neg []float64 // per task
-	sorted   []aucScored
-	nan      bool // a score is NaN
 }
 
 // aucScored is one episode: its score, task number and label.
@@ -33,29 +31,15 @@ type aucScored struct {
 	positive bool
 }
 
-// newAUCPairs counts the pairs of items, whose tasks index numbers 0..n-1.
-func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
-	taskOf := make([]int, len(items))
-	for i, it := range items {
-		taskOf[i] = index[it.Task]
-	}
-	return newAUCPairsOf(items, taskOf, len(index))
-}
-
-// newAUCPairsOf is newAUCPairs with item i's task number taskOf[i] of n.
+// newAUCPairsOf counts the pairs of items, item i of task number taskOf[i]
+// of 0..n-1.
 func newAUCPairsOf(items []stats.Scored, taskOf []int, n int) *aucPairs {
 	a := &aucPairs{n: n, wins: make([]float64, n*n), pos: make([]float64, n), neg: make([]float64, n)}
 	sorted := make([]aucScored, len(items))
 	for i, it := range items {
 		sorted[i] = aucScored{it.Score, taskOf[i], it.Positive}
-		a.nan = a.nan || math.IsNaN(it.Score)
 	}
-	if a.nan { // NaNs first, as cmp.Compare orders them
-		slices.SortFunc(sorted, func(x, y aucScored) int { return cmp.Compare(x.score, y.score) })
-	} else {
-		sorted = stats.SortScores(sorted, func(e *aucScored) float64 { return e.score })
-	}
-	a.sorted = sorted
+	slices.SortFunc(sorted, func(x, y aucScored) int { return cmp.Compare(x.score, y.score) })
 	below := make([]float64, n)                          // negatives per task scored below the current tie group
 	gpos, gneg := make([]float64, n), make([]float64, n) // the group's episodes per task
 	var negTasks []int
@@ -150,61 +134,4 @@ func (a *aucPairs) weighted(w []float64, drawn []int) float64 {
 		num += w[i] * ((s0 + s1) + (s2 + s3))
 	}
 	return num / (pos * neg)
-}
-
-// auc returns stats.ROCAUC of the episodes, bit for bit: the
-// Mann–Whitney U it computes from ranks, (Σ ranks of the positives) −
-// nPos(nPos+1)/2, is the exact count of positive–negative pairs won (ties
-// ½) that weighted sums with every task drawn once, over the same
-// nPos·nNeg. NaN with a NaN score or without a class, as ROCAUC.
-func (a *aucPairs) auc() float64 {
-	if a.nan {
-		return math.NaN()
-	}
-	ones := make([]float64, a.n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	return a.weighted(ones, make([]int, 0, a.n))
-}
-
-// curve returns stats.ROCCurve of the episodes from their scores sorted
-// once (the same tie groups, taken from the highest score down).
-func (a *aucPairs) curve() []stats.ROCPoint {
-	var nPos, nNeg float64
-	for _, e := range a.sorted {
-		if e.positive {
-			nPos++
-		} else {
-			nNeg++
-		}
-	}
-	if a.nan || nPos == 0 || nNeg == 0 {
-		return nil
-	}
-	groups := 1 // distinct scores: the curve's points after the first
-	for i := 1; i < len(a.sorted); i++ {
-		if a.sorted[i].score != a.sorted[i-1].score {
-			groups++
-		}
-	}
-	out := make([]stats.ROCPoint, 1, 1+groups)
-	out[0] = stats.ROCPoint{Threshold: math.Inf(1)}
-	var tp, fp float64
-	for j := len(a.sorted); j > 0; {
-		i := j - 1
-		for i > 0 && a.sorted[i-1].score == a.sorted[j-1].score {
-			i--
-		}
-		for _, e := range a.sorted[i:j] {
-			if e.positive {
-				tp++
-			} else {
-				fp++
-			}
-		}
-		out = append(out, stats.ROCPoint{Threshold: a.sorted[j-1].score, FPR: fp / nNeg, TPR: tp / nPos})
-		j = i
-	}
-	return out
 }

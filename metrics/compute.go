@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
@@ -26,20 +25,12 @@ type rowAcc struct {
 	tallies []tally
 }
 
-// addCell adds a cell of the given task. Cells come in task order (Compute
-// sorts them), so the task is the last one or a new last one.
+// addCell adds a cell of the given task, keeping tasks ascending.
 func (a *rowAcc) addCell(task int, c *queries.MetricCell, policy string) {
-	n := len(a.tasks)
-	k, found := n-1, n > 0 && a.tasks[n-1] == task
-	if !found && (n == 0 || a.tasks[n-1] < task) {
-		k = n
-		a.tasks = append(a.tasks, task)
-		a.tallies = append(a.tallies, tally{})
-	} else if !found {
-		if k, found = slices.BinarySearch(a.tasks, task); !found {
-			a.tasks = slices.Insert(a.tasks, k, task)
-			a.tallies = slices.Insert(a.tallies, k, tally{})
-		}
+	k, found := slices.BinarySearch(a.tasks, task)
+	if !found {
+		a.tasks = slices.Insert(a.tasks, k, task)
+		a.tallies = slices.Insert(a.tallies, k, tally{})
 	}
 	a.tallies[k].addCell(c, policy)
 	a.total.addCell(c, policy)
@@ -50,14 +41,6 @@ func (a *rowAcc) addCell(task int, c *queries.MetricCell, policy string) {
 // when it has ByCategory or ByHardness. It fails with ErrNoVerdicts,
 // ErrUnknown, ErrScoreOnly, ErrNoGroundTruth or ErrBadOption.
 func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
-	return compute(cells, make([]queries.MetricCell, 0, len(cells)), opts)
-}
-
-// compute is Compute with the kept cells written into kept: a new slice,
-// or cells[:0] for a caller that owns cells and needs them no more (Run;
-// with the collector off a copy of every cell is pages touched for
-// nothing).
-func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return Report{}, err
@@ -71,7 +54,7 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	if rep.Params.By == nil {
 		rep.Params.By = []string{}
 	}
-	cells, err = selectCells(cells, kept, opts, &rep)
+	cells, err = selectCells(cells, opts, &rep)
 	if err != nil {
 		return Report{}, err
 	}
@@ -79,15 +62,12 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	// on the order of the input.
 	slices.SortFunc(cells, compareCells)
 	// Tasks of the kept cells are the bootstrap clusters.
-	var ids []string
-	seen := map[string]bool{}
-	for _, c := range cells {
-		if !seen[c.TaskID] {
-			seen[c.TaskID] = true
-			ids = append(ids, c.TaskID)
-		}
+	ids := make([]string, len(cells))
+	for i, c := range cells {
+		ids[i] = c.TaskID
 	}
 	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	taskIdx := make(map[string]int, len(ids))
 	for i, id := range ids {
 		taskIdx[id] = i
@@ -95,41 +75,22 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 	rep.Params.Tasks = len(ids)
 
 	accs := map[rowKey]*rowAcc{}
-	// Cells come in runs of one judge × condition: within a run, a slot's
-	// (overall, then each dimension) rows are found by their value alone.
-	slots := make([]map[string]*rowAcc, 1+len(opts.By))
-	for i := range slots {
-		slots[i] = map[string]*rowAcc{}
-	}
-	var jc queries.JudgeCondition
-	add := func(slot int, k rowKey, task int, c *queries.MetricCell) {
-		a := slots[slot][k.value]
+	add := func(k rowKey, task int, c *queries.MetricCell) {
+		a := accs[k]
 		if a == nil {
-			if a = accs[k]; a == nil {
-				// Room for every task: with the collector off, tallies
-				// grown by appends are pages touched for nothing, and
-				// room never used is never touched.
-				a = &rowAcc{key: k, tasks: make([]int, 0, len(ids)), tallies: make([]tally, 0, len(ids))}
-				accs[k] = a
-			}
-			slots[slot][k.value] = a
+			a = &rowAcc{key: k}
+			accs[k] = a
 		}
 		a.addCell(task, c, opts.UncertainPolicy)
 	}
 	for i := range cells {
 		c := &cells[i]
-		if i == 0 || c.Judge != jc.Judge || c.Condition != jc.Condition {
-			jc = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-			for _, m := range slots {
-				clear(m)
-			}
-		}
 		task := taskIdx[c.TaskID]
 		base := rowKey{judge: c.Judge, condition: c.Condition}
 		if c.Source == opts.Source {
-			add(0, base, task, c)
+			add(base, task, c)
 		}
-		for d, dim := range opts.By {
+		for _, dim := range opts.By {
 			k := base
 			k.dim = dim
 			switch dim {
@@ -145,7 +106,7 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 				k.value = c.Agent
 			}
 			if dim == BySource || c.Source == opts.Source {
-				add(1+d, k, task, c)
+				add(k, task, c)
 			}
 		}
 	}
@@ -176,151 +137,6 @@ func compute(cells, kept []queries.MetricCell, opts Options) (Report, error) {
 		rep.Warnings = []string{}
 	}
 	return rep, nil
-}
-
-// selectCells applies the judge and condition filters, drops score-only
-// judges without a threshold and episodes without task or ground truth
-// (with warnings), and fills the report's judge and condition lists. It
-// appends the kept cells to out (which may be cells[:0]).
-func selectCells(cells, out []queries.MetricCell, opts Options, rep *Report) ([]queries.MetricCell, error) {
-	// The judge × conditions of the cells, with their statistics: cells
-	// come in runs of one judge × condition, so the map is looked up once
-	// a run.
-	type jcStat struct{ unscored, noTask, noGT, eps int }
-	stat := map[queries.JudgeCondition]*jcStat{}
-	var (
-		all    []queries.JudgeCondition
-		last   *jcStat
-		lastJC queries.JudgeCondition
-	)
-	statOf := func(c *queries.MetricCell) *jcStat {
-		if last != nil && c.Judge == lastJC.Judge && c.Condition == lastJC.Condition {
-			return last
-		}
-		lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-		if last = stat[lastJC]; last == nil {
-			last = &jcStat{}
-			stat[lastJC] = last
-			all = append(all, lastJC)
-		}
-		return last
-	}
-	for i := range cells {
-		c := &cells[i]
-		s := statOf(c)
-		s.eps += c.Episodes
-		s.unscored += c.Unscored
-		switch {
-		case !c.HasTask:
-			s.noTask += c.Episodes
-		case !c.HasGT:
-			s.noGT += c.Episodes
-		}
-	}
-	var judges, conds []string
-	for _, jc := range all {
-		judges = append(judges, jc.Judge)
-		conds = append(conds, jc.Condition)
-	}
-	slices.Sort(judges)
-	judges = slices.Compact(judges)
-	slices.Sort(conds)
-	conds = slices.Compact(conds)
-	for _, j := range opts.Judges {
-		if !slices.Contains(judges, j) {
-			return nil, fmt.Errorf("%w: judge %q is not in the lake; judges: %s", ErrUnknown, j, strings.Join(judges, ", "))
-		}
-	}
-	for _, c := range opts.Conditions {
-		if !slices.Contains(conds, c) {
-			return nil, fmt.Errorf("%w: condition %q is not in the lake; conditions: %s", ErrUnknown, c, strings.Join(conds, ", "))
-		}
-	}
-	keepJC := func(jc queries.JudgeCondition) bool {
-		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
-			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, jc.Condition))
-	}
-	var jcs []queries.JudgeCondition
-	for _, jc := range all {
-		if keepJC(jc) {
-			jcs = append(jcs, jc)
-		}
-	}
-	if len(jcs) == 0 {
-		return nil, fmt.Errorf("%w: no verdicts of judges [%s] under conditions [%s]; the lake has judges %s and conditions %s",
-			ErrUnknown, strings.Join(opts.Judges, ", "), strings.Join(opts.Conditions, ", "), strings.Join(judges, ", "), strings.Join(conds, ", "))
-	}
-	slices.SortFunc(jcs, func(a, b queries.JudgeCondition) int {
-		return cmp.Or(cmp.Compare(a.Judge, b.Judge), cmp.Compare(a.Condition, b.Condition))
-	})
-	skipped := map[queries.JudgeCondition]bool{}
-	var scoreOnly, noTask, noGT []string
-	for _, jc := range jcs {
-		s := stat[jc]
-		if s.unscored > 0 {
-			skipped[jc] = true
-			scoreOnly = append(scoreOnly, jc.String())
-		}
-		if s.noTask > 0 {
-			noTask = append(noTask, fmt.Sprintf("%s: %d", jc, s.noTask))
-		}
-		if s.noGT > 0 {
-			noGT = append(noGT, fmt.Sprintf("%s: %d", jc, s.noGT))
-		}
-	}
-	if len(scoreOnly) > 0 {
-		if len(scoreOnly) == len(jcs) {
-			return nil, fmt.Errorf("%w: %s carry scores without verdicts (reward models); give --threshold T or use trustlake threshold",
-				ErrScoreOnly, strings.Join(scoreOnly, ", "))
-		}
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("skipped score-only judge × condition (no --threshold): %s", strings.Join(scoreOnly, ", ")))
-	}
-	if len(noTask) > 0 {
-		rep.Warnings = append(rep.Warnings, "excluded judged episodes missing from the episodes table (no task): "+strings.Join(noTask, "; "))
-	}
-	if len(noGT) > 0 {
-		rep.Warnings = append(rep.Warnings, "excluded judged episodes without ground truth: "+strings.Join(noGT, "; "))
-	}
-	sources := map[string]int{}
-	drop, lastJC := true, queries.JudgeCondition{}
-	for i := range cells {
-		c := &cells[i]
-		if i == 0 || c.Judge != lastJC.Judge || c.Condition != lastJC.Condition {
-			lastJC = queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
-			drop = !keepJC(lastJC) || skipped[lastJC]
-		}
-		if drop || !c.HasTask || !c.HasGT {
-			continue
-		}
-		out = append(out, *c)
-		sources[c.Source] += c.Episodes
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: none of the judged episodes has ground truth (ingest gt.json with trustlake ingest episodes, or trustlake ingest sql ground_truth ...)", ErrNoGroundTruth)
-	}
-	if sources[opts.Source] == 0 {
-		var have []string
-		for _, s := range schema.Sources {
-			if sources[s] > 0 {
-				have = append(have, fmt.Sprintf("%s (%d judged episodes)", s, sources[s]))
-			}
-		}
-		return nil, fmt.Errorf("%w: no %s episode with ground truth was judged; sources present: %s (choose one with --source)",
-			ErrNoGroundTruth, opts.Source, strings.Join(have, ", "))
-	}
-	for _, jc := range jcs {
-		if skipped[jc] {
-			continue
-		}
-		if !slices.Contains(rep.Params.Judges, jc.Judge) {
-			rep.Params.Judges = append(rep.Params.Judges, jc.Judge)
-		}
-		if !slices.Contains(rep.Params.Conditions, jc.Condition) {
-			rep.Params.Conditions = append(rep.Params.Conditions, jc.Condition)
-		}
-	}
-	slices.Sort(rep.Params.Conditions)
-	return out, nil
 }
 
 // categoryStratum is a cell's value in the category stratum.

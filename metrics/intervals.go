@@ -82,13 +82,13 @@ func tallyCols(t *tally) [nCols]float64 {
 }
 
 // bootJob is one row to bootstrap: its per-task columns, stored column by
-// column, with the all-zero columns left out. A job of fprOnly keeps only
+// column. A job of fprOnly keeps only
 // the columns of the FPR (FP and TN) and sets only its interval.
 type bootJob struct {
 	row     *Row
 	fprOnly bool
 	tasks   []int       // task indices with data, ascending
-	use     []int       // columns that are not all zero
+	use     []int       // the columns kept
 	cols    [][]float64 // cols[c][k]: column use[c] of task tasks[k]
 	metrics []int       // the metrics to bootstrap (indices into rowMetrics): those defined on the full sample
 }
@@ -103,16 +103,7 @@ func newBootJob(r *Row, a *rowAcc, fprOnly bool) *bootJob {
 		if fprOnly && c != colFP && c != colTN {
 			continue
 		}
-		var col []float64
-		for k := range all {
-			if all[k][c] != 0 {
-				col = make([]float64, len(all))
-				break
-			}
-		}
-		if col == nil {
-			continue // all zero
-		}
+		col := make([]float64, len(all))
 		for k := range all {
 			col[k] = all[k][c]
 		}
@@ -152,57 +143,14 @@ func (j *bootJob) group(n int) stats.SumGroup {
 	return g
 }
 
-// dedupe returns the distinct jobs, and for each job left out the one
-// that computes the same values (same tasks, columns and metrics). Jobs
-// are compared in full only when a cheap signature matches.
-func dedupe(jobs []*bootJob) ([]*bootJob, map[*bootJob]*bootJob) {
-	type signature struct {
-		fprOnly          bool
-		tasks, use, mets int
-		first, last      float64 // sums of the first and last columns
-	}
-	var out []*bootJob
-	same := map[*bootJob]*bootJob{}
-	seen := map[signature][]*bootJob{}
-	for _, j := range jobs {
-		sig := signature{fprOnly: j.fprOnly, tasks: len(j.tasks), use: len(j.use), mets: len(j.metrics)}
-		if len(j.cols) > 0 {
-			for _, v := range j.cols[0] {
-				sig.first += v
-			}
-			for _, v := range j.cols[len(j.cols)-1] {
-				sig.last += v
-			}
-		}
-		if first := slices.IndexFunc(seen[sig], j.sameAs); first >= 0 {
-			same[j] = seen[sig][first]
-			continue
-		}
-		seen[sig] = append(seen[sig], j)
-		out = append(out, j)
-	}
-	return out, same
-}
-
-// sameAs reports whether o computes the same values as j.
-func (j *bootJob) sameAs(o *bootJob) bool {
-	return j.fprOnly == o.fprOnly && slices.Equal(j.tasks, o.tasks) && slices.Equal(j.use, o.use) &&
-		slices.Equal(j.metrics, o.metrics) && slices.EqualFunc(j.cols, o.cols, func(a, b []float64) bool {
-		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
-	})
-}
-
 // bootstrapRows sets the bootstrap intervals of every metric of every job's
 // row from one stats.BootstrapSums over the tasks ids (the draws of every
-// other bootstrap of the same tasks and options). Rows with the same
-// columns (the overall row and that of the headline source) are evaluated
-// once. A metric undefined on the full sample keeps a null interval.
+// other bootstrap of the same tasks and options). A metric undefined on the full sample keeps a null interval.
 func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) error {
 	jobs = slices.DeleteFunc(slices.Clone(jobs), func(j *bootJob) bool { return len(j.metrics) == 0 })
 	if len(jobs) == 0 || len(ids) < 2 {
 		return nil
 	}
-	jobs, same := dedupe(jobs)
 	groups := make([]stats.SumGroup, len(jobs))
 	for k, j := range jobs {
 		groups[k] = j.group(len(ids))
@@ -215,12 +163,6 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 		all := rowMetrics(j.row)
 		for i, m := range j.metrics {
 			all[m].Boot = [2]float64{ivs[k][i].Lo, ivs[k][i].Hi}
-		}
-	}
-	for j, first := range same {
-		all, from := rowMetrics(j.row), rowMetrics(first.row)
-		for _, m := range j.metrics {
-			all[m].Boot = from[m].Boot
 		}
 	}
 	return nil

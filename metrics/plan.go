@@ -74,14 +74,14 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
 	}
-	p, err := stats.PairedPowerStop(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
+	p, err := stats.PairedPower(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
 	if errors.Is(err, stats.ErrStopped) {
 		return PowerPlan{}, err
 	}
 	if err != nil {
 		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
-	exact, err := stats.PairedPowerExactStop(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
+	exact, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
 	if errors.Is(err, stats.ErrStopped) {
 		return PowerPlan{}, err
 	}
@@ -110,7 +110,7 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 // discreteness can make it dip slightly), or 0 beyond 2^16.
 func nForPower(o PowerOptions, target float64) int {
 	pw := func(n int) float64 {
-		p, err := stats.PairedPowerExactStop(o.Stop, o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
+		p, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
 		if err != nil {
 			return 0
 		}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -295,7 +296,7 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 	warn("task", row.TaskMix)
 	if g.agent == AllAgents && len(agentN) > 1 {
 		var la, ua []float64
-		for _, ag := range sortedKeysOf(agentN) {
+		for _, ag := range slices.Sorted(maps.Keys(agentN)) {
 			la, ua = append(la, agentN[ag][0]), append(ua, agentN[ag][1])
 		}
 		m := mixTest(la, ua)
@@ -321,13 +322,4 @@ func estimate(e stats.PPIEstimate, tuned bool) RateEstimate {
 func mixTest(a, b []float64) MixTest {
 	m := stats.CompareMix(a, b)
 	return MixTest{TV: m.TV, ChiSquare: m.ChiSquare, DF: m.DF, P: m.P}
-}
-
-func sortedKeysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

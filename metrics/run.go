@@ -54,8 +54,7 @@ func Run(ctx context.Context, s Engine, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	// The engine's cells are Run's (Engine): compute filters and sorts them in place.
-	rep, err := compute(cells, cells[:0], opts)
+	rep, err := Compute(cells, opts)
 	if ctx.Err() != nil { // a signal while a step that does not poll it ran: no output
 		return Report{}, ctx.Err()
 	}

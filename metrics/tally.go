@@ -46,23 +46,6 @@ func (t *tally) addCell(c *queries.MetricCell, policy string) {
 	t.fvUnc += c.FleissUncertain
 }
 
-func (t *tally) add(o *tally) {
-	t.eps += o.eps
-	t.unc += o.unc
-	t.tp += o.tp
-	t.fp += o.fp
-	t.tn += o.tn
-	t.fn += o.fn
-	t.runs += o.runs
-	t.parse += o.parse
-	t.eligible += o.eligible
-	t.agree += o.agree
-	t.fleissP += o.fleissP
-	t.fvSucc += o.fvSucc
-	t.fvFail += o.fvFail
-	t.fvUnc += o.fvUnc
-}
-
 // n is the number of episodes in the confusion matrix.
 func (t *tally) n() int { return t.tp + t.fp + t.tn + t.fn }
 

@@ -3,6 +3,8 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/stats"
@@ -167,25 +169,18 @@ func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossF
 			}
 		}
 	}
-	// The episodes sorted once by score give the ROC AUC, the curve and
-	// the AUC of every resample.
-	pairs := newAUCPairsOf(items, itemTask, n)
+	scores, positive := make([]float64, len(items)), make([]bool, len(items))
+	for k, it := range items {
+		scores[k], positive[k] = it.Score, it.Positive
+	}
 	out.AUC = undefined(false)
-	out.AUC.Value = pairs.auc()
-	out.ROC = pairs.curve()
+	out.AUC.Value = stats.ROCAUC(scores, positive)
+	out.ROC = stats.ROCCurve(scores, positive)
+	pairs := newAUCPairsOf(items, itemTask, n) // the AUC of every resample
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
 	}
 	return &thresholdBoot{out: &out, mo: mo, ids: ids, fp: fp, neg: neg, tp: tp, pos: pos, pairs: pairs}
-}
-
-// run adds the bootstrap intervals to the held-out rates and the ROC AUC,
-// all three from one pass over the resamples (runThresholdBoots).
-func (b *thresholdBoot) run() error {
-	if len(b.ids) < 2 {
-		return nil
-	}
-	return runThresholdBoots([]*thresholdBoot{b})
 }
 
 // setIntervals sets the three intervals from vals: R resamples of the
@@ -196,4 +191,57 @@ func (b *thresholdBoot) setIntervals(vals []float64) {
 		iv := stats.Percentiles(vals[k*R:(k+1)*R], b.mo.Alpha) // NaNs when every resample is undefined
 		m.Boot = [2]float64{iv.Lo, iv.Hi}
 	}
+}
+
+// Thresholds is Threshold for several judges at once, each on its own
+// goroutine: errs[i] is Threshold's error for opts[i], reports[i] its
+// report otherwise.
+func Thresholds(ctx context.Context, s ScoreEngine, opts []ThresholdOptions) (reports []ThresholdReport, errs []error) {
+	reports, errs = make([]ThresholdReport, len(opts)), make([]error, len(opts))
+	var wg sync.WaitGroup
+	for i, o := range opts {
+		wg.Go(func() { reports[i], errs[i] = Threshold(ctx, s, o) })
+	}
+	wg.Wait()
+	return reports, errs
+}
+
+// run adds the bootstrap intervals to the held-out rates and the ROC AUC,
+// all three from one pass over the resamples (stats.ClusterCounts: the
+// draws of stats.BootstrapRatios and stats.ClusterBootstrap, each statistic
+// summed as those sum it) with scratch space per worker.
+func (b *thresholdBoot) run() error {
+	n := len(b.ids)
+	if n < 2 {
+		return nil
+	}
+	bopts := b.mo.boot(b.mo.Workers)
+	workers := bopts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	R := b.mo.Resamples
+	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
+	type scratch struct {
+		w     []float64
+		drawn []int
+	}
+	per := make([]scratch, workers)
+	err := stats.ClusterCounts(b.ids, bopts, func(worker, r int, counts []int) {
+		sc := &per[worker]
+		if sc.w == nil {
+			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)
+		}
+		w := sc.w
+		for i, c := range counts {
+			w[i] = float64(c)
+		}
+		vals[r], vals[R+r] = stats.WeightedRatio(b.fp, b.neg, w), stats.WeightedRatio(b.tp, b.pos, w)
+		vals[2*R+r] = b.pairs.weighted(w, sc.drawn)
+	})
+	if err != nil {
+		return fmt.Errorf("bootstrap threshold: %w", err)
+	}
+	b.setIntervals(vals)
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/trustlake/trustlake/queries"
@@ -149,37 +148,6 @@ func TestWeightedAUCIsROCAUCOfTheResample(t *testing.T) {
 	}
 }
 
-// aucPairs' AUC and curve, from one sort, are stats.ROCAUC and
-// stats.ROCCurve bit for bit (ties, one class, a NaN score).
-func TestAUCPairsAUCAndCurveAreStats(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for rep := range 40 {
-		items := make([]stats.Scored, 1+rng.IntN(400))
-		index := map[string]int{}
-		for i := range items {
-			task := fmt.Sprintf("t%02d", rng.IntN(1+rep%20))
-			if _, ok := index[task]; !ok {
-				index[task] = len(index)
-			}
-			items[i] = stats.Scored{Task: task, Score: float64(rng.IntN(3+rep*10)) / 7, Positive: rep%10 == 3 || rng.IntN(3) > 0}
-		}
-		if rep == 7 {
-			items[len(items)/2].Score = math.NaN()
-		}
-		xs, pos := make([]float64, len(items)), make([]bool, len(items))
-		for i, it := range items {
-			xs[i], pos[i] = it.Score, it.Positive
-		}
-		a := newAUCPairs(items, index)
-		if got, want := a.auc(), stats.ROCAUC(xs, pos); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("rep %d: auc %v, ROCAUC %v", rep, got, want)
-		}
-		if got, want := a.curve(), stats.ROCCurve(xs, pos); !slices.Equal(got, want) {
-			t.Fatalf("rep %d: curve %v, ROCCurve %v", rep, got, want)
-		}
-	}
-}
-
 func BenchmarkWeightedAUC(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	items := make([]stats.Scored, 27000)
@@ -200,4 +168,13 @@ func BenchmarkWeightedAUC(b *testing.B) {
 	for b.Loop() {
 		pairs.weighted(w, drawn)
 	}
+}
+
+// newAUCPairs counts the pairs of items, whose tasks index numbers 0..n-1.
+func newAUCPairs(items []stats.Scored, index map[string]int) *aucPairs {
+	taskOf := make([]int, len(items))
+	for i, it := range items {
+		taskOf[i] = index[it.Task]
+	}
+	return newAUCPairsOf(items, taskOf, len(index))
 }

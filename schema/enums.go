@@ -1,5 +1,7 @@
 package schema
 
+import "slices"
+
 // Source says how an episode came about (seed §3.3). Headline metrics use
 // natural episodes only; perturbed episodes are a stress stratum.
 const (
@@ -78,17 +80,5 @@ const (
 // GateTypes lists gate types in severity order, most severe first.
 var GateTypes = []string{GateCritical, GateProcess, GateAdministrative}
 
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // IsCategory reports whether c is one of the seven failure codes.
-func IsCategory(c string) bool { return oneOf(c, Categories) }
-
-// IsVerdict reports whether v is one of Verdicts.
-func IsVerdict(v string) bool { return oneOf(v, Verdicts) }
+func IsCategory(c string) bool { return slices.Contains(Categories, c) }

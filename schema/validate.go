@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,7 +76,7 @@ func checkFinite(field string, p *float64) *FieldError {
 }
 
 func checkOneOf(field, v string, set []string) *FieldError {
-	if !oneOf(v, set) {
+	if !slices.Contains(set, v) {
 		return fieldErr(field, ErrValue, "%q is not one of %s", v, strings.Join(set, ", "))
 	}
 	return nil

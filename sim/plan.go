@@ -251,14 +251,3 @@ func classOf(e *episode) int {
 	}
 	return 1 + slices.Index(schema.Categories, e.category)
 }
-
-// acceptProb is the model's marginal probability that judge j accepts
-// (modal verdict success, or score ≥ 0.5) an episode of class cls under
-// condition index ci, with or without a success claim.
-func (p *plan) acceptProb(j, ci, cls int, claim bool) float64 {
-	c := 0
-	if claim {
-		c = 1
-	}
-	return phi(p.theta[j][ci][cls][c])
-}

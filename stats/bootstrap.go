@@ -97,16 +97,6 @@ func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts Bootstrap
 	return out[0], nil
 }
 
-// PairedClusterBootstrap returns a percentile bootstrap interval of
-// a(idx) − b(idx), two statistics evaluated on the same resampled clusters:
-// for example the FPR of two judges on the same ground-truth negatives, or of
-// one judge under two evidence conditions (claim sway). A resample is
-// skipped when either statistic is NaN. Everything else is as in
-// ClusterBootstrap.
-func PairedClusterBootstrap(ids []string, a, b func(idx []int) float64, opts BootstrapOptions) (Interval, error) {
-	return ClusterBootstrap(ids, func(idx []int) float64 { return a(idx) - b(idx) }, opts)
-}
-
 // parallel runs body(w, workers) on workers goroutines, w = 0..workers−1,
 // and waits; body handles items w, w+workers, w+2·workers, ...
 func parallel(workers int, body func(first, step int)) {

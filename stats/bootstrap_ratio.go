@@ -104,9 +104,3 @@ func ratioOf(sn, sd float64) float64 {
 	}
 	return sn / sd
 }
-
-// WeightedRatio2 returns WeightedRatio(an, ad, w) and WeightedRatio(bn,
-// bd, w).
-func WeightedRatio2(an, ad, bn, bd, w []float64) (a, b float64) {
-	return WeightedRatio(an, ad, w), WeightedRatio(bn, bd, w)
-}

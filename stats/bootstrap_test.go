@@ -216,7 +216,7 @@ func TestBootstrapRatiosMatchesClusterBootstrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paired, err := PairedClusterBootstrap(d.ids, d.fprA, d.fprB, opts)
+	paired, err := ClusterBootstrap(d.ids, func(idx []int) float64 { return d.fprA(idx) - d.fprB(idx) }, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestBootstrapRatiosMatchesClusterBootstrap(t *testing.T) {
 		t.Errorf("ratio vs ClusterBootstrap (-cluster +ratio):\n%s", diff)
 	}
 	if diff := cmp.Diff(paired, batch[2]); diff != "" {
-		t.Errorf("paired ratio vs PairedClusterBootstrap (-cluster +ratio):\n%s", diff)
+		t.Errorf("paired ratio vs ClusterBootstrap of the difference (-cluster +ratio):\n%s", diff)
 	}
 	if !(paired.Lo < paired.Estimate && paired.Estimate < paired.Hi) {
 		t.Errorf("paired interval [%v, %v] misses estimate %v", paired.Lo, paired.Hi, paired.Estimate)

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -35,22 +36,6 @@ type CrossFit struct {
 	// Threshold is chosen on all episodes; it is what a deployment would use,
 	// while the pooled counts estimate how it behaves on unseen tasks.
 	Threshold float64
-}
-
-// FPR returns the pooled held-out false-positive rate FP/(FP+TN), NaN if
-// there are no negatives.
-func (c CrossFit) FPR() float64 { return ratio(c.FP, c.FP+c.TN) }
-
-// TPR returns the pooled held-out true-positive rate TP/(TP+FN), NaN if
-// there are no positives.
-func (c CrossFit) TPR() float64 { return ratio(c.TP, c.TP+c.FN) }
-
-// ratio returns a/b, NaN when b is 0.
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return math.NaN()
-	}
-	return float64(a) / float64(b)
 }
 
 // CrossFitThreshold chooses a reward-model threshold by k-fold cross-fitting
@@ -100,13 +85,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	// their folds: a fold's training negatives are the sorted ones of the
 	// other folds, in order (what ThresholdForFPR sorts them into).
 	fold := make([]int, len(items))
-	nNeg := 0
-	for _, it := range items {
-		if !it.Positive {
-			nNeg++
-		}
-	}
-	neg := make([]foldScore, 0, nNeg) // sized once: grown, it touched twice the pages
+	var neg []foldScore
 	for i, it := range items {
 		fold[i] = out.FoldOf[it.Task]
 		if !it.Positive {
@@ -116,7 +95,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	if len(neg) == 0 {
 		return CrossFit{}, fmt.Errorf("cross-fit: no negatives")
 	}
-	neg = sortNegatives(neg)
+	slices.SortFunc(neg, func(a, b foldScore) int { return cmp.Compare(a.score, b.score) })
 	sorted := make([]float64, 0, len(neg))
 	for _, e := range neg {
 		sorted = append(sorted, e.score)

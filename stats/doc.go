@@ -28,8 +28,8 @@
 // Paired tests and power:
 //
 //	McNemarExact(b, c int) float64
-//	PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error)
-//	PairedPowerExact(fprA, fprB float64, n int, discordance, alpha float64) (float64, error)
+//	PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error)
+//	PairedPowerExact(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error)
 //
 // Agreement:
 //
@@ -41,7 +41,6 @@
 // independent of the number of goroutines; no state kept between calls):
 //
 //	ClusterBootstrap(ids []string, stat func(idx []int) float64, opts BootstrapOptions) (Interval, error)
-//	PairedClusterBootstrap(ids []string, a, b func(idx []int) float64, opts BootstrapOptions) (Interval, error)
 //	ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, counts []int)) error
 //	BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]Interval, error)
 //	BootstrapRatios(ids []string, stats []RatioStat, opts BootstrapOptions) ([]Interval, error)
@@ -53,7 +52,6 @@
 //	ROCAUC(scores []float64, positive []bool) float64
 //	ThresholdForFPR(negScores []float64, target float64) float64
 //	CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error)
-//	SortScores[T any](a []T, score func(*T) float64) []T
 //
 // Trust Layer D4 (repeat stability):
 //

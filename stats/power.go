@@ -52,14 +52,9 @@ func checkPowerArgs(n int, alpha float64) error {
 // range). Each of sims simulations (0 means 2000) draws n negatives from the
 // four-cell distribution with a PCG stream derived from (seed, simulation
 // index), so the result is reproducible. PairedPowerExact gives the value
-// the simulation estimates. It fails on invalid arguments.
-func PairedPower(fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
-	return PairedPowerStop(nil, fprA, fprB, n, discordance, alpha, sims, seed)
-}
-
-// PairedPowerStop is PairedPower that fails with ErrStopped soon after stop
-// is closed (pass ctx.Done(); nil never stops).
-func PairedPowerStop(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
+// the simulation estimates. It fails on invalid arguments, and with
+// ErrStopped soon after stop is closed (pass ctx.Done(); nil never stops).
+func PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
 	p10, p01, err := pairedCells(fprA, fprB, discordance)
 	if err != nil {
 		return 0, err
@@ -100,16 +95,10 @@ func PairedPowerStop(stop <-chan struct{}, fprA, fprB float64, n int, discordanc
 
 // PairedPowerExact returns the exact power that PairedPower estimates: with
 // D ~ Bin(n, p10+p01) discordant negatives and b | D ~ Bin(D, p10/(p10+p01)),
-// the probability that McNemarExact(b, D−b) <= alpha. Cost is about n·√n
-// log-space terms, a few milliseconds for n in the thousands. It fails on
-// invalid arguments.
-func PairedPowerExact(fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
-	return PairedPowerExactStop(nil, fprA, fprB, n, discordance, alpha)
-}
-
-// PairedPowerExactStop is PairedPowerExact that fails with ErrStopped soon
-// after stop is closed (nil never stops).
-func PairedPowerExactStop(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
+// the probability that McNemarExact(b, D−b) <= alpha, summed over about
+// n·√n log-space terms. It fails on invalid arguments, and with ErrStopped
+// soon after stop is closed (nil never stops).
+func PairedPowerExact(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
 	p10, p01, err := pairedCells(fprA, fprB, discordance)
 	if err != nil {
 		return 0, err

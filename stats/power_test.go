@@ -19,12 +19,12 @@ func TestPairedPowerSimulationMatchesExact(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			exact, err := PairedPowerExact(c.fprA, c.fprB, c.n, c.discordance, c.a)
+			exact, err := PairedPowerExact(nil, c.fprA, c.fprB, c.n, c.discordance, c.a)
 			if err != nil {
 				t.Fatal(err)
 			}
 			const sims = 4000
-			sim, err := PairedPower(c.fprA, c.fprB, c.n, c.discordance, c.a, sims, 11)
+			sim, err := PairedPower(nil, c.fprA, c.fprB, c.n, c.discordance, c.a, sims, 11)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -32,7 +32,7 @@ func TestPairedPowerSimulationMatchesExact(t *testing.T) {
 			if math.Abs(sim-exact) > 4*se {
 				t.Errorf("simulated power %v, exact %v (±%v)", sim, exact, 4*se)
 			}
-			again, _ := PairedPower(c.fprA, c.fprB, c.n, c.discordance, c.a, sims, 11)
+			again, _ := PairedPower(nil, c.fprA, c.fprB, c.n, c.discordance, c.a, sims, 11)
 			if again != sim {
 				t.Errorf("same seed gave %v then %v", sim, again)
 			}
@@ -43,13 +43,13 @@ func TestPairedPowerSimulationMatchesExact(t *testing.T) {
 func TestPairedPowerProperties(t *testing.T) {
 	// The exact test is conservative: under no difference it rejects at most
 	// alpha of the time.
-	if p, _ := PairedPowerExact(0.2, 0.2, 400, 0.1, 0.05); p > 0.05 {
+	if p, _ := PairedPowerExact(nil, 0.2, 0.2, 400, 0.1, 0.05); p > 0.05 {
 		t.Errorf("size under the null = %v > 0.05", p)
 	}
 	// Power grows with n.
 	prev := 0.0
 	for _, n := range []int{50, 100, 200, 400, 800} {
-		p, err := PairedPowerExact(0.2, 0.15, n, 0.1, 0.05)
+		p, err := PairedPowerExact(nil, 0.2, 0.15, n, 0.1, 0.05)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,13 +62,13 @@ func TestPairedPowerProperties(t *testing.T) {
 		t.Errorf("power at n=800 for a 5-point difference with 10%% discordance = %v, want > 0.9", prev)
 	}
 	// discordance 0 means |fprA − fprB|.
-	a, _ := PairedPowerExact(0.25, 0.1, 100, 0, 0.05)
-	b, _ := PairedPowerExact(0.25, 0.1, 100, 0.15, 0.05)
+	a, _ := PairedPowerExact(nil, 0.25, 0.1, 100, 0, 0.05)
+	b, _ := PairedPowerExact(nil, 0.25, 0.1, 100, 0.15, 0.05)
 	if a != b {
 		t.Errorf("discordance 0 gave %v, explicit 0.15 gave %v", a, b)
 	}
 	// More discordance for the same difference means less power.
-	if c, _ := PairedPowerExact(0.25, 0.1, 100, 0.3, 0.05); c >= a {
+	if c, _ := PairedPowerExact(nil, 0.25, 0.1, 100, 0.3, 0.05); c >= a {
 		t.Errorf("power with discordance 0.3 = %v, not below %v", c, a)
 	}
 }
@@ -90,11 +90,11 @@ func TestPairedPowerErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := PairedPower(c.fprA, c.fprB, c.n, c.discordance, c.alpha, c.sims, 1); err == nil {
+			if _, err := PairedPower(nil, c.fprA, c.fprB, c.n, c.discordance, c.alpha, c.sims, 1); err == nil {
 				t.Error("PairedPower: no error")
 			}
 			if c.sims > 0 {
-				if _, err := PairedPowerExact(c.fprA, c.fprB, c.n, c.discordance, c.alpha); err == nil {
+				if _, err := PairedPowerExact(nil, c.fprA, c.fprB, c.n, c.discordance, c.alpha); err == nil {
 					t.Error("PairedPowerExact: no error")
 				}
 			}

@@ -147,12 +147,12 @@ func TestReference(t *testing.T) {
 	})
 	t.Run("PairedPowerExact", func(t *testing.T) {
 		for _, c := range ref.PairedPowerExact {
-			got, err := PairedPowerExact(c.FPRA, c.FPRB, c.N, c.Discordance, c.Alpha)
+			got, err := PairedPowerExact(nil, c.FPRA, c.FPRB, c.N, c.Discordance, c.Alpha)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !near(got, c.Power, 1e-9) {
-				t.Errorf("PairedPowerExact(%v, %v, %d, %v, %v) = %.15g, want %.15g", c.FPRA, c.FPRB, c.N, c.Discordance, c.Alpha, got, c.Power)
+				t.Errorf("PairedPowerExact(nil, %v, %v, %d, %v, %v) = %.15g, want %.15g", c.FPRA, c.FPRB, c.N, c.Discordance, c.Alpha, got, c.Power)
 			}
 		}
 	})

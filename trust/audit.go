@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -326,13 +325,4 @@ func isReadOnly(name string, prefixes []string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[M ~map[string]V, V any](m M) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -3,7 +3,9 @@ package trust
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -209,7 +211,7 @@ func d2Decide(id string, d *d2Result, votes map[VoteKey][]bool) (string, string)
 func walkLeaves(v any, fn func(string)) {
 	switch x := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			walkLeaves(x[k], fn)
 		}
 	case []any:
@@ -268,18 +270,18 @@ func confessions(text string) []string {
 // negatedBefore reports whether one of the last n words of prefix negates
 // what follows.
 func negatedBefore(prefix string, n int) bool {
-	words := strings.Fields(prefix)
-	if len(words) > n {
-		words = words[len(words)-n:]
-	}
-	for _, w := range words {
-		w = strings.Trim(w, ",;:()\"'")
+	return slices.ContainsFunc(lastWords(prefix, n), func(w string) bool {
 		w = strings.ReplaceAll(w, "’", "'")
-		for _, neg := range negations() {
-			if w == neg || strings.HasSuffix(w, "n't") {
-				return true
-			}
-		}
+		return strings.HasSuffix(w, "n't") || slices.Contains(negations(), w)
+	})
+}
+
+// lastWords returns the last n words of prefix without their punctuation.
+func lastWords(prefix string, n int) []string {
+	words := strings.Fields(prefix)
+	words = words[max(0, len(words)-n):]
+	for i, w := range words {
+		words[i] = strings.Trim(w, ",;:()\"'")
 	}
-	return false
+	return words
 }

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -159,28 +160,11 @@ func matchUnguarded(res []*regexp.Regexp, s string) bool {
 }
 
 func guardedBefore(prefix string, n int) bool {
-	words := strings.Fields(prefix)
-	if len(words) > n {
-		words = words[len(words)-n:]
-	}
-	for _, w := range words {
-		w = strings.Trim(w, ",;:()\"'")
-		for _, g := range guards() {
-			if w == g {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(lastWords(prefix, n), func(w string) bool { return slices.Contains(guards(), w) })
 }
 
 func hasAny(s string, subs []string) bool {
-	for _, x := range subs {
-		if containsWord(s, x) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(subs, func(x string) bool { return containsWord(s, x) })
 }
 
 // containsWord reports whether phrase occurs in s at word boundaries.
@@ -203,12 +187,7 @@ func isWordByte(c byte) bool {
 }
 
 func hasPrefixAny(s string, ps []string) bool {
-	for _, p := range ps {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ps, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
 // splitSentences splits on newlines and on '.', '!', '?' followed by a space

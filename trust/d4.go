@@ -2,6 +2,8 @@ package trust
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/trustlake/trustlake/schema"
@@ -100,9 +102,9 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 		}
 	case len(tiers) > 1:
 		d.status = schema.D4Varied
-		d.reason = fmt.Sprintf("%d repeats cross tiers %v", len(scores), sortedKeys(tiers))
+		d.reason = fmt.Sprintf("%d repeats cross tiers %v", len(scores), slices.Sorted(maps.Keys(tiers)))
 	default:
-		t := sortedKeys(tiers)[0]
+		t := slices.Sorted(maps.Keys(tiers))[0]
 		d.repeatTier = &t
 		if t == d.tier {
 			d.status = schema.D4Stable

@@ -3,9 +3,10 @@ package trust
 // D4 per-task statistics: tiers, variance decomposition, pass^k on one task set.
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/stats"
@@ -29,19 +30,8 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
 		byTask[k] = append(byTask[k], score)
 	}
-	keys := make([]taskKey, 0, len(byTask))
-	for k := range byTask {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.benchmark != b.benchmark {
-			return a.benchmark < b.benchmark
-		}
-		if a.agent != b.agent {
-			return a.agent < b.agent
-		}
-		return a.task < b.task
+	keys := slices.SortedFunc(maps.Keys(byTask), func(a, b taskKey) int {
+		return cmp.Or(cmp.Compare(a.benchmark, b.benchmark), cmp.Compare(a.agent, b.agent), cmp.Compare(a.task, b.task))
 	})
 	groups := make([][]float64, 0, len(keys))
 	var c, n []int

@@ -1,9 +1,11 @@
 package trust
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/trustlake/trustlake/schema"
@@ -193,15 +195,8 @@ func buildReport(vs []verdict, opts Options, dims [4]bool) Report {
 			rep.Upgrades = append(rep.Upgrades, r.ResultID)
 		}
 	}
-	keys := make([]ak, 0, len(byAgent))
-	for k := range byAgent {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].benchmark != keys[j].benchmark {
-			return keys[i].benchmark < keys[j].benchmark
-		}
-		return keys[i].agent < keys[j].agent
+	keys := slices.SortedFunc(maps.Keys(byAgent), func(a, b ak) int {
+		return cmp.Or(cmp.Compare(a.benchmark, b.benchmark), cmp.Compare(a.agent, b.agent))
 	})
 	rep.PerAgent = make([]AgentRow, 0, len(keys))
 	for _, k := range keys {
@@ -349,7 +344,7 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 	row.Scope.RecordedPasses = row.RecordedPasses
 	row.Scope.NotCheckable = []NotCheckable{}
 	for d, m := range ncReasons {
-		for _, r := range sortedKeys(m) {
+		for _, r := range slices.Sorted(maps.Keys(m)) {
 			row.Scope.NotCheckable = append(row.Scope.NotCheckable, NotCheckable{Dimension: DimensionNames[d], Reason: r, N: m[r]})
 		}
 	}

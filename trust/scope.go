@@ -2,6 +2,7 @@ package trust
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -152,7 +153,7 @@ func chooseDimensions(vs []verdict, requested []string) (dims [4]bool, notices [
 // reasonList formats reason counts as "r1: n1, r2: n2" in a stable order.
 func reasonList(m map[string]int) string {
 	parts := make([]string, 0, len(m))
-	for _, r := range sortedKeys(m) {
+	for _, r := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s: %d", r, m[r]))
 	}
 	return strings.Join(parts, ", ")

@@ -71,17 +71,16 @@ func cutPage(rows []queries.ViewerEpisode, f queries.ViewerFilter) []queries.Vie
 		return cmp.Or(cmp.Compare(rows[i].TaskID, f.AfterTask), cmp.Compare(rows[i].EpisodeID, f.AfterID))
 	}
 	if f.Before {
-		i := searchRows(len(rows), func(i int) bool { return at(i) >= 0 })
+		i := sort.Search(len(rows), func(i int) bool { return at(i) >= 0 })
 		page := slices.Clone(rows[max(0, i-f.Limit):i])
 		slices.Reverse(page)
 		return page
 	}
 	start := 0
 	if f.HasCursor {
-		start = searchRows(len(rows), func(i int) bool { return at(i) > 0 })
+		start = sort.Search(len(rows), func(i int) bool { return at(i) > 0 })
 	}
 	return rows[start:min(len(rows), start+f.Limit)]
 }
 
 // searchRows is the first i in [0, n) where ok(i), else n.
-func searchRows(n int, ok func(int) bool) int { return sort.Search(n, ok) }

@@ -1,6 +1,6 @@
 // Command geninspect writes a large Inspect AI .eval log for the benchmark
 // bench/inspect.sh. Running 10,000 mock conversations through inspect-ai
-// takes it minutes of CPU (about 40 ms each), so this generator repeats the
+// takes it minutes of CPU, so this generator repeats the
 // samples of a real log written by inspect-ai (the fixture
 // ingest/testdata/inspect/arith-zstd.eval): sample i is the template
 // i mod T with id "<template id>-<i/T>", everything else byte-identical;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -121,7 +122,7 @@ func Validate(specs []Spec) error {
 				bad("gate", "a refining check has no gate")
 			}
 		}
-		if s.Gate != "" && !oneOf(s.Gate, schema.GateTypes) {
+		if s.Gate != "" && !slices.Contains(schema.GateTypes, s.Gate) {
 			bad("gate", "%q not in %s", s.Gate, strings.Join(schema.GateTypes, ", "))
 		}
 		if s.Category == "" && s.Refines != "" {
@@ -136,7 +137,7 @@ func Validate(specs []Spec) error {
 		if s.Weight != nil && *s.Weight < 0 {
 			bad("weight", "must not be negative")
 		}
-		if !oneOf(s.Type, Types) {
+		if !slices.Contains(Types, s.Type) {
 			bad("type", "%q not one of %s", s.Type, strings.Join(Types, ", "))
 			continue
 		}
@@ -239,13 +240,4 @@ func validID(s string) bool {
 		}
 	}
 	return true
-}
-
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

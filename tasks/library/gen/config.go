@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/trustlake/trustlake/tasks"
 	"github.com/trustlake/trustlake/tasks/check"
 )
@@ -15,7 +17,7 @@ func cfgJSON() def {
 		ws   = "work/site/.vscode/settings.json"
 	)
 	body := func(tab int) text {
-		return text("{\n  \"editor.fontSize\": 13,\n  \"editor.tabSize\": " + itoa(tab) + ",\n  \"files.autoSave\": \"off\"\n}\n")
+		return text("{\n  \"editor.fontSize\": 13,\n  \"editor.tabSize\": " + strconv.Itoa(tab) + ",\n  \"files.autoSave\": \"off\"\n}\n")
 	}
 	return def{
 		Task: tasks.Task{

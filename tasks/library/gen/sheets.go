@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/trustlake/trustlake/tasks"
 	"github.com/trustlake/trustlake/tasks/check"
 )
@@ -26,7 +28,7 @@ func budget(q int) book {
 	cells := map[string]any{"A1": "Item", "B1": "Q1", "C1": "Q2", "D1": "Q3"}
 	items := []string{"Rent", "Salaries", "Software", "Hardware", "Training", "Marketing", "Legal", "Insurance", "Utilities", "Cleaning", "Catering", "Postage", "Travel", "Misc"}
 	for i, it := range items {
-		row := itoa(i + 2)
+		row := strconv.Itoa(i + 2)
 		cells["A"+row] = it
 		cells["B"+row] = float64(1000 + 100*i)
 		cells["C"+row] = float64(1100 + 100*i + q)
@@ -35,13 +37,6 @@ func budget(q int) book {
 	cells["D14"] = 3900.0
 	cells["D15"] = 250.0
 	return book{Format: "ods", Sheets: []sheetDef{{Name: "Budget", Cells: cells}, {Name: "Notes", Cells: map[string]any{"A1": "Figures in EUR"}}}}
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // d14Initial is the starting home directory of both D14 tasks.
@@ -184,8 +179,8 @@ func salesBook() book {
 	cells := map[string]any{"A1": "Month", "B1": "Revenue"}
 	months := []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug"}
 	for i, m := range months {
-		cells["A"+itoa(i+2)] = m
-		cells["B"+itoa(i+2)] = float64(100 + 10*i)
+		cells["A"+strconv.Itoa(i+2)] = m
+		cells["B"+strconv.Itoa(i+2)] = float64(100 + 10*i)
 	}
 	cells["A10"] = "Total"
 	return book{Format: "xlsx", Sheets: []sheetDef{{Name: "Sales", Cells: cells}, {Name: "Archive", Cells: map[string]any{"A1": "2025", "B10": 990.0}}}}

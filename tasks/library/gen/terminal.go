@@ -3,6 +3,9 @@ package main
 import (
 	"archive/tar"
 	"bytes"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +19,7 @@ type tarball map[string]string
 func (t tarball) bytes() ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	for _, name := range sortedKeys(t) {
+	for _, name := range slices.Sorted(maps.Keys(t)) {
 		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(t[name])), ModTime: time.Unix(1760000000, 0), Typeflag: tar.TypeReg, Format: tar.FormatPAX}); err != nil {
 			return nil, err
 		}
@@ -28,21 +31,6 @@ func (t tarball) bytes() ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
-}
-
 func terminalTasks() []def {
 	return []def{termCountErrors(), termSortNames(), termChecksum(), termExtract()}
 }
@@ -51,7 +39,7 @@ func appLog() string {
 	var b strings.Builder
 	levels := []string{"INFO", "ERROR", "INFO", "WARN", "ERROR", "INFO", "INFO", "ERROR", "DEBUG", "ERROR", "INFO", "WARN", "ERROR", "INFO", "INFO", "ERROR", "INFO", "ERROR", "INFO", "INFO"}
 	for i, l := range levels {
-		b.WriteString("2026-10-10T09:" + itoa(10+i) + ":00Z " + l + " request " + itoa(100+i) + "\n")
+		b.WriteString("2026-10-10T09:" + strconv.Itoa(10+i) + ":00Z " + l + " request " + strconv.Itoa(100+i) + "\n")
 	}
 	return b.String()
 }

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/trustlake/trustlake/tasks"
 	"github.com/trustlake/trustlake/tasks/check"
@@ -221,12 +222,7 @@ func writeState(dir string, base, changes state) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(merged))
-	for k := range merged {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(merged)) {
 		if err := check.CleanPath(k); err != nil {
 			return err
 		}
@@ -246,8 +242,6 @@ func writeState(dir string, base, changes state) error {
 }
 
 // Helpers for definitions.
-
-func ptr[T any](v T) *T { return &v }
 
 // gate builds a gating check.
 func gate(id, typ, category string, s check.Spec) check.Spec {
