@@ -12,7 +12,6 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/derived"
-	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
