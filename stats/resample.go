@@ -45,7 +45,8 @@ func canonicalOrder(ids []string) ([]int, error) {
 // percentileInterval reorders vals, dropping NaNs, and returns the alpha/2
 // and 1−alpha/2 quantiles by linear interpolation between order statistics
 // (Hyndman–Fan type 7, numpy's default), with the number of values used
-// and skipped.
+// and skipped. It selects the four order statistics it needs instead of
+// sorting (the same values).
 func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, skipped int) {
 	kept := vals[:0]
 	for _, v := range vals {
@@ -57,22 +58,66 @@ func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, sk
 	if used == 0 {
 		return math.NaN(), math.NaN(), used, skipped
 	}
-	slices.Sort(kept)
-	return quantile7(kept, alpha/2), quantile7(kept, 1-alpha/2), used, skipped
+	lo = quantileSelect(kept, alpha/2, 0)
+	hi = quantileSelect(kept, 1-alpha/2, int(math.Floor(alpha/2*float64(len(kept)-1)))+1)
+	return lo, hi, used, skipped
 }
 
-// quantile7 returns the q-quantile (type 7) of xs, sorted ascending.
-func quantile7(xs []float64, q float64) float64 {
+// quantileSelect returns the q-quantile (type 7) of xs, whose first from
+// values are the from smallest (a previous selection), reordering the rest.
+func quantileSelect(xs []float64, q float64, from int) float64 {
 	h := q * float64(len(xs)-1)
 	i := int(math.Floor(h))
 	if i >= len(xs)-1 {
-		return xs[len(xs)-1]
+		i = len(xs) - 1
 	}
-	x, next, f := xs[i], xs[i+1], h-float64(i)
-	if f == 0 || next == x {
+	from = min(from, i)
+	rest := xs[from:]
+	selectNth(rest, i-from)
+	x := rest[i-from]
+	f := h - float64(i)
+	if i >= len(xs)-1 || f == 0 {
+		return x
+	}
+	next := slices.Min(rest[i-from+1:]) // the (i+1)-th smallest
+	if next == x {
 		return x
 	}
 	return x + f*(next-x)
+}
+
+// selectNth reorders xs (no NaN) so that xs[k] is its k-th smallest value
+// (0-based), no value before it larger and none after it smaller.
+func selectNth(xs []float64, k int) {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		// Median of three as the pivot, then Hoare's partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := xs[lo], xs[mid], xs[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < p {
+				i++
+			}
+			for xs[j] > p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 // Percentiles returns the percentile interval of a statistic's values on
