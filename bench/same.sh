@@ -17,7 +17,7 @@
 #   --gt human when the lake has human labels; compare --json --claim-sway
 #   for every judge with E2+claim and E2-lastk runs; threshold --json for
 #   every score-only judge × condition; checklist --json for every
-#   judge × condition; trust --json; report.json without generated_at.
+#   judge × condition; trust --json; report.json without generated_at and trustlake_version (the build).
 # The work folder's path is replaced by LAKE in every output. Prints each
 # difference (diff -u) and exits 1 when there is one.
 # Env: ROWS, BOOTSTRAP (resamples, default 2000), KEEP=1 keeps the work folder.
@@ -34,6 +34,8 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/trustlake-same.XXXXXX")
 # The demo needs the simulated judge and the verifier binary beside trustlake.
 SIMJUDGE=${SIMJUDGE:-$ROOT/bin/trustlake-simjudge}
 CHECK=${CHECK_BINARY:-$ROOT/bin/trustlake-check}
+[ -x "$SIMJUDGE" ] && [ -x "$CHECK" ] || (cd "$ROOT" && make -s bin/trustlake-simjudge check-binary) || exit 1
+failed=0
 
 # build SIDE BIN: the lakes of one binary under $W/SIDE.
 build() {
@@ -41,14 +43,14 @@ build() {
   mkdir -p "$d"
   (cd "$ROOT" && TRUSTLAKE=$bin SIMJUDGE=$SIMJUDGE CHECK_BINARY=$CHECK DEMO_DIR="$d/demo" \
     DEMO_SANDBOX=${DEMO_SANDBOX:-none} bash examples/demo/run.sh >"$d/demo.log" 2>&1) ||
-    echo "$side: demo/run.sh failed (see $d/demo.log)"
+    { echo "$side: demo/run.sh failed (see $d/demo.log)"; failed=1; }
   "$bin" gen --out "$d/gen" --no-episodes --single-verdicts-file --verdict-rows "$ROWS" >/dev/null
   "$bin" --lake "$d/bench" ingest episodes "$d/gen/episodes" >/dev/null
   "$bin" --lake "$d/bench" ingest verdicts "$d/gen/verdicts/verdicts.jsonl" >/dev/null
   if [ -d "$DATA/webjudge-agentrewardbench" ]; then
     (cd "$ROOT" && TRUSTLAKE=$bin TRUSTLAKE_DATA=$DATA BOOTSTRAP=$B \
       bash examples/agentrewardbench/run.sh "$d/arb" >"$d/arb.log" 2>&1) ||
-      echo "$side: agentrewardbench/run.sh failed (see $d/arb.log)"
+      { echo "$side: agentrewardbench/run.sh failed (see $d/arb.log)"; failed=1; }
   fi
   if [ -r "$DATA/tau-bench/gpt-4o-airline.json" ]; then
     "$bin" --lake "$d/tau" ingest tau-bench "$DATA/tau-bench/gpt-4o-airline.json" >/dev/null 2>&1
@@ -130,7 +132,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 def strip(x):
     if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k != "generated_at"}
+        return {k: strip(v) for k, v in x.items() if k not in ("generated_at", "trustlake_version")}
     if isinstance(x, list):
         return [strip(v) for v in x]
     return x
@@ -173,4 +175,4 @@ for f in "$W"/old/out/*/*.err; do
   grep -q '^exit 0$' "$f" || echo "note: $(basename "$(dirname "$f")")/$(basename "$f" .err): $(grep -m1 -v '^exit' "$f" | cut -c1-120) ($(tail -n1 "$f"))"
 done
 echo "same.sh: $n outputs compared on $(lakes | wc -l) lakes, $diffs differ"
-[ "$diffs" -eq 0 ]
+[ "$diffs" -eq 0 ] && [ "$failed" -eq 0 ]
