@@ -9,7 +9,8 @@
 # round (ours, baseline, DuckDB, interleaved) and prints its figures too.
 # With polars in the venv (PY, default .venv/bin/python; PY=none skips it)
 # each round also runs polars read_ndjson(...).write_parquet(partition_by=
-# [judge, condition]) with zstd on the same file. RESULTS=file.json writes
+# [judge, condition]) with zstd on the same file, and with duckdb in it the
+# newest DuckDB from PyPI runs the same COPY. RESULTS=file.json writes
 # the medians, with the build and the machine's load, as JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,17 @@ import polars as pl
 pl.read_ndjson(sys.argv[1]).write_parquet(sys.argv[2], partition_by=["judge", "condition"], compression="zstd")
 PY
 fi
+# The newest DuckDB from PyPI (pinned in python/requirements-bench.txt), the same COPY.
+havepd=false
+if [ -x "$PY" ] && "$PY" -c 'import duckdb' 2>/dev/null; then
+  havepd=true
+  cat >"$W/duckdb_copy.py" <<'PY'
+import sys
+import duckdb
+duckdb.sql(f"COPY (SELECT * FROM read_json('{sys.argv[1]}')) TO '{sys.argv[2]}' "
+           "(FORMAT parquet, PARTITION_BY (judge, condition), COMPRESSION zstd)")
+PY
+fi
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "input: $N verdict rows, $(du -h "$F" | cut -f1) in one JSONL file"
 
@@ -40,6 +52,7 @@ echo "input: $N verdict rows, $(du -h "$F" | cut -f1) in one JSONL file"
 ours=(); duck=(); ours_cpu=(); duck_cpu=(); ours_kb=0; duck_kb=0
 base=(); base_cpu=(); base_kb=0
 pol=(); pol_cpu=(); pol_kb=0
+pyd=(); pyd_cpu=(); pyd_kb=0
 for i in $(seq "$REPS"); do
   rm -rf "$W/lake" "$W/duck" "$W/base"
   read -r s kb c < <(measure_cpu ours "$T" --lake "$W/lake" ingest verdicts "$F")
@@ -55,6 +68,11 @@ for i in $(seq "$REPS"); do
     rm -rf "$W/polars"
     read -r s kb c < <(measure_cpu polars "$PY" "$W/polars_copy.py" "$F" "$W/polars")
     pol+=("$s"); pol_cpu+=("$c"); [ "$kb" -gt "$pol_kb" ] && pol_kb=$kb
+  fi
+  if $havepd; then
+    rm -rf "$W/pyduck"
+    read -r s kb c < <(measure_cpu pyduck "$PY" "$W/duckdb_copy.py" "$F" "$W/pyduck")
+    pyd+=("$s"); pyd_cpu+=("$c"); [ "$kb" -gt "$pyd_kb" ] && pyd_kb=$kb
   fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -82,6 +100,16 @@ if $havepl; then
 else
   echo "polars skipped: $PY without polars (make venv, or PY=none given)"
 fi
+mq=0; cq=0
+if $havepd; then
+  mq=$(median "${pyd[@]}"); cq=$(median "${pyd_cpu[@]}")
+  awk -v n="$N" -v mp="$mq" -v cp="$cq" -v mo="$mo" -v co="$co" -v kp="$pyd_kb" -v v="$("$PY" -c 'import duckdb; print(duckdb.__version__)')" 'BEGIN {
+    printf "duckdb %s (PyPI) COPY:   %.2f s  %9.0f rows/s  cpu %.2f s  peak %4.0f MiB; trustlake vs it: wall %.2f×, cpu %.2f×\n", v, mp, n/mp, cp, kp/1024, mp/mo, cp/co
+  }'
+  echo "runs (s): duckdb (PyPI) ${pyd[*]} (cpu ${pyd_cpu[*]})"
+else
+  echo "PyPI duckdb skipped: $PY without duckdb (make venv, or PY=none given)"
+fi
 if [ -n "${RESULTS:-}" ]; then
   # bench/README.md, "Results files": one benchmark entry, every figure
   # with its baseline in the same rounds.
@@ -95,11 +123,15 @@ if [ -n "${RESULTS:-}" ]; then
   if $havepl; then
     figs+=$(echo ,; fig "wall" s "$mo" "polars write_parquet" "$mp"; echo ,; fig "cpu" s "$co" "polars write_parquet" "$cp")
   fi
+  if $havepd; then
+    figs+=$(echo ,; fig "wall" s "$mo" "DuckDB (PyPI) COPY" "$mq"; echo ,; fig "cpu" s "$co" "DuckDB (PyPI) COPY" "$cq")
+  fi
   if [ -n "${BASELINE:-}" ]; then
     figs+=$(echo ,; fig "wall" s "$mo" "$("$BASELINE" --version 2>/dev/null | awk '{print $NF}')" "$(median "${base[@]}")"; echo ,; fig "cpu" s "$co" "$("$BASELINE" --version 2>/dev/null | awk '{print $NF}')" "$(median "${base_cpu[@]}")")
   fi
   fastest=$md
-  if $havepl && awk -v a="$mp" -v b="$md" 'BEGIN {exit !(a < b)}'; then fastest=$mp; fi
+  if $havepl && awk -v a="$mp" -v b="$fastest" 'BEGIN {exit !(a < b)}'; then fastest=$mp; fi
+  if $havepd && awk -v a="$mq" -v b="$fastest" 'BEGIN {exit !(a < b)}'; then fastest=$mq; fi
   met=$(awk -v f="$fastest" -v o="$mo" 'BEGIN {print (f/o >= 1 ? "true" : "false")}')
   cat >"$RESULTS" <<JSON
 {
@@ -111,7 +143,7 @@ if [ -n "${RESULTS:-}" ]; then
   "benchmarks": [
     {
       "script": "ingest.sh", "build": "$build", "time": "$(date -u +%FT%H:%MZ)", "load": $load, "reps": $REPS,
-      "goal": ">= 1.0x the rows/s of the fastest of DuckDB COPY and polars", "met": $met,
+      "goal": ">= 1.0x the rows/s of the fastest of DuckDB COPY (linked and PyPI) and polars", "met": $met,
       "figures": [
 $(echo "$figs" | sed '/^,$/d; $!s/$/,/' | sed 's/,,$/,/')
       ]
