@@ -90,22 +90,23 @@ if [ -n "${BASELINE:-}" ]; then
   echo "runs (s): baseline ${base[*]} (cpu ${base_cpu[*]})"
 fi
 echo "runs (s): trustlake ${ours[*]} (cpu ${ours_cpu[*]}) | duckdb ${duck[*]} (cpu ${duck_cpu[*]})"
-mp=0; cp=0
+# peer LABEL WALL CPU PEAK_KB: one Python peer's medians against ours.
+peer() {
+  awk -v n="$N" -v l="$1" -v mp="$2" -v cp="$3" -v kp="$4" -v mo="$mo" -v co="$co" 'BEGIN {
+    printf "%-30s %.2f s  %9.0f rows/s  cpu %.2f s  peak %4.0f MiB; trustlake vs it: wall %.2f×, cpu %.2f×\n", l ":", mp, n/mp, cp, kp/1024, mp/mo, cp/co
+  }'
+}
+mp=0; cp=0; mq=0; cq=0
 if $havepl; then
   mp=$(median "${pol[@]}"); cp=$(median "${pol_cpu[@]}")
-  awk -v n="$N" -v mp="$mp" -v cp="$cp" -v mo="$mo" -v co="$co" -v kp="$pol_kb" -v v="$("$PY" -c 'import polars; print(polars.__version__)')" 'BEGIN {
-    printf "polars %s write_parquet:  %.2f s  %9.0f rows/s  cpu %.2f s  peak %4.0f MiB; trustlake vs polars: wall %.2f×, cpu %.2f×\n", v, mp, n/mp, cp, kp/1024, mp/mo, cp/co
-  }'
+  peer "polars $("$PY" -c 'import polars; print(polars.__version__)') write_parquet" "$mp" "$cp" "$pol_kb"
   echo "runs (s): polars ${pol[*]} (cpu ${pol_cpu[*]})"
 else
   echo "polars skipped: $PY without polars (make venv, or PY=none given)"
 fi
-mq=0; cq=0
 if $havepd; then
   mq=$(median "${pyd[@]}"); cq=$(median "${pyd_cpu[@]}")
-  awk -v n="$N" -v mp="$mq" -v cp="$cq" -v mo="$mo" -v co="$co" -v kp="$pyd_kb" -v v="$("$PY" -c 'import duckdb; print(duckdb.__version__)')" 'BEGIN {
-    printf "duckdb %s (PyPI) COPY:   %.2f s  %9.0f rows/s  cpu %.2f s  peak %4.0f MiB; trustlake vs it: wall %.2f×, cpu %.2f×\n", v, mp, n/mp, cp, kp/1024, mp/mo, cp/co
-  }'
+  peer "duckdb $("$PY" -c 'import duckdb; print(duckdb.__version__)') (PyPI) COPY" "$mq" "$cq" "$pyd_kb"
   echo "runs (s): duckdb (PyPI) ${pyd[*]} (cpu ${pyd_cpu[*]})"
 else
   echo "PyPI duckdb skipped: $PY without duckdb (make venv, or PY=none given)"
