@@ -189,9 +189,6 @@ func (f *field) optBool() (*bool, error) {
 	return &v, nil
 }
 
-// keyIs compares the key with name.
-func (f *field) keyIs(name string) bool { return string(f.key) == name }
-
 // appendExtra appends `"key":value` to an extra-fields object being built.
 func appendExtra(dst []byte, f *field) []byte {
 	if len(dst) == 0 {
