@@ -47,6 +47,22 @@ func arrowColumn[A arrow.Array](rec arrow.RecordBatch, i int) (A, error) {
 	return a, nil
 }
 
+// columns reads typed columns of one record batch (column), keeping the
+// first error so that a reader checks once after taking them all.
+type columns struct {
+	rec arrow.RecordBatch
+	err error
+}
+
+// column is arrowColumn for c: the zero A after an error, which c keeps.
+func column[A arrow.Array](c *columns, i int) A {
+	a, err := arrowColumn[A](c.rec, i)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return a
+}
+
 // interner copies strings out of Arrow buffers once per distinct value.
 type interner map[string]string
 

@@ -27,41 +27,14 @@ func (s *Session) CalibrationForecasts(ctx context.Context, source string) ([]Fo
 	var out []Forecast
 	in := interner{}
 	err := s.queryArrow(ctx, sqlFile("calibration_forecasts"), []any{source}, func(rec arrow.RecordBatch) error {
-		judge, err := arrowColumn[*array.String](rec, 0)
-		if err != nil {
-			return err
-		}
-		condition, err := arrowColumn[*array.String](rec, 1)
-		if err != nil {
-			return err
-		}
-		episode, err := arrowColumn[*array.String](rec, 2)
-		if err != nil {
-			return err
-		}
-		task, err := arrowColumn[*array.String](rec, 3)
-		if err != nil {
-			return err
-		}
-		gt, err := arrowColumn[*array.Boolean](rec, 4)
-		if err != nil {
-			return err
-		}
-		prob, err := arrowColumn[*array.Float64](rec, 5)
-		if err != nil {
-			return err
-		}
-		scored, err := arrowColumn[*array.Boolean](rec, 6)
-		if err != nil {
-			return err
-		}
-		lo, err := arrowColumn[*array.Float64](rec, 7)
-		if err != nil {
-			return err
-		}
-		hi, err := arrowColumn[*array.Float64](rec, 8)
-		if err != nil {
-			return err
+		c := columns{rec: rec}
+		judge, condition := column[*array.String](&c, 0), column[*array.String](&c, 1)
+		episode, task := column[*array.String](&c, 2), column[*array.String](&c, 3)
+		gt, scored := column[*array.Boolean](&c, 4), column[*array.Boolean](&c, 6)
+		prob := column[*array.Float64](&c, 5)
+		lo, hi := column[*array.Float64](&c, 7), column[*array.Float64](&c, 8)
+		if c.err != nil {
+			return c.err
 		}
 		ids := idsOf(episode)
 		for i := range int(rec.NumRows()) {
