@@ -27,6 +27,14 @@ type engine struct {
 	human    []queries.HumanCount
 	nHuman   int
 	jcs      []queries.JudgeConditionCount // without a threshold
+
+	// The scores of every judge × condition for one source, read by the
+	// first MetricsScores call (under mu).
+	scoresRead   bool
+	scoresSource string
+	scoresOK     bool
+	scores       map[queries.JudgeCondition][]queries.MetricScore
+	scoresRedo   map[queries.JudgeCondition]bool
 }
 
 var _ metrics.ScoreEngine = (*engine)(nil)
@@ -108,10 +116,24 @@ func (e *engine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, 
 	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
 }
 
+// MetricsScores answers from one statement for every judge × condition
+// (queries.Session.MetricsScoresCounted, read on the first call for a
+// source), and from the session's statement for a judge × condition the
+// run counts cannot give.
 func (e *engine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, source string) ([]queries.MetricScore, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.MetricsScores(ctx, jc, source)
+	if !e.scoresRead || e.scoresSource != source {
+		scores, redo, ok, err := e.sess.MetricsScoresCounted(ctx, source)
+		if err != nil {
+			return nil, err
+		}
+		e.scores, e.scoresRedo, e.scoresOK, e.scoresSource, e.scoresRead = scores, redo, ok, source, true
+	}
+	if !e.scoresOK || e.scoresRedo[jc] {
+		return e.sess.MetricsScores(ctx, jc, source)
+	}
+	return slices.Clone(e.scores[jc]), nil
 }
 
 func (e *engine) ReportHealth(ctx context.Context) (queries.Health, error) {

@@ -39,6 +39,9 @@ type Session struct {
 	// runCountsComplete: the view verdict_runs reads the run_counts table
 	// (its files count every verdicts file of the snapshot).
 	runCountsComplete bool
+	// runCountsPerEpisode: run_counts also holds one row per (judge,
+	// condition, episode) (MetricsScoresCounted reads its scores then).
+	runCountsPerEpisode bool
 	// noResults: the snapshot's results table has no rows (its manifest
 	// lists none), so TrustBenchmarks has nothing to count.
 	noResults bool

@@ -67,10 +67,11 @@ func (s *Session) createViews(ctx context.Context) error {
 		}
 	}
 	s.runCountsComplete = snap.RunCountsComplete()
+	s.runCountsPerEpisode = s.runCountsComplete && snap.RunCountsPerEpisode()
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	runs := VerdictRunsView(s.runCountsComplete, s.runCountsComplete && snap.RunCountsPerEpisode())
+	runs := VerdictRunsView(s.runCountsComplete, s.runCountsPerEpisode)
 	for _, name := range []string{"view_categories", "view_human_reference", runs} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
