@@ -35,6 +35,12 @@ type engine struct {
 	scoresOK     bool
 	scores       map[queries.JudgeCondition][]queries.MetricScore
 	scoresRedo   map[queries.JudgeCondition]bool
+
+	// The pairs of every judge for one pairsKey, read by the first
+	// MetricsPairs call of a judge with itself (under mu).
+	pairsRead bool
+	pairsKey  pairsKey
+	pairs     map[string][]queries.MetricPair
 }
 
 var _ metrics.ScoreEngine = (*engine)(nil)
@@ -110,10 +116,35 @@ func (e *engine) MetricsCells(ctx context.Context, opts queries.MetricCellOption
 	return e.sess.MetricsCells(ctx, opts)
 }
 
+// MetricsPairs answers a judge paired with itself under two conditions
+// from one statement for every judge (queries.Session.MetricsPairsJudges,
+// read on the first such call with these conditions and options), and any
+// other pair from the session's statement.
 func (e *engine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, source string, threshold *float64, gt string) ([]queries.MetricPair, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
+	if a.Judge != b.Judge {
+		return e.sess.MetricsPairs(ctx, a, b, source, threshold, gt)
+	}
+	key := pairsKey{a: a.Condition, b: b.Condition, source: source, gt: gt, hasThreshold: threshold != nil}
+	if threshold != nil {
+		key.threshold = *threshold
+	}
+	if !e.pairsRead || e.pairsKey != key {
+		pairs, err := e.sess.MetricsPairsJudges(ctx, a.Condition, b.Condition, source, threshold, gt)
+		if err != nil {
+			return nil, err
+		}
+		e.pairs, e.pairsKey, e.pairsRead = pairs, key, true
+	}
+	return slices.Clone(e.pairs[a.Judge]), nil
+}
+
+// pairsKey is what a MetricsPairsJudges answer depends on.
+type pairsKey struct {
+	a, b, source, gt string
+	hasThreshold     bool
+	threshold        float64
 }
 
 // MetricsScores answers from one statement for every judge × condition
