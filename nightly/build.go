@@ -60,20 +60,23 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	wg.Go(func() { trustErr = trustSection(ctx, opts, eng, src, doc) })
 	health := sync.OnceFunc(func() { healthErr = healthSection(ctx, eng, doc) })
 	// Every judge section starts from the lake's counts and judge ×
-	// conditions: read those once for all of them.
+	// conditions: read those once for all of them. The calibration,
+	// agreement and corrected-rate sections start with the judge sections
+	// (their statements and statistics overlap); the extra sections' rows
+	// and warnings go into the document after the judge sections'.
+	var extra extras
 	err = eng.Prepare(ctx)
 	if err == nil {
+		wg.Go(func() { rateErr = rateSection(ctx, opts, eng, doc) })
+		wg.Go(func() { extra, extraErr = extraSections(ctx, opts, eng) })
 		err = judgeSections(ctx, opts, eng, judge.NewStore(src), doc, func() { wg.Go(health) })
 	}
 	health() // when the judge sections did not start it
-	if err == nil {
-		wg.Go(func() { rateErr = rateSection(ctx, opts, eng, doc) })
-		extraErr = extraSections(ctx, opts, eng, doc)
-	}
 	wg.Wait()
 	if err := cmp.Or(err, lakeErr, healthErr, trustErr, extraErr, rateErr); err != nil {
 		return nil, err
 	}
+	extra.fill(doc)
 	return doc, nil
 }
 

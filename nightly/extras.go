@@ -8,19 +8,33 @@ import (
 	"github.com/trustlake/trustlake/report"
 )
 
-// extraSections fills the calibration and agreement sections (metrics.
+// extras are the calibration and agreement sections, computed beside the
+// judge sections and put into the document after them (fill).
+type extras struct {
+	cal      []metrics.CalibrationRow
+	agr      metrics.Agreement
+	warnings []string
+}
+
+// extraSections computes the calibration and agreement sections (metrics.
 // Calibrations and metrics.Agreements over the headline source).
-func extraSections(ctx context.Context, opts Options, s *engine, doc *report.Document) error {
+func extraSections(ctx context.Context, opts Options, s *engine) (extras, error) {
 	eo := metrics.ExtraOptions{Source: opts.Source, Threshold: opts.Threshold, Alpha: opts.Alpha,
 		Resamples: opts.Resamples, Seed: opts.Seed, Bins: opts.Bins}
-	cal, warnings, err := metrics.Calibrations(ctx, s, eo)
-	if err != nil {
-		return err
+	var (
+		x   extras
+		err error
+	)
+	if x.cal, x.warnings, err = metrics.Calibrations(ctx, s, eo); err != nil {
+		return x, err
 	}
-	agr, err := metrics.Agreements(ctx, s, eo)
-	if err != nil {
-		return err
-	}
+	x.agr, err = metrics.Agreements(ctx, s, eo)
+	return x, err
+}
+
+// fill puts the sections into doc, their warnings after the document's.
+func (x extras) fill(doc *report.Document) {
+	cal, agr, warnings := x.cal, x.agr, x.warnings
 	doc.Calibration = make([]report.CalibrationRow, 0, len(cal))
 	for _, c := range cal {
 		row := report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
@@ -48,7 +62,6 @@ func extraSections(ctx context.Context, opts Options, s *engine, doc *report.Doc
 	}
 	doc.Agreement = a
 	doc.Warnings = append(doc.Warnings, warnings...)
-	return nil
 }
 
 // The statements of the agreement and calibration sections, each with the
