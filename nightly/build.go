@@ -61,15 +61,25 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	health := sync.OnceFunc(func() { healthErr = healthSection(ctx, eng, doc) })
 	// Every judge section starts from the lake's counts and judge ×
 	// conditions: read those once for all of them. The calibration,
-	// agreement and corrected-rate sections start with the judge sections
-	// (their statements and statistics overlap); the extra sections' rows
-	// and warnings go into the document after the judge sections'.
+	// agreement and corrected-rate sections run beside the judge sections
+	// (their statements and statistics overlap), from when the metrics
+	// cells statement has the session; the extra sections' rows and
+	// warnings go into the document after the judge sections'.
 	var extra extras
 	err = eng.Prepare(ctx)
 	if err == nil {
-		wg.Go(func() { rateErr = rateSection(ctx, opts, eng, doc) })
-		wg.Go(func() { extra, extraErr = extraSections(ctx, opts, eng) })
+		wg.Go(func() {
+			if rateErr = eng.afterCells(ctx); rateErr == nil {
+				rateErr = rateSection(ctx, opts, eng, doc)
+			}
+		})
+		wg.Go(func() {
+			if extraErr = eng.afterCells(ctx); extraErr == nil {
+				extra, extraErr = extraSections(ctx, opts, eng)
+			}
+		})
 		err = judgeSections(ctx, opts, eng, judge.NewStore(src), doc, func() { wg.Go(health) })
+		eng.openGate()
 	}
 	health() // when the judge sections did not start it
 	wg.Wait()

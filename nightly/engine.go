@@ -21,6 +21,9 @@ type engine struct {
 	sess *queries.Session
 	mu   sync.Mutex // held while a statement runs on sess
 
+	cellsTaken chan struct{} // closed by openGate
+	gateOnce   sync.Once
+
 	// Filled by Prepare, then only read.
 	prepared bool
 	counts   queries.LakeCounts
@@ -45,7 +48,24 @@ type engine struct {
 
 var _ metrics.ScoreEngine = (*engine)(nil)
 
-func newEngine(s *queries.Session) *engine { return &engine{sess: s} }
+func newEngine(s *queries.Session) *engine {
+	return &engine{sess: s, cellsTaken: make(chan struct{})}
+}
+
+// openGate lets the sections waiting in afterCells start: the metrics
+// cells statement has the session (its bootstrap is the longest
+// computation of the report, so it goes first), or will never ask for it.
+func (e *engine) openGate() { e.gateOnce.Do(func() { close(e.cellsTaken) }) }
+
+// afterCells waits until openGate.
+func (e *engine) afterCells(ctx context.Context) error {
+	select {
+	case <-e.cellsTaken:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // Prepare reads the lake-wide lookups once, before the sections start
 // (their calls then need no lock).
@@ -113,6 +133,7 @@ func (e *engine) MetricsJudgeConditions(ctx context.Context, threshold *float64)
 func (e *engine) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.openGate()
 	return e.sess.MetricsCells(ctx, opts)
 }
 
