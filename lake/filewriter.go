@@ -33,6 +33,7 @@ type fileWriter[T any] struct {
 	f      *os.File
 	h      hashWriter
 	w      *parquet.GenericWriter[T]
+	shred  *shredder // nil: rows go through w.Write
 	keys   *keyindex.Writer
 	rows   int64
 	ch     chan *rowBatch[T] // batches for the encoding goroutine
@@ -115,6 +116,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
 	fw.w = parquet.NewGenericWriter[T](&fw.h, tx.l.writerOptions(t, dictBytes)...)
+	fw.shred = newShredder(t.rows, t.schema)
 	fw.ch, fw.free, fw.done = make(chan *rowBatch[T], 2), make(chan *rowBatch[T], 4), make(chan error, 1)
 	if t.counted {
 		fw.counts = newRunCounter()
@@ -265,7 +267,7 @@ func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup) error {
 	limit := fw.tx.l.opts.RowGroupBytes
 	for i := 0; i < len(rows); {
 		j := min(len(rows), i+rowGroupCheck, i+int(fw.groupRows-g.rows))
-		if _, err := fw.w.Write(rows[i:j]); err != nil {
+		if err := fw.writeChunk(rows[i:j]); err != nil {
 			return fmt.Errorf("write %s: %w", fw.rel, err)
 		}
 		g.rows += int64(j - i)
@@ -278,6 +280,15 @@ func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup) error {
 		}
 	}
 	return nil
+}
+
+// writeChunk writes rows into the row group being written.
+func (fw *fileWriter[T]) writeChunk(rows []T) error {
+	if fw.shred == nil {
+		_, err := fw.w.Write(rows)
+		return err
+	}
+	return shredWrite(fw.shred, fw.w.ColumnWriters(), rows)
 }
 
 // rowGroupCheck is how many rows are written between two looks at the
