@@ -94,42 +94,36 @@ func shredWrite[T any](sh *shredder, cw []*parquet.ColumnWriter, rows []T) error
 }
 
 // values fills vals with the column's value of each row from base, rows
-// size bytes apart: a null (definition level 0) for a nil pointer.
+// size bytes apart: a null (definition level 0) for a nil pointer. The
+// switch is the same for every row, so the branch is predicted; values
+// are stored in place (a closure returning each one stalled on them).
 func (col *shredColumn) values(vals []parquet.Value, base unsafe.Pointer, size uintptr) {
-	switch col.f.kind {
-	case kString, kPtrString:
-		fillValues(col, vals, base, size, func(a unsafe.Pointer) parquet.Value {
-			s := *(*string)(a)
-			return parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
-		})
-	case kInt64, kPtrInt64:
-		fillValues(col, vals, base, size, func(a unsafe.Pointer) parquet.Value { return parquet.Int64Value(*(*int64)(a)) })
-	case kFloat64, kPtrFloat64:
-		fillValues(col, vals, base, size, func(a unsafe.Pointer) parquet.Value { return parquet.DoubleValue(*(*float64)(a)) })
-	case kBool, kPtrBool:
-		fillValues(col, vals, base, size, func(a unsafe.Pointer) parquet.Value { return parquet.BooleanValue(*(*bool)(a)) })
-	case kTime, kPtrTime:
-		fillValues(col, vals, base, size, func(a unsafe.Pointer) parquet.Value { return parquet.Int64Value((*time.Time)(a).UnixMicro()) })
-	}
-}
-
-// fillValues is values for one kind of field: mk makes a value from its address.
-func fillValues(col *shredColumn, vals []parquet.Value, base unsafe.Pointer, size uintptr, mk func(unsafe.Pointer) parquet.Value) {
 	a := unsafe.Add(base, col.f.offset)
-	if !col.optional {
-		for r := range vals {
-			vals[r] = mk(a)
-			a = unsafe.Add(a, size)
-		}
-		return
-	}
 	for r := range vals {
-		if p := *(*unsafe.Pointer)(a); p != nil {
-			vals[r] = mk(p)
-			vals[r].SetDefinitionLevel(1)
-		} else {
-			vals[r] = parquet.Value{}
-		}
+		p := a
 		a = unsafe.Add(a, size)
+		if col.optional {
+			if p = *(*unsafe.Pointer)(p); p == nil {
+				vals[r] = parquet.Value{}
+				continue
+			}
+		}
+		v := &vals[r]
+		switch col.f.kind {
+		case kString, kPtrString:
+			s := *(*string)(p)
+			*v = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
+		case kInt64, kPtrInt64:
+			*v = parquet.Int64Value(*(*int64)(p))
+		case kFloat64, kPtrFloat64:
+			*v = parquet.DoubleValue(*(*float64)(p))
+		case kBool, kPtrBool:
+			*v = parquet.BooleanValue(*(*bool)(p))
+		case kTime, kPtrTime:
+			*v = parquet.Int64Value((*time.Time)(p).UnixMicro())
+		}
+		if col.optional {
+			v.SetDefinitionLevel(1)
+		}
 	}
 }
