@@ -36,9 +36,9 @@ type rowType struct {
 	freeText []string
 	srcFile  uintptr // offset of Provenance.SrcFile
 	srcLine  uintptr // offset of Provenance.SrcLine
-	// How many stored fields are pointers (optional columns), in all and
-	// by the kind of value they point to.
-	optional                             int
+	// opt are the stored fields that are pointers (optional columns);
+	// opt* count them by the kind of value they point to.
+	opt                                  []rowField
 	optStrs, optNums, optBools, optTimes int
 }
 
@@ -150,7 +150,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 			if key {
 				rt.key = append(rt.key, idx)
 			}
-			rt.countOptional(k)
+			rt.countOptional(rt.fields[idx])
 			if part != "" {
 				if k != kString {
 					panic(fmt.Sprintf("lake: %s.%s: a partition field must be a string", typ.Name(), sf.Name))
@@ -178,9 +178,9 @@ func deriveRowType(typ reflect.Type) *rowType {
 	return rt
 }
 
-// countOptional counts a field of kind k among the optional ones.
-func (rt *rowType) countOptional(k fieldKind) {
-	switch k {
+// countOptional counts field f among the optional ones if it is one.
+func (rt *rowType) countOptional(f rowField) {
+	switch f.kind {
 	case kPtrString:
 		rt.optStrs++
 	case kPtrInt64, kPtrFloat64:
@@ -192,7 +192,7 @@ func (rt *rowType) countOptional(k fieldKind) {
 	default:
 		return
 	}
-	rt.optional++
+	rt.opt = append(rt.opt, f)
 }
 
 func (rt *rowType) columns(idx []int) []string {
