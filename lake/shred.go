@@ -73,7 +73,7 @@ func newShredder(rt *rowType, s *parquet.Schema) *shredder {
 // the one time unit the shredder converts to.
 var microsType = parquet.Timestamp(parquet.Microsecond).Type().LogicalType().String()
 
-// write writes rows, as GenericWriter.Write would, into the column
+// shredWrite writes rows, as GenericWriter.Write would, into the column
 // writers cw of the row group being written.
 func shredWrite[T any](sh *shredder, cw []*parquet.ColumnWriter, rows []T) error {
 	size := unsafe.Sizeof(*new(T))
