@@ -33,6 +33,7 @@ type fileWriter[T any] struct {
 	f      *os.File
 	h      hashWriter
 	w      *parquet.GenericWriter[T]
+	shred  *shredder // nil: rows go through w.Write
 	keys   *keyindex.Writer
 	rows   int64
 	ch     chan *rowBatch[T] // batches for the encoding goroutine
@@ -115,6 +116,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 	}
 	fw.h = hashWriter{w: f, h: sha256.New()}
 	fw.w = parquet.NewGenericWriter[T](&fw.h, tx.l.writerOptions(t, dictBytes)...)
+	fw.shred = newShredder(t.rows, t.schema)
 	fw.ch, fw.free, fw.done = make(chan *rowBatch[T], 2), make(chan *rowBatch[T], 4), make(chan error, 1)
 	if t.counted {
 		fw.counts = newRunCounter()
@@ -189,25 +191,11 @@ const pageBytes = 64 << 10
 // hashing of one file overlap with decoding and dedupe of the next rows.
 func (fw *fileWriter[T]) encode() {
 	var err error
-	rt := fw.table.rows
 	var scratch, ents []byte
 	g := rowGroup{}
 	for b := range fw.ch {
 		if err == nil {
-			err = fw.writeRows(b.rows, &g)
-			if fw.keys != nil { // the batch's entries go to the index in one write
-				n := len(b.rows)
-				ents = slices.Grow(ents[:0], keyindex.EntryBytes*n)[:keyindex.EntryBytes*n]
-				for r := range b.rows {
-					e := keyindex.Entry{Key: b.keys[r]}
-					e.Content, scratch = rt.contentHash(scratch, unsafe.Pointer(&b.rows[r]))
-					keyindex.Put(ents[keyindex.EntryBytes*r:], e)
-				}
-				fw.keys.Write(ents)
-			}
-			if fw.count != nil {
-				fw.count(b.rows)
-			}
+			err = fw.writeBatch(b, &g, &scratch, &ents)
 		}
 		// The writer has copied the values: hand the batch back for reuse
 		// (emptied, so it pins no strings), or drop it when enough wait.
@@ -230,6 +218,33 @@ func (fw *fileWriter[T]) encode() {
 		err = fw.finish()
 	}
 	fw.done <- err
+}
+
+// writeBatch writes a batch's rows, and hashes and counts each chunk of
+// them right after it is written, while its rows are still in cache; the
+// batch's key index entries go to the index in one write.
+func (fw *fileWriter[T]) writeBatch(b *rowBatch[T], g *rowGroup, scratch, ents *[]byte) error {
+	rt := fw.table.rows
+	if fw.keys != nil {
+		n := len(b.rows)
+		*ents = slices.Grow((*ents)[:0], keyindex.EntryBytes*n)[:keyindex.EntryBytes*n]
+	}
+	err := fw.writeRows(b.rows, g, func(i, j int) {
+		if fw.keys != nil {
+			for r := i; r < j; r++ {
+				e := keyindex.Entry{Key: b.keys[r]}
+				e.Content, *scratch = rt.contentHash(*scratch, unsafe.Pointer(&b.rows[r]))
+				keyindex.Put((*ents)[keyindex.EntryBytes*r:], e)
+			}
+		}
+		if fw.count != nil {
+			fw.count(b.rows[i:j])
+		}
+	})
+	if err == nil && fw.keys != nil {
+		fw.keys.Write(*ents)
+	}
+	return err
 }
 
 // finish completes the data file and its key index and fsyncs both, in
@@ -260,14 +275,16 @@ type rowGroup struct {
 // writeRows writes rows in chunks of rowGroupCheck, cutting the row group
 // after a chunk once it holds groupRows rows or its buffered bytes pass
 // the lake's RowGroupBytes: wide rows (message text, raw judge replies)
-// are then bounded by size, whatever the row count.
-func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup) error {
+// are then bounded by size, whatever the row count. It calls each with
+// the bounds of every chunk once the chunk is written.
+func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup, each func(i, j int)) error {
 	limit := fw.tx.l.opts.RowGroupBytes
 	for i := 0; i < len(rows); {
 		j := min(len(rows), i+rowGroupCheck, i+int(fw.groupRows-g.rows))
-		if _, err := fw.w.Write(rows[i:j]); err != nil {
+		if err := fw.writeChunk(rows[i:j]); err != nil {
 			return fmt.Errorf("write %s: %w", fw.rel, err)
 		}
+		each(i, j)
 		g.rows += int64(j - i)
 		i = j
 		if g.rows >= fw.groupRows || fw.w.Size()-g.flushed > limit {
@@ -278,6 +295,15 @@ func (fw *fileWriter[T]) writeRows(rows []T, g *rowGroup) error {
 		}
 	}
 	return nil
+}
+
+// writeChunk writes rows into the row group being written.
+func (fw *fileWriter[T]) writeChunk(rows []T) error {
+	if fw.shred == nil {
+		_, err := fw.w.Write(rows)
+		return err
+	}
+	return shredWrite(fw.shred, fw.w.ColumnWriters(), rows)
 }
 
 // rowGroupCheck is how many rows are written between two looks at the

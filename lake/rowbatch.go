@@ -35,7 +35,7 @@ func newRowBatch[T any](capacity int) *rowBatch[T] {
 func (b *rowBatch[T]) add(rt *rowType, p *T, key [2]uint64) {
 	b.rows = append(b.rows, *p)
 	b.keys = append(b.keys, key)
-	if rt.optional > 0 {
+	if len(rt.opt) > 0 {
 		b.own.take(rt, unsafe.Pointer(&b.rows[len(b.rows)-1]), cap(b.rows))
 	}
 }
@@ -52,11 +52,8 @@ func (b *rowBatch[T]) reset() {
 // its value held by the slabs; rows is how many rows a batch holds: a new
 // slab has room for the optional fields of its kind of that many rows.
 func (s *valueSlabs) take(rt *rowType, p unsafe.Pointer, rows int) {
-	for i := range rt.fields {
-		f := &rt.fields[i]
-		if f.kind < kPtrString {
-			continue
-		}
+	for i := range rt.opt {
+		f := &rt.opt[i]
 		a := unsafe.Add(p, f.offset)
 		if *(*unsafe.Pointer)(a) == nil {
 			continue

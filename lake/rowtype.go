@@ -36,9 +36,9 @@ type rowType struct {
 	freeText []string
 	srcFile  uintptr // offset of Provenance.SrcFile
 	srcLine  uintptr // offset of Provenance.SrcLine
-	// How many stored fields are pointers (optional columns), in all and
-	// by the kind of value they point to.
-	optional                             int
+	// opt are the stored fields that are pointers (optional columns);
+	// opt* count them by the kind of value they point to.
+	opt                                  []rowField
 	optStrs, optNums, optBools, optTimes int
 }
 
@@ -150,7 +150,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 			if key {
 				rt.key = append(rt.key, idx)
 			}
-			rt.countOptional(k)
+			rt.countOptional(rt.fields[idx])
 			if part != "" {
 				if k != kString {
 					panic(fmt.Sprintf("lake: %s.%s: a partition field must be a string", typ.Name(), sf.Name))
@@ -178,9 +178,9 @@ func deriveRowType(typ reflect.Type) *rowType {
 	return rt
 }
 
-// countOptional counts a field of kind k among the optional ones.
-func (rt *rowType) countOptional(k fieldKind) {
-	switch k {
+// countOptional counts field f among the optional ones if it is one.
+func (rt *rowType) countOptional(f rowField) {
+	switch f.kind {
 	case kPtrString:
 		rt.optStrs++
 	case kPtrInt64, kPtrFloat64:
@@ -192,7 +192,7 @@ func (rt *rowType) countOptional(k fieldKind) {
 	default:
 		return
 	}
-	rt.optional++
+	rt.opt = append(rt.opt, f)
 }
 
 func (rt *rowType) columns(idx []int) []string {
@@ -211,58 +211,76 @@ func str(p unsafe.Pointer, f *rowField) string { return *(*string)(unsafe.Add(p,
 // change the hash of rows that lack it).
 func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
 	a := unsafe.Add(p, f.offset)
-	var u uint64
-	switch f.kind {
-	case kString:
-		s := *(*string)(a)
-		if s == "" {
+	if f.kind == kString || f.kind == kPtrString {
+		s, ok := stringOf(a, f.kind)
+		if !ok {
 			return b, false
 		}
 		return appendString(b, s), true
-	case kPtrString:
+	}
+	u, ok := wordOf(a, f.kind)
+	if !ok {
+		return b, false
+	}
+	return binary.LittleEndian.AppendUint64(b, u), true
+}
+
+// stringOf is the value of a string field of kind k at a; ok is false
+// for a nil pointer or "".
+func stringOf(a unsafe.Pointer, k fieldKind) (string, bool) {
+	if k == kPtrString {
 		s := *(**string)(a)
 		if s == nil {
-			return b, false
+			return "", false
 		}
-		return appendString(b, *s), true
+		return *s, true
+	}
+	s := *(*string)(a)
+	return s, s != ""
+}
+
+// wordOf is the eight bytes of a number, bool or time field of kind k at
+// a (times in microseconds); ok is false for a nil pointer or a plain
+// field's zero value.
+func wordOf(a unsafe.Pointer, k fieldKind) (uint64, bool) {
+	switch k {
 	case kInt64, kFloat64:
-		u = *(*uint64)(a)
-		if u == 0 {
-			return b, false
-		}
+		u := *(*uint64)(a)
+		return u, u != 0
 	case kPtrInt64, kPtrFloat64:
 		v := *(**uint64)(a)
 		if v == nil {
-			return b, false
+			return 0, false
 		}
-		u = *v
+		return *v, true
 	case kBool:
 		if !*(*bool)(a) {
-			return b, false
+			return 0, false
 		}
-		u = 1
+		return 1, true
 	case kPtrBool:
 		v := *(**bool)(a)
 		if v == nil {
-			return b, false
+			return 0, false
 		}
 		if *v {
-			u = 1
+			return 1, true
 		}
+		return 0, true
 	case kTime:
 		t := (*time.Time)(a)
 		if t.IsZero() {
-			return b, false
+			return 0, false
 		}
-		u = uint64(t.UnixMicro())
+		return uint64(t.UnixMicro()), true
 	case kPtrTime:
 		t := *(**time.Time)(a)
 		if t == nil {
-			return b, false
+			return 0, false
 		}
-		u = uint64(t.UnixMicro())
+		return uint64(t.UnixMicro()), true
 	}
-	return binary.LittleEndian.AppendUint64(b, u), true
+	return 0, false
 }
 
 func appendString(b []byte, s string) []byte {
@@ -282,11 +300,13 @@ func (rt *rowType) contentHash(buf []byte, p unsafe.Pointer) (uint64, []byte) {
 	b := buf[:0]
 	for _, i := range rt.hashed {
 		f := &rt.fields[i]
-		n := len(b)
-		b = append(b, f.prefix...)
-		var ok bool
-		if b, ok = appendValue(b, p, f); !ok {
-			b = b[:n]
+		a := unsafe.Add(p, f.offset)
+		if f.kind == kString || f.kind == kPtrString {
+			if s, ok := stringOf(a, f.kind); ok {
+				b = appendString(append(b, f.prefix...), s)
+			}
+		} else if u, ok := wordOf(a, f.kind); ok {
+			b = binary.LittleEndian.AppendUint64(append(b, f.prefix...), u)
 		}
 	}
 	return xxh3.Hash(b), b

@@ -1,0 +1,129 @@
+package lake
+
+import (
+	"time"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// shredder writes rows into parquet-go's column writers a column at a
+// time, from the row type's field offsets, instead of parquet-go's
+// reflection, which calls into the column buffers once per row for each
+// optional field. It cuts the rows into the same 64-row writes as
+// GenericWriter.Write, and ColumnWriter.WriteRowValues flushes a page on
+// the same condition, so the files are the same bytes.
+type shredder struct {
+	cols []shredColumn
+	vals []parquet.Value
+}
+
+// shredColumn is one stored field and its leaf column.
+type shredColumn struct {
+	f        *rowField
+	index    int // leaf column index in the schema
+	optional bool
+}
+
+// shredRows is how many rows GenericWriter.Write hands its column
+// buffers at a time; a page is cut only between two such writes.
+const shredRows = 64
+
+// newShredder maps every leaf column of s to its field of rt. It returns
+// nil when a column has no field, or its optionality differs from the
+// field's (pointer for optional): GenericWriter.Write is used then.
+func newShredder(rt *rowType, s *parquet.Schema) *shredder {
+	byName := make(map[string]*rowField, len(rt.fields))
+	for i := range rt.fields {
+		f := &rt.fields[i]
+		byName[f.name] = f
+	}
+	for _, j := range rt.parts {
+		delete(byName, rt.fields[j].name) // stored in the path, not a column
+	}
+	leaves := s.Columns()
+	if len(leaves) != len(byName) {
+		return nil
+	}
+	sh := &shredder{vals: make([]parquet.Value, shredRows)}
+	for _, path := range leaves {
+		leaf, ok := s.Lookup(path...)
+		if !ok || len(path) != 1 || leaf.MaxRepetitionLevel > 0 {
+			return nil
+		}
+		f := byName[path[0]]
+		if f == nil {
+			return nil
+		}
+		opt := f.kind >= kPtrString
+		if (leaf.MaxDefinitionLevel > 0) != opt || leaf.MaxDefinitionLevel > 1 {
+			return nil
+		}
+		if f.kind == kTime || f.kind == kPtrTime {
+			if lt := leaf.Node.Type().LogicalType(); lt == nil || lt.String() != microsType {
+				return nil
+			}
+		}
+		sh.cols = append(sh.cols, shredColumn{f: f, index: leaf.ColumnIndex, optional: opt})
+	}
+	return sh
+}
+
+// microsType is the logical type of a timestamp(microsecond) column,
+// the one time unit the shredder converts to.
+var microsType = parquet.Timestamp(parquet.Microsecond).Type().LogicalType().String()
+
+// shredWrite writes rows, as GenericWriter.Write would, into the column
+// writers cw of the row group being written.
+func shredWrite[T any](sh *shredder, cw []*parquet.ColumnWriter, rows []T) error {
+	size := unsafe.Sizeof(*new(T))
+	for i := 0; i < len(rows); i += shredRows {
+		n := min(shredRows, len(rows)-i)
+		base := unsafe.Pointer(&rows[i])
+		for c := range sh.cols {
+			col := &sh.cols[c]
+			vals := sh.vals[:n]
+			col.values(vals, base, size)
+			if _, err := cw[col.index].WriteRowValues(vals); err != nil {
+				return err
+			}
+		}
+	}
+	clear(sh.vals) // keep no pointers into the rows
+	return nil
+}
+
+// values fills vals with the column's value of each row from base, rows
+// size bytes apart: a null (definition level 0) for a nil pointer. The
+// switch is the same for every row, so the branch is predicted; values
+// are stored in place (a closure returning each one stalled on them).
+func (col *shredColumn) values(vals []parquet.Value, base unsafe.Pointer, size uintptr) {
+	a := unsafe.Add(base, col.f.offset)
+	for r := range vals {
+		p := a
+		a = unsafe.Add(a, size)
+		if col.optional {
+			if p = *(*unsafe.Pointer)(p); p == nil {
+				vals[r] = parquet.Value{}
+				continue
+			}
+		}
+		v := &vals[r]
+		switch col.f.kind {
+		case kString, kPtrString:
+			s := *(*string)(p)
+			*v = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
+		case kInt64, kPtrInt64:
+			*v = parquet.Int64Value(*(*int64)(p))
+		case kFloat64, kPtrFloat64:
+			*v = parquet.DoubleValue(*(*float64)(p))
+		case kBool, kPtrBool:
+			*v = parquet.BooleanValue(*(*bool)(p))
+		case kTime, kPtrTime:
+			*v = parquet.Int64Value((*time.Time)(p).UnixMicro())
+		}
+		if col.optional {
+			v.SetDefinitionLevel(1)
+		}
+	}
+}
