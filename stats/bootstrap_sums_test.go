@@ -19,13 +19,25 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 		ids[i] = fmt.Sprintf("task-%02d", i)
 	}
 	var groups []SumGroup
-	for g := range 4 {
+	var prev []int
+	for g := range 12 {
 		var clusters []int
-		for c := range n {
-			if g == 0 || rng.IntN(3) > 0 {
-				clusters = append(clusters, c)
+		switch {
+		case g >= 4 && g%2 == 0: // the clusters of the group before (sharing SumDot's layout)
+			clusters = prev
+		case g >= 4 && g%4 == 1: // one or two clusters far apart (a stratum per task)
+			clusters = []int{rng.IntN(n / 2)}
+			if g%8 == 1 {
+				clusters = append(clusters, n/2+rng.IntN(n/2))
+			}
+		default:
+			for c := range n {
+				if g == 0 || rng.IntN(3) > 0 {
+					clusters = append(clusters, c)
+				}
 			}
 		}
+		prev = clusters
 		m := len(clusters)
 		if g == 0 {
 			clusters = nil
