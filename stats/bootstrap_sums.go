@@ -85,13 +85,19 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	if err != nil {
 		return nil, err
 	}
-	for g, gr := range groups {
-		for i := range gr.Values {
-			iv := &out[g][i]
-			iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[(offs[g]+i)*R:(offs[g]+i+1)*R], opts.Alpha)
-			iv.OK = iv.Used > 0
+	ivs := make([]*Interval, 0, width) // ivs[v]: the interval of value v
+	for g := range groups {
+		for i := range out[g] {
+			ivs = append(ivs, &out[g][i])
 		}
 	}
+	parallel(opts.Workers, func(first, step int) {
+		for v := first; v < width; v += step {
+			iv := ivs[v]
+			iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[v*R:(v+1)*R], opts.Alpha)
+			iv.OK = iv.Used > 0
+		}
+	})
 	return out, nil
 }
 

@@ -48,7 +48,7 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 			for k := range m {
 				switch {
 				case c == 2: // a float column
-					cols[c][k] = rng.Float64() * 3
+					cols[c][k] = rng.Float64() * math.Pow(2, float64(rng.IntN(40)))
 				case g == 3 && c == 1: // counts too large to sum exactly in any order
 					cols[c][k] = float64(rng.Int64N(1 << 52))
 				default:
@@ -56,9 +56,10 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 				}
 			}
 		}
-		groups = append(groups, SumGroup{Clusters: clusters, Cols: cols, Values: 2, Eval: func(s, out []float64) {
+		groups = append(groups, SumGroup{Clusters: clusters, Cols: cols, Values: 3, Eval: func(s, out []float64) {
 			out[0] = s[0] / s[1] // NaN (skipped) when both are 0
 			out[1] = s[2]/(s[0]+1) - s[1]
+			out[2] = s[2] // as summed
 		}})
 	}
 	for _, workers := range []int{1, 3} {
