@@ -1,7 +1,7 @@
 package stats
 
 import (
-	"fmt"
+	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -97,11 +97,14 @@ func planAllSums(groups []SumGroup, n int) *sumsPlan {
 		if len(spans) == 0 {
 			continue
 		}
-		key := fmt.Sprint(spans)
-		i, ok := byKey[key]
+		var key []byte
+		for _, sp := range spans {
+			key = binary.AppendUvarint(binary.AppendUvarint(key, uint64(sp.at)), uint64(sp.n))
+		}
+		i, ok := byKey[string(key)]
 		if !ok {
 			i = len(p.layouts)
-			byKey[key] = i
+			byKey[string(key)] = i
 			p.layouts = append(p.layouts, layout{spans: spans})
 		}
 		var words []uint64

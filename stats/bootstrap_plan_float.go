@@ -1,7 +1,7 @@
 package stats
 
 import (
-	"fmt"
+	"encoding/binary"
 	"math"
 )
 
@@ -49,14 +49,17 @@ func planFloats(groups []SumGroup, n int) floatPlan {
 		if len(f.cols[g]) == 0 {
 			continue
 		}
-		key := "all"
+		key := []byte("all")
 		if gr.Clusters != nil {
-			key = fmt.Sprint(gr.Clusters)
+			key = key[:0]
+			for _, c := range gr.Clusters {
+				key = binary.AppendUvarint(key, uint64(c))
+			}
 		}
-		q := byKey[key]
+		q := byKey[string(key)]
 		if q == nil {
 			q = &class{}
-			byKey[key] = q
+			byKey[string(key)] = q
 			classes = append(classes, q)
 		}
 		q.groups = append(q.groups, g)
