@@ -151,9 +151,18 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	if len(jobs) == 0 || len(ids) < 2 {
 		return nil
 	}
-	groups := make([]stats.SumGroup, len(jobs))
+	// A job equal to an earlier one (the natural source's row is the
+	// overall row) takes its intervals: the same sums give the same values.
+	same := make([]int, len(jobs)) // same[k]: the group of job k
+	var groups []stats.SumGroup
+	var first []*bootJob // first[g]: the job of group g
 	for k, j := range jobs {
-		groups[k] = j.group(len(ids))
+		same[k] = slices.IndexFunc(first, j.equal)
+		if same[k] < 0 {
+			same[k] = len(groups)
+			groups = append(groups, j.group(len(ids)))
+			first = append(first, j)
+		}
 	}
 	ivs, err := stats.BootstrapSums(ids, groups, opts)
 	if err != nil {
@@ -162,10 +171,26 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	for k, j := range jobs {
 		all := rowMetrics(j.row)
 		for i, m := range j.metrics {
-			all[m].Boot = [2]float64{ivs[k][i].Lo, ivs[k][i].Hi}
+			iv := ivs[same[k]][i]
+			all[m].Boot = [2]float64{iv.Lo, iv.Hi}
 		}
 	}
 	return nil
+}
+
+// equal reports whether o bootstraps the same metrics from the same
+// columns of the same tasks as j.
+func (j *bootJob) equal(o *bootJob) bool {
+	if j.fprOnly != o.fprOnly || len(j.tasks) != len(o.tasks) || !slices.Equal(j.metrics, o.metrics) ||
+		!slices.Equal(j.use, o.use) || !slices.Equal(j.tasks, o.tasks) {
+		return false
+	}
+	for c := range j.cols {
+		if !slices.Equal(j.cols[c], o.cols[c]) {
+			return false
+		}
+	}
+	return true
 }
 
 // kappaOf is Cohen's κ on real-valued (resample-weighted) counts, the same

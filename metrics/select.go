@@ -100,7 +100,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		rep.Warnings = append(rep.Warnings, "excluded judged episodes without ground truth: "+strings.Join(noGT, "; "))
 	}
 	sources := map[string]int{}
-	var out []queries.MetricCell
+	out := make([]queries.MetricCell, 0, len(cells))
 	for _, c := range cells {
 		jc := queries.JudgeCondition{Judge: c.Judge, Condition: c.Condition}
 		if !keepJC(jc) || skipped[jc] || !c.HasTask || !c.HasGT {

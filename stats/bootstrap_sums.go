@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -58,26 +57,24 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	if len(ids) < 2 || width == 0 {
 		return out, nil
 	}
-	plans := make([]sumPlan, len(groups))
-	for g, gr := range groups {
-		plans[g] = planSums(gr, len(ids))
-	}
+	plan := planAllSums(groups, len(ids))
 	R := opts.Resamples
 	vals := make([]float64, width*R) // vals[v*R+r]: value v in resample r
 	type scratch struct {
-		w, sums, out []float64
-		acc          []uint64
+		sums, out []float64
+		s         sumScratch
 	}
 	work := make([]*scratch, opts.Workers)
 	err = ClusterCounts(ids, opts, func(worker, r int, counts []int) {
 		s := work[worker]
 		if s == nil {
-			s = &scratch{w: make([]float64, len(ids)), out: make([]float64, width)}
+			s = &scratch{out: make([]float64, width)}
 			work[worker] = s
 		}
+		plan.sum(counts, &s.s)
 		for g, gr := range groups {
 			s.sums = slices.Grow(s.sums[:0], len(gr.Cols))[:len(gr.Cols)]
-			s.acc = plans[g].sum(gr, counts, s.w, s.acc, s.sums)
+			plan.groupSumsOf(g, &s.s, s.sums)
 			o := s.out[offs[g] : offs[g]+gr.Values]
 			gr.Eval(s.sums, o)
 			for i, v := range o {
@@ -88,127 +85,20 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	if err != nil {
 		return nil, err
 	}
-	for g, gr := range groups {
-		for i := range gr.Values {
-			iv := &out[g][i]
-			iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[(offs[g]+i)*R:(offs[g]+i+1)*R], opts.Alpha)
+	ivs := make([]*Interval, 0, width) // ivs[v]: the interval of value v
+	for g := range groups {
+		for i := range out[g] {
+			ivs = append(ivs, &out[g][i])
+		}
+	}
+	parallel(opts.Workers, func(first, step int) {
+		for v := first; v < width; v += step {
+			iv := ivs[v]
+			iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[v*R:(v+1)*R], opts.Alpha)
 			iv.OK = iv.Used > 0
 		}
-	}
+	})
 	return out, nil
-}
-
-// sumPlan is how BootstrapSums sums a group's columns on a resample. A
-// column of non-negative integers whose every resampled sum stays below
-// 2^53 (counts) is exact in any order; such columns are packed into lanes
-// of machine words, each lane as wide as its largest possible sum, so one
-// integer multiply-add per word and drawn cluster sums several columns
-// (a lane never carries into the next). The other columns are summed by
-// SumDot, whose fixed order makes them reproducible. Both give SumDot's
-// value bit for bit.
-type sumPlan struct {
-	lanes []lane   // where each packed column is summed
-	words int      // packed words per cluster
-	rows  []uint64 // rows[k*words+w]: word w of the group's cluster k
-	other []int    // columns summed by SumDot
-}
-
-// lane is one packed column: bits [shift, shift+width) of word.
-type lane struct {
-	col, word int
-	shift     uint
-	mask      uint64
-}
-
-func planSums(gr SumGroup, n int) sumPlan {
-	var p sumPlan
-	used := 64 // bits taken in the last word
-	for c, col := range gr.Cols {
-		width, ok := laneWidth(col, n)
-		if !ok {
-			p.other = append(p.other, c)
-			continue
-		}
-		if used+width > 64 {
-			p.words++
-			used = 0
-		}
-		p.lanes = append(p.lanes, lane{col: c, word: p.words - 1, shift: uint(used), mask: 1<<width - 1})
-		used += width
-	}
-	if p.words == 0 {
-		return p
-	}
-	m := len(gr.Cols[p.lanes[0].col])
-	p.rows = make([]uint64, m*p.words)
-	for _, l := range p.lanes {
-		for k, v := range gr.Cols[l.col] {
-			p.rows[k*p.words+l.word] |= uint64(v) << l.shift
-		}
-	}
-	return p
-}
-
-// laneWidth returns the bits any sum of col takes with multiplicities
-// adding up to n, false unless col holds non-negative integers whose sums
-// stay below 2^53 (float64 holds them exactly).
-func laneWidth(col []float64, n int) (int, bool) {
-	var top float64
-	for _, v := range col {
-		if v < 0 || v != math.Trunc(v) {
-			return 0, false
-		}
-		top = max(top, v)
-	}
-	most := top * float64(max(n, 1))
-	if most >= 1<<53 {
-		return 0, false
-	}
-	return max(1, bits.Len64(uint64(most))), true
-}
-
-// sum sets sums to gr's column sums for a resample's counts (by cluster
-// position), with w and acc as scratch; it returns acc.
-func (p *sumPlan) sum(gr SumGroup, counts []int, w []float64, acc []uint64, sums []float64) []uint64 {
-	if p.words > 0 {
-		W := p.words
-		acc = slices.Grow(acc[:0], W)[:W]
-		clear(acc)
-		m := len(p.rows) / W
-		for k := range m {
-			c := k
-			if gr.Clusters != nil {
-				c = gr.Clusters[k]
-			}
-			if counts[c] == 0 {
-				continue
-			}
-			wk, row := uint64(counts[c]), p.rows[k*W:(k+1)*W]
-			for i, v := range row {
-				acc[i] += wk * v
-			}
-		}
-		for _, l := range p.lanes {
-			sums[l.col] = float64(acc[l.word] >> l.shift & l.mask)
-		}
-	}
-	if len(p.other) > 0 {
-		if gr.Clusters != nil {
-			w = w[:len(gr.Clusters)]
-			for k, c := range gr.Clusters {
-				w[k] = float64(counts[c])
-			}
-		} else {
-			w = w[:len(counts)]
-			for k, c := range counts {
-				w[k] = float64(c)
-			}
-		}
-		for _, c := range p.other {
-			sums[c] = SumDot(w, gr.Cols[c])
-		}
-	}
-	return acc
 }
 
 // groupSums returns the sums of gr's columns with multiplicities w (nil:

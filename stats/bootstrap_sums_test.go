@@ -19,13 +19,25 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 		ids[i] = fmt.Sprintf("task-%02d", i)
 	}
 	var groups []SumGroup
-	for g := range 4 {
+	var prev []int
+	for g := range 12 {
 		var clusters []int
-		for c := range n {
-			if g == 0 || rng.IntN(3) > 0 {
-				clusters = append(clusters, c)
+		switch {
+		case g >= 4 && g%2 == 0: // the clusters of the group before (sharing SumDot's layout)
+			clusters = prev
+		case g >= 4 && g%4 == 1: // one or two clusters far apart (a stratum per task)
+			clusters = []int{rng.IntN(n / 2)}
+			if g%8 == 1 {
+				clusters = append(clusters, n/2+rng.IntN(n/2))
+			}
+		default:
+			for c := range n {
+				if g == 0 || rng.IntN(3) > 0 {
+					clusters = append(clusters, c)
+				}
 			}
 		}
+		prev = clusters
 		m := len(clusters)
 		if g == 0 {
 			clusters = nil
@@ -36,7 +48,7 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 			for k := range m {
 				switch {
 				case c == 2: // a float column
-					cols[c][k] = rng.Float64() * 3
+					cols[c][k] = rng.Float64() * math.Pow(2, float64(rng.IntN(40)))
 				case g == 3 && c == 1: // counts too large to sum exactly in any order
 					cols[c][k] = float64(rng.Int64N(1 << 52))
 				default:
@@ -44,9 +56,10 @@ func TestBootstrapSumsAsClusterBootstrap(t *testing.T) {
 				}
 			}
 		}
-		groups = append(groups, SumGroup{Clusters: clusters, Cols: cols, Values: 2, Eval: func(s, out []float64) {
+		groups = append(groups, SumGroup{Clusters: clusters, Cols: cols, Values: 3, Eval: func(s, out []float64) {
 			out[0] = s[0] / s[1] // NaN (skipped) when both are 0
 			out[1] = s[2]/(s[0]+1) - s[1]
+			out[2] = s[2] // as summed
 		}})
 	}
 	for _, workers := range []int{1, 3} {

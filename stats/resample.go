@@ -46,7 +46,8 @@ func canonicalOrder(ids []string) ([]int, error) {
 // and 1−alpha/2 quantiles by linear interpolation between order statistics
 // (Hyndman–Fan type 7, numpy's default), with the number of values used
 // and skipped. It selects the four order statistics it needs instead of
-// sorting (the same values).
+// sorting (the same values), among the tails when they hold them
+// (tailQuantiles).
 func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, skipped int) {
 	kept := vals[:0]
 	for _, v := range vals {
@@ -57,6 +58,9 @@ func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, sk
 	used, skipped = len(kept), len(vals)-len(kept)
 	if used == 0 {
 		return math.NaN(), math.NaN(), used, skipped
+	}
+	if lo, hi, ok := tailQuantiles(kept, alpha); ok {
+		return lo, hi, used, skipped
 	}
 	lo = quantileSelect(kept, alpha/2, 0)
 	hi = quantileSelect(kept, 1-alpha/2, int(math.Floor(alpha/2*float64(len(kept)-1)))+1)
