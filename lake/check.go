@@ -68,13 +68,12 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 	}
 	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}, Problems: []Problem{}}
 	live := m.live(1 << 62) // every tombstone still on disk is expected
-	companions, counted := map[string]*FileEntry{}, map[string]bool{}
+	companions, derived := map[string]*FileEntry{}, map[string]bool{}
 	for i, f := range m.Files {
-		switch f.Table {
-		case RunCounts:
+		if t, err := LookupTable(f.Table); err == nil && t.Derived {
 			companions[f.Path] = &m.Files[i]
-		case Verdicts:
-			counted[countsPath(f.Path)] = true
+		} else if rel, ok := companionPath(f.Path); ok {
+			derived[rel] = true
 		}
 	}
 	for _, f := range m.Files {
@@ -90,33 +89,31 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			rep.Problems = append(rep.Problems, p)
 			continue
 		}
-		// A verdicts file's rows are read once for its key index and its
-		// run counts.
-		var keys []keyindex.Entry
-		var counts *runCounter
-		if full && f.Table == Verdicts && f.Keys != "" {
-			keys, counts, _ = verdictDigest(l.root, f) // on an error each check reads again and reports it
-		}
-		if t, err := LookupTable(f.Table); err != nil || !t.Derived { // a derived table has no key index
-			var p Problem
-			var ok bool
-			if keys != nil {
-				p, ok = checkKeysAgainst(l.root, f, keys)
-			} else {
-				p, ok = keysCheck(l.root, f)
-			}
-			if !ok {
+		t, err := LookupTable(f.Table)
+		if err != nil || !t.Derived { // a derived table has no key index
+			if p, ok := keysCheck(l.root, f); !ok {
 				rep.Problems = append(rep.Problems, p)
 			}
 		}
 		switch {
-		case f.Table == Verdicts && (full || companions[countsPath(f.Path)] == nil):
-			if p, ok := checkRunCounts(l.root, f, companions[countsPath(f.Path)], counts); !ok {
-				rep.Problems = append(rep.Problems, p)
+		case err == nil && t.companion != "":
+			rel, _ := companionPath(f.Path)
+			c := companions[rel]
+			if c == nil {
+				rep.Problems = append(rep.Problems, Problem{Path: f.Path, Kind: "no_counts",
+					Detail: fmt.Sprintf("no %s companion (written before %s; `trustlake lake compact` adds it, metrics read the %s meanwhile)", t.companion, t.companion, t.Name)})
+			} else if full {
+				cc, err := l.companionFor(t)
+				if err != nil {
+					return rep, err
+				}
+				if p, ok := cc.Check(l.root, f, *c); !ok {
+					rep.Problems = append(rep.Problems, p)
+				}
 			}
-		case f.Table == RunCounts && !counted[f.Path]:
+		case err == nil && t.Derived && !derived[f.Path]:
 			rep.Problems = append(rep.Problems, Problem{Path: f.Path, Kind: "counts", Damage: true,
-				Detail: "run counts of a verdicts file that is not in the manifest (metrics would count runs that are not there)"})
+				Detail: "companion of a data file that is not in the manifest (metrics would count rows that are not there)"})
 		}
 	}
 	orphans, err := l.orphans(live)

@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 //go:embed sql/*.sql
@@ -70,7 +71,7 @@ func (s *Session) createViews(ctx context.Context) error {
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	runs := VerdictRunsView(s.runCountsComplete, s.runCountsComplete && snap.RunCountsPerEpisode())
+	runs := VerdictRunsView(s.runCountsComplete, s.runCountsComplete && runcounts.PerEpisode(snap))
 	for _, name := range []string{"view_categories", "view_human_reference", runs} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
