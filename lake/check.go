@@ -43,8 +43,9 @@ func (r CheckReport) Damaged() bool {
 // Check verifies every committed file against the manifest: presence,
 // size, sha256 and Parquet row count; and its key index: presence, size,
 // sha256, and every entry against the key and content hashes recomputed
-// from the rows; and the run_counts companion of every verdicts file
-// against the runs counted from its rows. Files not in the manifest are
+// from the rows; and the companion of every data file that has one (the
+// run_counts of a verdicts file) against its rows, through its Companion
+// (a full check needs the lake opened with it). Files not in the manifest are
 // listed as orphans, data files written before the key index as no_keys,
 // verdicts files written before run_counts as no_counts (none of these is
 // damage). Check never modifies the lake.
