@@ -21,9 +21,10 @@ type Table struct {
 	Name       string
 	Partitions []string // hive partition columns, outermost first
 	Key        []string // natural key columns
-	// Derived tables are written by the lake itself, beside the table they
-	// are derived from (run_counts beside verdicts): never ingested, and
-	// compacted with their source, not on their own.
+	// Derived tables hold companion files, written beside the data files
+	// of the table they derive from (run_counts beside verdicts) by its
+	// Companion (companion.go): never ingested, and compacted with their
+	// source, not on their own.
 	Derived   bool
 	companion string // the derived table of each data file's companion (companion.go), or ""
 	rows      *rowType
