@@ -28,16 +28,24 @@ type Companion interface {
 	// Rebuild writes the companion of a committed data file that has none
 	// (a file written before the companion table existed).
 	Rebuild(d *DataFile) error
+	// Feed returns an empty RowFeed for Check.
+	Feed() RowFeed
 	// Check compares the companion file of a committed data file with the
-	// data file's rows.
-	Check(root string, data, companion FileEntry) (Problem, bool)
+	// data file's rows; fed, when not nil, was fed them already (lake
+	// check reads a file's rows once for its key index and its companion).
+	Check(root string, data, companion FileEntry, fed RowFeed) (Problem, bool)
 }
 
-// FileCompanion is the companion of one data file being written.
-type FileCompanion interface {
-	// Add is fed each batch of the data file's rows ([]T, T the row type
-	// of its table), in order, in the file's encoding goroutine.
+// RowFeed takes the rows of one data file, batch by batch, in order
+// ([]T, T the row type of its table).
+type RowFeed interface {
 	Add(rows any)
+}
+
+// FileCompanion is the companion of one data file being written: it is
+// fed the file's rows in the file's encoding goroutine.
+type FileCompanion interface {
+	RowFeed
 	// Finish writes and ends the companion file once every row is added,
 	// in the encoding goroutine, while the data file is not yet finished.
 	Finish() error

@@ -132,6 +132,7 @@ type tableOps interface {
 	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
 	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
+	digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
 }
 

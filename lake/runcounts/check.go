@@ -49,14 +49,16 @@ func countPath(name, rel string) (*runCounter, error) {
 }
 
 // checkRunCounts compares the run_counts file of a verdicts data file
-// with the runs counted from its rows.
-func checkRunCounts(root string, data, counts lake.FileEntry) (lake.Problem, bool) {
+// with the runs counted from its rows: c when not nil, else counted now.
+func checkRunCounts(root string, data, counts lake.FileEntry, c *runCounter) (lake.Problem, bool) {
 	bad := func(format string, args ...any) (lake.Problem, bool) {
 		return lake.Problem{Path: counts.Path, Kind: "counts", Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
-	c, err := countPath(filepath.Join(root, filepath.FromSlash(data.Path)), data.Path)
-	if err != nil {
-		return bad("%v", err)
+	if c == nil {
+		var err error
+		if c, err = countPath(filepath.Join(root, filepath.FromSlash(data.Path)), data.Path); err != nil {
+			return bad("%v", err)
+		}
 	}
 	want := c.result(data.Partition, data.Path)
 	got, err := readCounts(filepath.Join(root, filepath.FromSlash(counts.Path)), counts.Path)

@@ -69,6 +69,13 @@ func (c *runCounter) reset() {
 	c.blocks, c.n = c.blocks[:0], 0
 }
 
+// Add counts a batch of verdict rows ([]schema.Verdict).
+func (c *runCounter) Add(rows any) {
+	for _, v := range rows.([]schema.Verdict) {
+		c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
+	}
+}
+
 // addRun counts one verdict run of a decoded row (nil: the field is null).
 func (c *runCounter) addRun(episode string, run int64, verdict *string, score *float64) {
 	var v string

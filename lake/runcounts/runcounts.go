@@ -74,10 +74,14 @@ func (companion) Rebuild(d *lake.DataFile) error {
 	return out.Close()
 }
 
+// Feed returns an empty counter of a verdicts file's runs.
+func (companion) Feed() lake.RowFeed { return newRunCounter() }
+
 // Check compares a run_counts file with the runs counted from its
-// verdicts file.
-func (companion) Check(root string, data, counts lake.FileEntry) (lake.Problem, bool) {
-	return checkRunCounts(root, data, counts)
+// verdicts file (by fed, a counter from Feed, when not nil).
+func (companion) Check(root string, data, counts lake.FileEntry, fed lake.RowFeed) (lake.Problem, bool) {
+	c, _ := fed.(*runCounter)
+	return checkRunCounts(root, data, counts, c)
 }
 
 // fileCounts is the run_counts companion of one verdicts file being
@@ -89,11 +93,7 @@ type fileCounts struct {
 }
 
 // Add counts a batch of verdict rows.
-func (fc *fileCounts) Add(rows any) {
-	for _, v := range rows.([]schema.Verdict) {
-		fc.c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
-	}
-}
+func (fc *fileCounts) Add(rows any) { fc.c.Add(rows) }
 
 // Finish writes the counts into the companion file. With a spill whose
 // episodes did not all come together it first finishes the data file and
