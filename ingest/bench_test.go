@@ -6,6 +6,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 // BenchmarkVerdictsFile ingests $TRUSTLAKE_BENCH_VERDICTS (a JSONL file,
@@ -16,7 +17,7 @@ func BenchmarkVerdictsFile(b *testing.B) {
 		b.Skip("set TRUSTLAKE_BENCH_VERDICTS to a verdict JSONL file")
 	}
 	for i := 0; i < b.N; i++ {
-		l, err := lake.Open(b.TempDir(), lake.Options{})
+		l, err := lake.Open(b.TempDir(), runcounts.With(lake.Options{}))
 		if err != nil {
 			b.Fatal(err)
 		}

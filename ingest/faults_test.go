@@ -15,6 +15,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 // smallDisk mounts a tmpfs of size on a new folder, or skips: mounting
@@ -58,7 +59,7 @@ func verdictsFile(t *testing.T, n int, j string) string {
 // and with rows verdicts, and no problem in lake check.
 func checkIntact(t *testing.T, dir string, version, rows int64) {
 	t.Helper()
-	l, err := lake.Open(dir, lake.Options{})
+	l, err := lake.Open(dir, runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func fill(t *testing.T, dir string) string {
 // previous state (lake check clean, same manifest version and rows).
 func TestFullDisk(t *testing.T) {
 	dir := filepath.Join(smallDisk(t, "2m"), "lake")
-	l, err := lake.Open(dir, lake.Options{})
+	l, err := lake.Open(dir, runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +136,8 @@ func TestFullDisk(t *testing.T) {
 // ErrLocked and changes nothing.
 func TestWritersAtOnce(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lake")
-	a, _ := lake.Open(dir, lake.Options{})
-	b, _ := lake.Open(dir, lake.Options{LockTimeout: 30 * time.Second})
+	a, _ := lake.Open(dir, runcounts.With(lake.Options{}))
+	b, _ := lake.Open(dir, runcounts.With(lake.Options{LockTimeout: 30 * time.Second}))
 	for i := range 3 {
 		if _, err := ingest.Verdicts(t.Context(), a, []string{verdictsFile(t, 1000+i, fmt.Sprint("j", i%2))}, ingest.Options{}); err != nil {
 			t.Fatal(err)
@@ -158,7 +159,7 @@ func TestWritersAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	short, _ := lake.Open(dir, lake.Options{LockTimeout: 200 * time.Millisecond})
+	short, _ := lake.Open(dir, runcounts.With(lake.Options{LockTimeout: 200 * time.Millisecond}))
 	start := time.Now()
 	_, err = ingest.Verdicts(t.Context(), short, []string{verdictsFile(t, 10, "late")}, ingest.Options{})
 	if !errors.Is(err, lake.ErrLocked) || !strings.Contains(err.Error(), "lake is locked by another writer") {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -234,7 +235,7 @@ func FuzzLabelsCSV(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+		l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,13 +11,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
 // emptyLake returns a fresh lake.
 func emptyLake(t *testing.T) *lake.Lake {
 	t.Helper()
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

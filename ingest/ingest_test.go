@@ -14,6 +14,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -23,7 +24,7 @@ var update = flag.Bool("update", false, "update golden .stderr files")
 // rejected batch loses nothing.
 func seedLake(t *testing.T) *lake.Lake {
 	t.Helper()
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func FuzzDecodeVerdictLine(f *testing.F) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "v.jsonl")
 		os.WriteFile(p, append(bytes.ReplaceAll(line, []byte("\n"), nil), '\n'), 0o644)
-		l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+		l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +267,7 @@ func FuzzDecodeMeta(f *testing.F) {
 		ep := filepath.Join(dir, "eps", "ep")
 		os.MkdirAll(ep, 0o755)
 		os.WriteFile(filepath.Join(ep, "meta.json"), meta, 0o644)
-		l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+		l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -44,7 +45,7 @@ var zstdFixture = filepath.Join("testdata", "inspect", "arith-zstd.eval")
 
 func newLake(t *testing.T) *lake.Lake {
 	t.Helper()
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 // liveHeapIngesting ingests a log into a new lake and returns the largest
@@ -14,7 +15,7 @@ import (
 // added.
 func liveHeapIngesting(t *testing.T, path string) (peak uint64, episodes int64) {
 	t.Helper()
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -126,7 +127,7 @@ func jsonEqual(a, b []byte) bool {
 func checkAgainstRef(t *testing.T, dir string, ref inspectRef) {
 	for _, lg := range ref.Logs {
 		t.Run(lg.File, func(t *testing.T) {
-			l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+			l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 			if err != nil {
 				t.Fatal(err)
 			}

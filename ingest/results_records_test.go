@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -27,7 +28,7 @@ func TestResultsRecordsCrossChecks(t *testing.T) {
 		i++
 		return recs[i-1], true, nil
 	}
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -42,7 +43,7 @@ func TestTauBenchIngest(t *testing.T) {
 		}
 	}
 	file := writeTau(t, dir, "m-airline.json", recs...)
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestTauBenchIngestBad(t *testing.T) {
 		tauRec(2, 1, "0", "x", goodTraj),
 	)
 	other := writeTau(t, dir, "n-airline.json", tauRec(1, 0, "1.0", "cancel, but differently", goodTraj))
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestTauBenchIngestBad(t *testing.T) {
 
 func TestTauBenchIngestConflict(t *testing.T) {
 	dir := t.TempDir()
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/internal/testenv"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -88,7 +89,7 @@ func TestFinalMessageOnlyUnderClaim(t *testing.T) {
 // of 200 E2-lastk and 200 of 200 E3-full packs held it).
 func TestTauBenchPacksHoldNoFinalMessage(t *testing.T) {
 	file := testenv.DataFile(t, "tau-bench/gpt-4o-airline.json")
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

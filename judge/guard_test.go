@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -100,7 +101,7 @@ func TestWriteEvidenceAllOrNothing(t *testing.T) {
 	good := screenEpisode(t, root, "ep1", 4, 20, 20)
 	bad := screenEpisode(t, root, "ep2", 4, 20, 20)
 	bad.Actions[1].Text = sp("F-PARTIAL")
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -62,7 +63,7 @@ func screenEpisode(t testing.TB, root, id string, n, w, h int) *Source {
 // packs, built from sources, for every condition.
 func testLake(t testing.TB, srcs []*Source, conds []string) *lake.Lake {
 	t.Helper()
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -38,7 +39,7 @@ func writeRows[T any](t *testing.T, l *lake.Lake, table string, rows []T) {
 // library, meta.json or the result; secrets from ground truth, labels and
 // the episode; results without a trajectory are left out.
 func TestLoadSources(t *testing.T) {
-	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(t.TempDir(), "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

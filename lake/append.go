@@ -63,7 +63,7 @@ type WriterOptions struct {
 	RowGroupRows int
 	// CountsInMemory, when > 0, bounds the run counts a verdicts file
 	// holds until it ends (about 100 bytes an episode): every
-	// CountsInMemory of them go to disk (countspill.go). For input whose
+	// CountsInMemory of them go to disk (package runcounts). For input whose
 	// episodes come together (all runs of one in a row); otherwise the
 	// file is counted again once written.
 	CountsInMemory int
@@ -116,6 +116,9 @@ type partState[T any] struct {
 func NewWriter[T any](tx *Tx, table string, opts WriterOptions) (*Writer[T], error) {
 	t, err := tableFor[T](table)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.l.companionFor(t); err != nil {
 		return nil, err
 	}
 	keys := keyindex.NewBatch(tx.spillDir(), opts.KeysInMemory, opts.SizeHint)
@@ -212,14 +215,11 @@ func (w *Writer[T]) flush(ps *partState[T]) error {
 		ps.fw = nil
 	}
 	if ps.fw == nil {
-		fw, err := newFileWriter[T](w.tx, w.table, ps.values, w.opts.DictionaryBytes, w.opts.RowGroupRows)
+		fw, err := newDataFileWriter[T](w.tx, w.table, ps.values, w.opts.DictionaryBytes, w.opts.RowGroupRows, w.opts.CountsInMemory)
 		if err != nil {
 			return err
 		}
 		ps.fw = fw
-		if err := fw.spillCounts(w.opts.CountsInMemory); err != nil {
-			return err
-		}
 	}
 	if err := ps.fw.write(ps.pending); err != nil {
 		return err
@@ -300,10 +300,9 @@ func (w *Writer[T]) Close() (Stats, error) {
 			}
 			ps.fw = nil
 		}
-		if w.table.counted { // upgrade: old files of the partition get their run counts
-			if _, err := w.tx.addMissingRunCounts(w.tx.partitionFiles(w.table, ps.values)); err != nil {
-				return w.stats, err
-			}
+		// Upgrade: old files of the partition get their companions.
+		if _, err := w.tx.addMissingCompanions(w.table, w.tx.partitionFiles(w.table, ps.values)); err != nil {
+			return w.stats, err
 		}
 	}
 	return w.stats, w.keys.Finish()

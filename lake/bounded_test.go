@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -37,7 +38,7 @@ func TestKeysInMemory(t *testing.T) {
 	rows := dupRows(200, repeats)
 	var want []string
 	for _, keep := range []int{0, 7} {
-		l, err := lake.Open(t.TempDir(), lake.Options{})
+		l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestKeysInMemory(t *testing.T) {
 		}
 	}
 	// With no repeats, the spilled batch commits and reads back whole.
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestKeysInMemory(t *testing.T) {
 // a group's first page of _src_file indexes is dictionary-encoded, the
 // rest PLAIN. Without a cap the same rows stay dictionary-encoded.
 func TestBoundedWriter(t *testing.T) {
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestBoundedWriter(t *testing.T) {
 		t.Errorf("PLAIN data pages by column %v: want some for _src_file (dictionary past its cap), none for verdict", plainPages)
 	}
 
-	uncapped, err := lake.Open(t.TempDir(), lake.Options{})
+	uncapped, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -43,8 +44,9 @@ func (r CheckReport) Damaged() bool {
 // Check verifies every committed file against the manifest: presence,
 // size, sha256 and Parquet row count; and its key index: presence, size,
 // sha256, and every entry against the key and content hashes recomputed
-// from the rows; and the run_counts companion of every verdicts file
-// against the runs counted from its rows. Files not in the manifest are
+// from the rows; and the companion of every data file that has one (the
+// run_counts of a verdicts file) against its rows, through its Companion
+// (a full check needs the lake opened with it). Files not in the manifest are
 // listed as orphans, data files written before the key index as no_keys,
 // verdicts files written before run_counts as no_counts (none of these is
 // damage). Check never modifies the lake.
@@ -68,13 +70,12 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 	}
 	rep := CheckReport{Version: m.Version, Files: len(m.Files), Rows: map[string]int64{}, Problems: []Problem{}}
 	live := m.live(1 << 62) // every tombstone still on disk is expected
-	companions, counted := map[string]*FileEntry{}, map[string]bool{}
+	companions, derived := map[string]*FileEntry{}, map[string]bool{}
 	for i, f := range m.Files {
-		switch f.Table {
-		case RunCounts:
+		if t, err := LookupTable(f.Table); err == nil && t.Derived {
 			companions[f.Path] = &m.Files[i]
-		case Verdicts:
-			counted[countsPath(f.Path)] = true
+		} else if rel, ok := companionPath(f.Path); ok {
+			derived[rel] = true
 		}
 	}
 	for _, f := range m.Files {
@@ -90,19 +91,28 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			rep.Problems = append(rep.Problems, p)
 			continue
 		}
-		// A verdicts file's rows are read once for its key index and its
-		// run counts.
-		var keys []keyindex.Entry
-		var counts *runCounter
-		if full && f.Table == Verdicts && f.Keys != "" {
-			keys, counts, _ = verdictDigest(l.root, f) // on an error each check reads again and reports it
+		t, err := LookupTable(f.Table)
+		// A data file with a companion is read once for its key index and
+		// its companion.
+		var cc Companion
+		var fed RowFeed
+		if err == nil && full && t.companion != "" {
+			if cc, err = l.companionFor(t); err != nil {
+				return rep, err
+			}
 		}
-		if t, err := LookupTable(f.Table); err != nil || !t.Derived { // a derived table has no key index
+		if err != nil || !t.Derived { // a derived table has no key index
 			var p Problem
-			var ok bool
-			if keys != nil {
-				p, ok = checkKeysAgainst(l.root, f, keys)
-			} else {
+			ok := false
+			if cc != nil && f.Keys != "" {
+				fed = cc.Feed()
+				if keys, err := t.ops.digest(l.root, t, f, fed.Add); err == nil {
+					p, ok = checkKeysAgainst(l.root, f, keys)
+				} else {
+					fed = nil // each check reads again and reports the error
+				}
+			}
+			if fed == nil {
 				p, ok = keysCheck(l.root, f)
 			}
 			if !ok {
@@ -110,13 +120,20 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			}
 		}
 		switch {
-		case f.Table == Verdicts && (full || companions[countsPath(f.Path)] == nil):
-			if p, ok := checkRunCounts(l.root, f, companions[countsPath(f.Path)], counts); !ok {
-				rep.Problems = append(rep.Problems, p)
+		case err == nil && t.companion != "":
+			rel, _ := companionPath(f.Path)
+			c := companions[rel]
+			if c == nil {
+				rep.Problems = append(rep.Problems, Problem{Path: f.Path, Kind: "no_counts",
+					Detail: fmt.Sprintf("no %s companion (written before %s; `trustlake lake compact` adds it, metrics read the %s meanwhile)", t.companion, t.companion, t.Name)})
+			} else if full {
+				if p, ok := cc.Check(l.root, f, *c, fed); !ok {
+					rep.Problems = append(rep.Problems, p)
+				}
 			}
-		case f.Table == RunCounts && !counted[f.Path]:
+		case err == nil && t.Derived && !derived[f.Path]:
 			rep.Problems = append(rep.Problems, Problem{Path: f.Path, Kind: "counts", Damage: true,
-				Detail: "run counts of a verdicts file that is not in the manifest (metrics would count runs that are not there)"})
+				Detail: "companion of a data file that is not in the manifest (metrics would count rows that are not there)"})
 		}
 	}
 	orphans, err := l.orphans(live)
@@ -244,4 +261,23 @@ func statEntry(root, rel string, size int64) (Problem, bool) {
 		return Problem{Path: rel, Kind: "size", Detail: fmt.Sprintf("%d bytes, manifest says %d", st.Size(), size), Damage: true}, false
 	}
 	return Problem{}, true
+}
+
+// digest recomputes a data file's key index entries from its rows, as
+// fileKeys does, and feeds each batch of rows to feed.
+func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {
+	out := make([]keyindex.Entry, 0, f.Rows)
+	var scratch []byte
+	err := readRows[T](root, t, f, func(rows []T) error {
+		for i := range rows {
+			var e keyindex.Entry
+			p := unsafe.Pointer(&rows[i])
+			e.Key, scratch = t.rows.keyHash(scratch, p)
+			e.Content, scratch = t.rows.contentHash(scratch, p)
+			out = append(out, e)
+		}
+		feed(rows)
+		return nil
+	})
+	return out, err
 }

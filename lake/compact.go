@@ -11,7 +11,7 @@ type CompactStats struct {
 	FilesIn    int   `json:"files_in"`          // files replaced
 	FilesOut   int   `json:"files_out"`         // files written
 	Rows       int64 `json:"rows"`              // rows copied
-	Counted    int   `json:"counted,omitempty"` // verdicts files given the run_counts companion they lacked
+	Counted    int   `json:"counted,omitempty"` // data files given the companion they lacked (run_counts)
 }
 
 // Compact rewrites every partition of table that holds more than one data
@@ -19,9 +19,9 @@ type CompactStats struct {
 // readers see the old files or the new ones, never both. Rows are copied
 // as they are; nothing is deduped or dropped. Nightly ingests leave one
 // file per partition and batch, which Compact folds back. A derived table
-// is compacted with its source: run_counts companions are rewritten with
-// the verdicts files they count, and verdicts files written before
-// run_counts get theirs (an upgrade that reads their rows once).
+// is compacted with its source: companions (run_counts) are rewritten with
+// the data files they derive from, and data files written before their
+// companion table get theirs (an upgrade that reads their rows once).
 func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	t, err := LookupTable(table)
 	if err != nil {
@@ -29,6 +29,9 @@ func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	}
 	if t.Derived {
 		return CompactStats{}, nil
+	}
+	if _, err := l.companionFor(t); err != nil {
+		return CompactStats{}, err
 	}
 	tx, err := l.Begin(ctx)
 	if err != nil {
@@ -51,13 +54,11 @@ func Compact(ctx context.Context, l *Lake, table string) (CompactStats, error) {
 	for _, id := range order {
 		files := groups[id]
 		if len(files) < 2 {
-			if t.counted {
-				n, err := tx.addMissingRunCounts(files)
-				if err != nil {
-					return st, err
-				}
-				st.Counted += n
+			n, err := tx.addMissingCompanions(t, files)
+			if err != nil {
+				return st, err
 			}
+			st.Counted += n
 			continue
 		}
 		if err := ctx.Err(); err != nil {

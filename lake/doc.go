@@ -15,6 +15,9 @@
 //	ground_truth/part-<uuid>.parquet
 //	labels/part-<uuid>.parquet
 //	verdicts/judge=<j>/condition=<c>/part-<uuid>.parquet
+//	run_counts/judge=<j>/condition=<c>/part-<uuid>.counts.parquet
+//	                          the companion of that verdicts file, committed with
+//	                          it (companion.go; its rows: package lake/runcounts)
 //	results/benchmark=<b>/part-<uuid>.parquet
 //	trust/benchmark=<b>/part-<uuid>.parquet
 //	selftests/part-<uuid>.parquet

@@ -16,7 +16,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake/keyindex"
-	"github.com/trustlake/trustlake/schema"
 )
 
 // fileWriter writes one Parquet data file of a table, with rows of type T,
@@ -48,12 +47,10 @@ type fileWriter[T any] struct {
 	keysSum   []byte // its sha256
 	keysDone  bool   // the key index file is closed
 
-	// A verdicts file counts its runs as it encodes them and writes them
-	// to its run_counts companion when it finishes (counts.go).
-	count     func(rows []T) // nil for other tables
-	counts    *runCounter
-	companion *fileWriter[schema.RunCount]
-	made      int // batches reusedBatch made
+	// A data file of a table with a companion table feeds its rows to its
+	// companion as it encodes them (companion.go).
+	companion FileCompanion
+	data      *DataFile // what the companion sees of the file
 }
 
 type hashWriter struct {
@@ -74,17 +71,42 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 
 // newFileWriter starts a data file in the partition values of table t,
 // with its dictionaries capped at dictBytes (0: no cap) and its row groups
-// at groupRows rows (0: the lake's RowGroupRows).
+// at groupRows rows (0: the lake's RowGroupRows), and its companion if
+// the table has one.
 func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows int) (*fileWriter[T], error) {
+	return newDataFileWriter[T](tx, t, values, dictBytes, groupRows, 0)
+}
+
+// newDataFileWriter is newFileWriter with the writer's
+// WriterOptions.CountsInMemory for the companion.
+func newDataFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows, inMemory int) (*fileWriter[T], error) {
+	c, err := tx.l.companionFor(t)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := PartitionDir(t, values)
 	if err != nil {
 		return nil, err
 	}
-	return newFileWriterAt[T](tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"), dictBytes, groupRows)
+	fw, err := newFileWriterAt[T](tx, t, values, path.Join(dir, "part-"+uuid.NewString()+".parquet"), dictBytes, groupRows)
+	if err != nil || c == nil {
+		return fw, err
+	}
+	// After the file's abort: on a rollback the data file's goroutine has
+	// stopped feeding its companion before the companion's abort.
+	ct, err := LookupTable(t.companion)
+	if err != nil {
+		return nil, err
+	}
+	fw.data = &DataFile{tx: tx, companion: ct, values: values, rel: fw.rel, name: fw.tmp, inMemory: inMemory, finish: fw.finish}
+	if fw.companion, err = c.Start(fw.data); err != nil {
+		return nil, err
+	}
+	return fw, nil
 }
 
-// newFileWriterAt is newFileWriter with the file's final path (relative to
-// the root) given: a run_counts companion is named after its data file.
+// newFileWriterAt starts a file at its final path (relative to the root)
+// with no companion: a companion file is named after its data file.
 func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBytes, groupRows int) (*fileWriter[T], error) {
 	// The file is written in _staging/ and renamed into its partition
 	// folder (created then) at Commit: a table folder never holds a file
@@ -118,10 +140,6 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 	fw.w = parquet.NewGenericWriter[T](&fw.h, tx.l.writerOptions(t, dictBytes)...)
 	fw.shred = newShredder(t.rows, t.schema)
 	fw.ch, fw.free, fw.done = make(chan *rowBatch[T], 2), make(chan *rowBatch[T], 4), make(chan error, 1)
-	if t.counted {
-		fw.counts = newRunCounter()
-		fw.count = countRuns[T](fw.counts)
-	}
 	go fw.encode()
 	tx.abort = append(tx.abort, func() {
 		if fw.done != nil {
@@ -133,28 +151,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 			}
 		}
 	})
-	if t.counted {
-		// After the abort above: on a rollback the data file's goroutine
-		// has stopped feeding its companion before the companion's abort.
-		ct, err := LookupTable(RunCounts)
-		if err != nil {
-			return nil, err
-		}
-		if fw.companion, err = newFileWriterAt[schema.RunCount](tx, ct, values, countsPath(rel), 0, 0); err != nil {
-			return nil, err
-		}
-	}
 	return fw, nil
-}
-
-// countRuns returns the function that counts the runs of a batch of
-// verdict rows into c (T is schema.Verdict: Table.withRunCounts checks).
-func countRuns[T any](c *runCounter) func([]T) {
-	return func(rows []T) {
-		for _, v := range any(rows).([]schema.Verdict) {
-			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
-		}
-	}
 }
 
 // writerOptions are the options of parquet-go's writer for the data files
@@ -205,16 +202,13 @@ func (fw *fileWriter[T]) encode() {
 		default:
 		}
 	}
-	// The counts are complete: the companion encodes them while this
-	// file finishes (its last row group, key index and fsync).
-	finished := false
-	if fw.companion != nil {
-		if err == nil {
-			finished, err = fw.writeCounts()
-		}
-		fw.companion.end()
+	// The rows are all in: the companion file is encoded while this file
+	// finishes (its last row group, key index and fsync), unless the
+	// companion read it back.
+	if fw.companion != nil && err == nil {
+		err = fw.companion.Finish()
 	}
-	if err == nil && !finished {
+	if err == nil && (fw.data == nil || !fw.data.finished) {
 		err = fw.finish()
 	}
 	fw.done <- err
@@ -237,8 +231,8 @@ func (fw *fileWriter[T]) writeBatch(b *rowBatch[T], g *rowGroup, scratch, ents *
 				keyindex.Put((*ents)[keyindex.EntryBytes*r:], e)
 			}
 		}
-		if fw.count != nil {
-			fw.count(b.rows[i:j])
+		if fw.companion != nil {
+			fw.companion.Add(b.rows[i:j])
 		}
 	})
 	if err == nil && fw.keys != nil {
@@ -359,9 +353,9 @@ func (fw *fileWriter[T]) close() error {
 	companion := fw.companion
 	// The transaction's abort list keeps fw: let go of its buffers (a
 	// writer that rolls to new files would otherwise hold every one).
-	fw.w, fw.keys, fw.free, fw.counts, fw.count, fw.companion = nil, nil, nil, nil, nil, nil
+	fw.w, fw.keys, fw.free, fw.companion, fw.data = nil, nil, nil, nil, nil
 	if companion != nil {
-		return companion.close()
+		return companion.Close()
 	}
 	return nil
 }

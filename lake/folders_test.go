@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -64,7 +65,7 @@ func emptyDirs(root string) []string {
 // the manifest; superseded files wait in _superseded/.
 func TestTableFoldersHoldOnlyLiveFiles(t *testing.T) {
 	root := t.TempDir()
-	l, _ := lake.Open(root, lake.Options{})
+	l, _ := lake.Open(root, runcounts.With(lake.Options{}))
 	for i := 0; i < 3; i++ {
 		write(t, l, lake.WriterOptions{}, verdict(fmt.Sprint("ep", i), "j", "E1-final", 1, "success", int64(i+1)))
 	}
@@ -115,7 +116,7 @@ func TestTableFoldersHoldOnlyLiveFiles(t *testing.T) {
 		t.Fatalf("empty folders after a rollback: %v", d)
 	}
 	// After the grace period the next writer deletes superseded files.
-	l2, _ := lake.Open(root, lake.Options{TombstoneGrace: time.Nanosecond})
+	l2, _ := lake.Open(root, runcounts.With(lake.Options{TombstoneGrace: time.Nanosecond}))
 	write(t, l2, lake.WriterOptions{}, verdict("ep5", "j", "E1-final", 1, "success", 1))
 	if sup, _ := filepath.Glob(filepath.Join(root, "_superseded", "verdicts", "*", "*", "*.parquet")); len(sup) != 0 {
 		t.Fatalf("superseded files past their grace: %v", sup)

@@ -7,6 +7,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -14,7 +15,7 @@ import (
 // judge's raw reply, extra JSON) are written without min/max statistics
 // in the footer and the page index; the other columns keep theirs.
 func TestFreeTextColumnsHaveNoBounds(t *testing.T) {
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	LockTimeout    time.Duration // how long a writer waits for the lock; 0 means 30s
 	TombstoneGrace time.Duration // how long superseded files stay for readers; 0 means 1h
 	Logger         *slog.Logger  // nil discards
+	// Companions compute the companion files of the tables that have them
+	// (runcounts.With sets the run_counts one); without a table's
+	// companion the lake refuses to write the table.
+	Companions []Companion
 
 	step func(name string) // test hook: called at each step of a commit (crash tests)
 }
@@ -177,6 +181,12 @@ func (l *Lake) Snapshot() (Snapshot, error) {
 	}
 	return Snapshot{root: l.root, m: m}, nil
 }
+
+// Root returns the absolute lake folder of the snapshot.
+func (s Snapshot) Root() string { return s.root }
+
+// Manifest returns the snapshot's manifest.
+func (s Snapshot) Manifest() Manifest { return s.m }
 
 // Version is the manifest version of the snapshot (0 for an empty lake).
 func (s Snapshot) Version() int64 { return s.m.Version }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -75,7 +76,7 @@ func readAll(t *testing.T, l *lake.Lake) map[string]string {
 }
 
 func TestWriteDedupeReplace(t *testing.T) {
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestWriteDedupeReplace(t *testing.T) {
 }
 
 func TestDuplicateInBatch(t *testing.T) {
-	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	l, _ := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	a := verdict("ep1", "j", "E1-final", 1, "success", 1)
 	b := verdict("ep2", "j", "E1-final", 1, "success", 3)
 	a2 := verdict("ep1", "j", "E1-final", 1, "success", 7)
@@ -145,7 +146,7 @@ func TestDuplicateInBatch(t *testing.T) {
 
 func TestCheckFindsDamageAndOrphans(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1))
 	files, _ := l.Files(lake.Verdicts)
 	if len(files) != 1 {
@@ -174,13 +175,13 @@ func TestCheckFindsDamageAndOrphans(t *testing.T) {
 
 func TestLockTimeout(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{LockTimeout: 50e6})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{LockTimeout: 50e6}))
 	tx, err := l.Begin(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	l2, _ := lake.Open(dir, lake.Options{LockTimeout: 50e6})
+	l2, _ := lake.Open(dir, runcounts.With(lake.Options{LockTimeout: 50e6}))
 	if _, err := l2.Begin(t.Context()); !errors.Is(err, lake.ErrLocked) {
 		t.Fatalf("second writer: %v, want ErrLocked", err)
 	}
@@ -221,7 +222,7 @@ func FuzzParsePartitionDir(f *testing.F) {
 }
 
 func TestCompact(t *testing.T) {
-	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	l, _ := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	for i := 0; i < 3; i++ {
 		write(t, l, lake.WriterOptions{}, verdict(fmt.Sprint("ep", i), "j", "E1-final", 1, "success", int64(i+1)),
 			verdict(fmt.Sprint("ep", i), "j", "E2-lastk", 1, "failure", int64(i+1)))
@@ -270,7 +271,7 @@ func TestCompact(t *testing.T) {
 // sha256 was updated to match.
 func TestCheckVerifiesKeyIndex(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1), verdict("ep2", "j", "c", 1, "failure", 2))
 	m, _ := l.Manifest()
 	f := m.Files[0]
@@ -302,7 +303,7 @@ func TestCheckVerifiesKeyIndex(t *testing.T) {
 // TestManyDuplicatesOfOneKey: every repeat names the first row, in input
 // order, also when one key repeats thousands of times.
 func TestManyDuplicatesOfOneKey(t *testing.T) {
-	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	l, _ := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	var rows []schema.Verdict
 	for i := 0; i < 3000; i++ {
 		rows = append(rows, verdict(fmt.Sprint("ep", i%1000), "j", "E1-final", 1, "success", int64(i+1)))
@@ -334,7 +335,7 @@ func TestManyDuplicatesOfOneKey(t *testing.T) {
 // missing key index, orphans) and leaves same-size corruption to Check.
 func TestCheckSizes(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 	write(t, l, lake.WriterOptions{}, verdict("ep1", "j", "c", 1, "success", 1), verdict("ep2", "j", "c", 1, "failure", 2))
 	files, _ := l.Files(lake.Verdicts)
 	if len(files) != 1 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -13,7 +14,7 @@ import (
 // a partition holding two, and an Add of a row Probe did not see (out of
 // order) still finds the stored keys.
 func TestProbeThenAdd(t *testing.T) {
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

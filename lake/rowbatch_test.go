@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // times). The Writer keeps copies, so what is stored is what was added,
 // even when every row pointed into one buffer overwritten after each Add.
 func TestWriterOwnsOptionalValues(t *testing.T) {
-	l, err := lake.Open(t.TempDir(), lake.Options{})
+	l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

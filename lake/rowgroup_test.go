@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -63,7 +64,7 @@ func TestRowGroupBytes(t *testing.T) {
 		min   int
 		max   int
 	}{{512 << 10, 4, 1 << 30}, {0, 1, 1}} {
-		l, err := lake.Open(t.TempDir(), lake.Options{RowGroupBytes: tc.bytes})
+		l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{RowGroupBytes: tc.bytes}))
 		if err != nil {
 			t.Fatal(err)
 		}

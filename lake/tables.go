@@ -21,14 +21,15 @@ type Table struct {
 	Name       string
 	Partitions []string // hive partition columns, outermost first
 	Key        []string // natural key columns
-	// Derived tables are written by the lake itself, beside the table they
-	// are derived from (run_counts beside verdicts): never ingested, and
-	// compacted with their source, not on their own.
-	Derived bool
-	counted bool // each data file has a run_counts companion (verdicts)
-	rows    *rowType
-	schema  *parquet.Schema // parquet-go's schema of the row type's struct tags
-	ops     tableOps
+	// Derived tables hold companion files, written beside the data files
+	// of the table they derive from (run_counts beside verdicts) by its
+	// Companion (companion.go): never ingested, and compacted with their
+	// source, not on their own.
+	Derived   bool
+	companion string // the derived table of each data file's companion (companion.go), or ""
+	rows      *rowType
+	schema    *parquet.Schema // parquet-go's schema of the row type's struct tags
+	ops       tableOps
 }
 
 // Table names.
@@ -59,7 +60,7 @@ var registry = sync.OnceValue(func() []Table {
 		define[schema.Action](Actions),
 		define[schema.GroundTruth](GroundTruth),
 		define[schema.Label](Labels),
-		define[schema.Verdict](Verdicts).withRunCounts(),
+		define[schema.Verdict](Verdicts).withCompanion(RunCounts),
 		define[schema.Result](Results),
 		define[schema.Trust](Trust),
 		define[schema.SelfTest](SelfTests),
@@ -81,13 +82,10 @@ func define[T any](name string) Table {
 	}
 }
 
-// withRunCounts gives each data file of the table a run_counts companion
-// (counts.go); the row type must be schema.Verdict.
-func (t Table) withRunCounts() Table {
-	if t.rows.typ != reflect.TypeFor[schema.Verdict]() {
-		panic("lake: run counts need verdict rows")
-	}
-	t.counted = true
+// withCompanion gives each data file of the table a companion file of the
+// derived table name (companion.go).
+func (t Table) withCompanion(name string) Table {
+	t.companion = name
 	return t
 }
 
@@ -134,6 +132,7 @@ type tableOps interface {
 	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
 	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
+	digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
 }
 

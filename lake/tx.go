@@ -247,11 +247,11 @@ func (tx *Tx) finish() {
 }
 
 // remove marks a committed file as superseded by this transaction, with
-// its run_counts companion if it has one.
+// its companion if it has one.
 func (tx *Tx) remove(rel string) {
 	tx.removed[rel] = true
-	if strings.HasPrefix(rel, Verdicts+"/") {
-		tx.removed[countsPath(rel)] = true
+	if c, ok := companionPath(rel); ok {
+		tx.removed[c] = true
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -26,7 +27,7 @@ func rowsOf[T any](t *testing.T, l *lake.Lake, table string) []T {
 // a conflict naming the stored row's source, and the first write to a
 // partition gives its old files an index that lake check then verifies.
 func TestOldLayoutLake(t *testing.T) {
-	l, err := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), lake.Options{})
+	l, err := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -36,7 +37,7 @@ func benchVerdicts(n int) []schema.Verdict {
 func BenchmarkWriter(b *testing.B) {
 	rows := benchVerdicts(240_000)
 	for b.Loop() {
-		l, err := lake.Open(b.TempDir(), lake.Options{})
+		l, err := lake.Open(b.TempDir(), runcounts.With(lake.Options{}))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
 )
@@ -18,7 +19,7 @@ import (
 // the fix, with the table saying no final_message); ep2's is clean.
 func TestChecklistLeakageByContent(t *testing.T) {
 	ctx := t.Context()
-	dst, err := lake.Open(t.TempDir(), lake.Options{})
+	dst, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 )
 
@@ -18,7 +19,7 @@ type rec = map[string]any
 func testLake(t *testing.T, tables map[string][]rec) *queries.Session {
 	t.Helper()
 	ctx := t.Context()
-	dst, err := lake.Open(t.TempDir(), lake.Options{})
+	dst, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/sim"
 	"github.com/trustlake/trustlake/stats"
@@ -37,7 +38,7 @@ func simLake(t *testing.T) simData {
 	if _, err := sim.Generate(ctx, dir, sim.Options{Tasks: 16, EpisodesPerTask: 3, Episodes: sim.EpisodeMinimal, SingleVerdictsFile: true}); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	dst, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

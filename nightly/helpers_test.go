@@ -6,6 +6,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/sim"
 )
 
@@ -19,7 +20,7 @@ func genLake(t testing.TB, opts sim.Options) *lake.Lake {
 	if _, err := sim.Generate(t.Context(), data, opts); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := lake.Open(root, lake.Options{})
+	dst, err := lake.Open(root, runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

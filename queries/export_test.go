@@ -10,6 +10,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 )
 
@@ -18,7 +19,7 @@ import (
 // and polars.read_ipc read): same rows, same columns, exact values.
 func TestExportArrowReadsBack(t *testing.T) {
 	dir := t.TempDir()
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 )
 
@@ -20,7 +21,7 @@ func oneVerdictLake(t *testing.T) (*lake.Lake, string) {
 // and dir.
 func oneVerdictLakeIn(t *testing.T, dir string) (*lake.Lake, string) {
 	t.Helper()
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

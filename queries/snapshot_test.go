@@ -8,6 +8,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 )
 
@@ -17,7 +18,7 @@ import (
 // session sees the commit.
 func TestSessionReadsOneSnapshot(t *testing.T) {
 	dir := t.TempDir()
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
 )
@@ -42,7 +43,7 @@ func tauFile(t *testing.T, dir string, tasks, trials, steps int) string {
 // order, whatever the bucket size.
 func TestTrustQueries(t *testing.T) {
 	dir := t.TempDir()
-	l, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	l, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

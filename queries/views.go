@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 //go:embed sql/*.sql
@@ -67,7 +68,7 @@ func (s *Session) createViews(ctx context.Context) error {
 		}
 	}
 	s.runCountsComplete = snap.RunCountsComplete()
-	s.runCountsPerEpisode = s.runCountsComplete && snap.RunCountsPerEpisode()
+	s.runCountsPerEpisode = s.runCountsComplete && runcounts.PerEpisode(snap)
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/render"
 )
 
@@ -39,12 +40,12 @@ func (g globalOptions) logger() *slog.Logger {
 
 // openLake opens (or creates) the lake for writing.
 func (g globalOptions) openLake() (*lake.Lake, error) {
-	return lake.Open(g.lakeDir, lake.Options{Logger: g.logger(), LockTimeout: g.lockTimeout})
+	return lake.Open(g.lakeDir, runcounts.With(lake.Options{Logger: g.logger(), LockTimeout: g.lockTimeout}))
 }
 
 // openLakeRead opens an existing lake for reading.
 func (g globalOptions) openLakeRead() (*lake.Lake, error) {
-	l, err := lake.OpenExisting(g.lakeDir, lake.Options{Logger: g.logger()})
+	l, err := lake.OpenExisting(g.lakeDir, runcounts.With(lake.Options{Logger: g.logger()}))
 	if errors.Is(err, lake.ErrNotALake) {
 		return nil, usageHint("trustlake --lake DIR ... (or set TRUSTLAKE_LAKE)", "%v", err)
 	}

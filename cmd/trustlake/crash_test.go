@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 )
 
 // TestCrashDuringIngest kills `trustlake ingest verdicts` with SIGKILL at
@@ -37,7 +38,7 @@ func TestCrashDuringIngest(t *testing.T) {
 		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
-		l, oerr := lake.Open(lakeDir, lake.Options{})
+		l, oerr := lake.Open(lakeDir, runcounts.With(lake.Options{}))
 		if oerr != nil {
 			t.Fatal(oerr)
 		}
@@ -61,7 +62,7 @@ func TestCrashDuringIngest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ingest after crashes: %v\n%s", err, out)
 	}
-	l, _ := lake.Open(lakeDir, lake.Options{})
+	l, _ := lake.Open(lakeDir, runcounts.With(lake.Options{}))
 	rep, _ := l.Check(t.Context())
 	if rep.Damaged() || rep.Rows[lake.Verdicts] != 401000 || len(rep.Problems) != 0 {
 		t.Fatalf("final state: %+v", rep)

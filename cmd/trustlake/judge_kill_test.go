@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -42,7 +43,7 @@ func TestJudgeKilledAndResumed(t *testing.T) {
 		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGKILL)
 		werr := cmd.Wait()
-		l, err := lake.Open(lakeDir, lake.Options{})
+		l, err := lake.Open(lakeDir, runcounts.With(lake.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func TestJudgeKilledAndResumed(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "already in the lake") {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
-	l, _ := lake.Open(lakeDir, lake.Options{})
+	l, _ := lake.Open(lakeDir, runcounts.With(lake.Options{}))
 	seen := map[string]int{}
 	if err := lake.ReadTable[schema.Verdict](l, lake.Verdicts, func(rows []schema.Verdict) error {
 		for _, v := range rows {

@@ -16,6 +16,7 @@ import (
 	"github.com/trustlake/trustlake/internal/sparktest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/derived"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/sim"
 )
@@ -80,7 +81,7 @@ func fixtureLake(t *testing.T, dir string) *lake.Lake {
 	if _, err := sim.Generate(ctx, gen, sim.Options{Tasks: 12, EpisodesPerTask: 3}); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := lake.Open(filepath.Join(dir, "lake"), lake.Options{})
+	dst, err := lake.Open(filepath.Join(dir, "lake"), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

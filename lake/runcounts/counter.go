@@ -1,4 +1,4 @@
-package lake
+package runcounts
 
 import (
 	"slices"
@@ -67,6 +67,13 @@ func (c *runCounter) idOf(i int32) []byte {
 func (c *runCounter) reset() {
 	clear(c.blocks)
 	c.blocks, c.n = c.blocks[:0], 0
+}
+
+// Add counts a batch of verdict rows ([]schema.Verdict).
+func (c *runCounter) Add(rows any) {
+	for _, v := range rows.([]schema.Verdict) {
+		c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
+	}
 }
 
 // addRun counts one verdict run of a decoded row (nil: the field is null).

@@ -1,4 +1,4 @@
-package lake_test
+package runcounts_test
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -21,7 +22,7 @@ import (
 // check clean, and a wrong run number or scored-verdict count is damage.
 func TestRunCountsRunNumbers(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 	rows := mixedBatch(0)
 	for i := range rows {
 		if rows[i].Verdict != nil && i%4 == 0 { // some verdicts with a score
@@ -75,7 +76,7 @@ func TestRunCountsRunNumbers(t *testing.T) {
 	}
 
 	// The same lake with run_counts files as written before run numbers.
-	old, err := lake.Open(lakecopy.WithRunCountsBeforeRunNumbers(t, dir), lake.Options{})
+	old, err := lake.Open(lakecopy.WithRunCountsBeforeRunNumbers(t, dir), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestRunCountsRunNumbers(t *testing.T) {
 		},
 	} {
 		dir := lakecopy.Copy(t, dir)
-		l, _ := lake.Open(dir, lake.Options{})
+		l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 		m, err := l.Manifest()
 		if err != nil {
 			t.Fatal(err)

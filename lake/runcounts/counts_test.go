@@ -1,4 +1,4 @@
-package lake_test
+package runcounts_test
 
 import (
 	"crypto/sha256"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/trustlake/trustlake/internal/lakecopy"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -150,7 +151,7 @@ func perEpisode(t *testing.T, l *lake.Lake) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return snap.RunCountsPerEpisode()
+	return runcounts.PerEpisode(snap)
 }
 
 func filesOf(t *testing.T, l *lake.Lake, table string) []string {
@@ -167,7 +168,7 @@ func filesOf(t *testing.T, l *lake.Lake, table string) []string {
 // companions of the files they supersede, and the sums always equal the
 // runs counted from the verdicts.
 func TestRunCounts(t *testing.T) {
-	l, _ := lake.Open(t.TempDir(), lake.Options{})
+	l, _ := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	if st, errs := write(t, l, lake.WriterOptions{}, mixedBatch(0)...); len(errs) > 0 || st.Added == 0 {
 		t.Fatalf("batch 1: %+v %v", st, errs)
 	}
@@ -186,7 +187,7 @@ func TestRunCounts(t *testing.T) {
 	if perEpisode(t, l) { // ep5's six scores take two rows
 		t.Error("one batch with an episode in two rows: one row per episode")
 	}
-	single, _ := lake.Open(t.TempDir(), lake.Options{})
+	single, _ := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 	write(t, single, lake.WriterOptions{}, mixedBatch(0)[:10]...) // ep0..ep2: at most three scores each
 	if !perEpisode(t, single) {
 		t.Error("one batch, at most three scores per episode: not one row per episode")
@@ -231,7 +232,7 @@ func TestRunCounts(t *testing.T) {
 // without damage, the first write to a partition counts its old files, and
 // lake compact counts the rest.
 func TestRunCountsUpgrade(t *testing.T) {
-	l, err := lake.Open(lakecopy.Copy(t, "testdata/oldlake"), lake.Options{})
+	l, err := lake.Open(lakecopy.Copy(t, oldLake), runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func TestRunCountsUpgrade(t *testing.T) {
 // manifest; so is a run_counts file whose verdicts file is gone.
 func TestCheckFindsWrongRunCounts(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := lake.Open(dir, lake.Options{})
+	l, _ := lake.Open(dir, runcounts.With(lake.Options{}))
 	write(t, l, lake.WriterOptions{}, mixedBatch(0)...)
 	m, err := l.Manifest()
 	if err != nil {
@@ -309,7 +310,7 @@ func TestCheckFindsWrongRunCounts(t *testing.T) {
 
 	// A run_counts file left without its verdicts file.
 	l2dir := t.TempDir()
-	l2, _ := lake.Open(l2dir, lake.Options{})
+	l2, _ := lake.Open(l2dir, runcounts.With(lake.Options{}))
 	write(t, l2, lake.WriterOptions{}, mixedBatch(0)...)
 	m2, _ := l2.Manifest()
 	var keep []lake.FileEntry

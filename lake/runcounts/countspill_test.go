@@ -1,4 +1,4 @@
-package lake_test
+package runcounts_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -41,7 +42,7 @@ func TestCountsInMemory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var want []schema.RunCount
 			for _, inMemory := range []int{0, 8} {
-				l, err := lake.Open(t.TempDir(), lake.Options{})
+				l, err := lake.Open(t.TempDir(), runcounts.With(lake.Options{}))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package lake
+package runcounts
 
 import (
 	"bufio"
@@ -184,45 +184,4 @@ func (c *runCounter) read(r *bufio.Reader) (bool, error) {
 	}
 	*nt = t
 	return true, nil
-}
-
-// writeCounts writes the file's run counts into its companion. With a
-// spill whose episodes did not all come together it first finishes the
-// data file and counts it again (then finished is true).
-func (fw *fileWriter[T]) writeCounts() (finished bool, err error) {
-	c := fw.counts
-	if c.spill == nil {
-		return false, c.writeTo(fw.companion, fw.rel)
-	}
-	defer c.spill.close()
-	again, err := c.spill.regrouped()
-	if err != nil || !again {
-		if err == nil {
-			err = c.spill.replay(c, func(part *runCounter) error { return part.writeTo(fw.companion, fw.rel) })
-		}
-		return false, err
-	}
-	if err := fw.finish(); err != nil {
-		return true, err
-	}
-	all, err := countPath(fw.tmp, fw.rel)
-	if err != nil {
-		return true, err
-	}
-	return true, all.writeTo(fw.companion, fw.rel)
-}
-
-// spillCounts bounds the file's run counter to every tallies in memory
-// (WriterOptions.CountsInMemory); before its first row.
-func (fw *fileWriter[T]) spillCounts(every int) error {
-	if fw.counts == nil || every <= 0 {
-		return nil
-	}
-	s, err := newCountSpill(fw.tx.spillDir(), every)
-	if err != nil {
-		return err
-	}
-	fw.tx.abort = append(fw.tx.abort, s.close)
-	fw.counts.spill = s
-	return nil
 }
