@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -261,23 +260,4 @@ func statEntry(root, rel string, size int64) (Problem, bool) {
 		return Problem{Path: rel, Kind: "size", Detail: fmt.Sprintf("%d bytes, manifest says %d", st.Size(), size), Damage: true}, false
 	}
 	return Problem{}, true
-}
-
-// digest recomputes a data file's key index entries from its rows, as
-// fileKeys does, and feeds each batch of rows to feed.
-func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {
-	out := make([]keyindex.Entry, 0, f.Rows)
-	var scratch []byte
-	err := readRows[T](root, t, f, func(rows []T) error {
-		for i := range rows {
-			var e keyindex.Entry
-			p := unsafe.Pointer(&rows[i])
-			e.Key, scratch = t.rows.keyHash(scratch, p)
-			e.Content, scratch = t.rows.contentHash(scratch, p)
-			out = append(out, e)
-		}
-		feed(rows)
-		return nil
-	})
-	return out, err
 }

@@ -19,7 +19,13 @@ type typedOps[T any] struct{}
 func (typedOps[T]) zero() any { var z T; return z }
 
 // fileKeys recomputes a data file's key index from its rows.
-func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
+func (o typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
+	return o.digest(root, t, f, nil)
+}
+
+// digest recomputes a data file's key index entries from its rows and,
+// unless feed is nil, feeds it each batch of rows.
+func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {
 	out := make([]keyindex.Entry, 0, f.Rows)
 	var scratch []byte
 	err := readRows[T](root, t, f, func(rows []T) error {
@@ -29,6 +35,9 @@ func (typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry
 			e.Key, scratch = t.rows.keyHash(scratch, p)
 			e.Content, scratch = t.rows.contentHash(scratch, p)
 			out = append(out, e)
+		}
+		if feed != nil {
+			feed(rows)
 		}
 		return nil
 	})
