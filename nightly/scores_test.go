@@ -12,6 +12,7 @@ import (
 
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/sim"
 )
@@ -32,7 +33,7 @@ func TestReportEngineScores(t *testing.T) {
 	if err := shuffleScores(filepath.Join(data, "verdicts"), verdicts); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := lake.Open(root, lake.Options{})
+	dst, err := lake.Open(root, runcounts.With(lake.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
