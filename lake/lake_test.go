@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/laketest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/schema"
@@ -19,42 +20,11 @@ import (
 
 func strp(s string) *string { return &s }
 
-func verdict(ep, judge, cond string, run int64, v string, line int64) schema.Verdict {
-	return schema.Verdict{EpisodeID: ep, Judge: judge, Condition: cond, Run: run, Verdict: strp(v), Extra: "{}",
-		Provenance: schema.Provenance{SrcFile: "v.jsonl", SrcLine: line}}
-}
-
-func write(t *testing.T, l *lake.Lake, opts lake.WriterOptions, rows ...schema.Verdict) (lake.Stats, []error) {
-	t.Helper()
-	tx, err := l.Begin(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	w, err := lake.NewWriter[schema.Verdict](tx, lake.Verdicts, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []error
-	for i := range rows {
-		if _, err := w.Add(&rows[i]); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	st, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range w.Duplicates() {
-		errs = append(errs, d)
-	}
-	if len(errs) == 0 {
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st, errs
-}
+// verdict and write are laketest's, named as the tests call them.
+var (
+	verdict = laketest.Verdict
+	write   = laketest.Write
+)
 
 func vkey(r schema.Verdict) string {
 	return fmt.Sprintf("%s/%s/%s/%d", r.EpisodeID, r.Judge, r.Condition, r.Run)
