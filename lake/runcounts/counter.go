@@ -18,7 +18,7 @@ type runCounter struct {
 	n      int32            // tallies so far
 	index  map[uint64]int32 // xxh3 of an episode id -> its latest tally; nil while episodes come in order (find)
 	last   int32            // the tally of the previous verdict: runs of an episode usually come together
-	spill  *countSpill      // when set, tallies go to disk as they are final (countspill.go)
+	spill  *countSpill      // when set, tallies go to disk as they are final (spill.go)
 }
 
 // tallyBlock holds tallyBlockLen tallies (fewer in the last block) with
