@@ -5,8 +5,8 @@
 -- their run numbers (run_1..3). The mean is summed in run order as
 -- avg(score ORDER BY run) sums it: 0.0 first, then the scores with the
 -- largest run last (the first two commute), so the bits are the same.
--- Exact only when every episode has one row (the caller checks: lake
--- Snapshot.RunCountsPerEpisode) and no run has both a verdict and a score
+-- Exact only when every episode has one row (the caller checks:
+-- runcounts.PerEpisode) and no run has both a verdict and a score
 -- (n_scored_verdicts 0; NULL in rows written before it was kept): a judge
 -- × condition with any other row gives one row with a NULL episode_id
 -- instead, and its scores must come from sql/metrics_scores.sql.

@@ -1,7 +1,7 @@
 -- name: ViewVerdictRunsEpisodes
 -- verdict_runs (see view_verdict_runs.sql) over a run_counts table that
--- holds exactly one row per (judge, condition, episode) (lake
--- Snapshot.RunCountsPerEpisode: one counts file per partition, no episode
+-- holds exactly one row per (judge, condition, episode)
+-- (runcounts.PerEpisode: one counts file per partition, no episode
 -- continued in a further row): every row is whole, so readers take the
 -- rows as they are instead of summing them per episode.
 -- Plain SQL that Spark runs too (queries/spark).
