@@ -46,7 +46,7 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 		return nil, err
 	}
 	defer sess.Close()
-	eng := newEngine(sess)
+	eng := newEngine(sess, opts.Threshold)
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
 	// health statements after the judge sections' statements, so as not to

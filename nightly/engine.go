@@ -44,12 +44,31 @@ type engine struct {
 	pairsRead bool
 	pairsKey  pairsKey
 	pairs     map[string][]queries.MetricPair
+
+	// The report's threshold: the per-episode rows of the claim-sway
+	// pairs, the corrected rates and the agreement sections, kept by the
+	// first of their statements (under mu).
+	threshold *float64
+	kept      bool
 }
 
 var _ metrics.ScoreEngine = (*engine)(nil)
 
-func newEngine(s *queries.Session) *engine {
-	return &engine{sess: s, cellsTaken: make(chan struct{})}
+func newEngine(s *queries.Session, threshold *float64) *engine {
+	return &engine{sess: s, cellsTaken: make(chan struct{}), threshold: threshold}
+}
+
+// keepEpisodes keeps metric_episodes at the report's threshold and the
+// verifier's reference in the session, once (under mu): the pairs, rate
+// and agreement statements read those rows instead of counting the runs
+// and joining the episodes four times. A statement for another threshold
+// or reference reads the runs as before.
+func (e *engine) keepEpisodes(ctx context.Context) error {
+	if e.kept {
+		return nil
+	}
+	e.kept = true
+	return e.sess.KeepMetricEpisodes(ctx, e.threshold, queries.GTVerifier)
 }
 
 // openGate lets the sections waiting in afterCells start: the metrics
@@ -152,6 +171,9 @@ func (e *engine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, 
 		key.threshold = *threshold
 	}
 	if !e.pairsRead || e.pairsKey != key {
+		if err := e.keepEpisodes(ctx); err != nil {
+			return nil, err
+		}
 		pairs, err := e.sess.MetricsPairsJudges(ctx, a.Condition, b.Condition, source, threshold, gt)
 		if err != nil {
 			return nil, err

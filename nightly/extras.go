@@ -70,12 +70,18 @@ func (x extras) fill(doc *report.Document) {
 func (e *engine) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.keepEpisodes(ctx); err != nil {
+		return nil, err
+	}
 	return e.sess.AgreementRuns(ctx, threshold, source)
 }
 
 func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.keepEpisodes(ctx); err != nil {
+		return nil, err
+	}
 	return e.sess.AgreementJudges(ctx, threshold, source)
 }
 
