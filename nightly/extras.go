@@ -1,7 +1,9 @@
 package nightly
 
 import (
+	"cmp"
 	"context"
+	"sync"
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
@@ -17,19 +19,21 @@ type extras struct {
 }
 
 // extraSections computes the calibration and agreement sections (metrics.
-// Calibrations and metrics.Agreements over the headline source).
+// Calibrations and metrics.Agreements over the headline source), side by
+// side: one's statements run while the other computes its bootstrap.
+// Errors are returned in the order of a sequential run.
 func extraSections(ctx context.Context, opts Options, s *engine) (extras, error) {
 	eo := metrics.ExtraOptions{Source: opts.Source, Threshold: opts.Threshold, Alpha: opts.Alpha,
 		Resamples: opts.Resamples, Seed: opts.Seed, Bins: opts.Bins}
 	var (
-		x   extras
-		err error
+		x              extras
+		wg             sync.WaitGroup
+		calErr, agrErr error
 	)
-	if x.cal, x.warnings, err = metrics.Calibrations(ctx, s, eo); err != nil {
-		return x, err
-	}
-	x.agr, err = metrics.Agreements(ctx, s, eo)
-	return x, err
+	wg.Go(func() { x.agr, agrErr = metrics.Agreements(ctx, s, eo) })
+	x.cal, x.warnings, calErr = metrics.Calibrations(ctx, s, eo)
+	wg.Wait()
+	return x, cmp.Or(calErr, agrErr)
 }
 
 // fill puts the sections into doc, their warnings after the document's.
