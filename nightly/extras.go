@@ -89,7 +89,13 @@ func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source
 	return e.sess.AgreementJudges(ctx, threshold, source)
 }
 
+// AgreementHuman answers without a statement when Prepare found no human
+// reference (sql/human_agreement.sql groups the view human_reference,
+// which sql/agreement_human.sql reads): the lake has no human judgments.
 func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, error) {
+	if e.prepared && len(e.human) == 0 {
+		return nil, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.AgreementHuman(ctx)
