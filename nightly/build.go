@@ -47,6 +47,8 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 	}
 	defer sess.Close()
 	eng := newEngine(sess, opts.Threshold)
+	go eng.openSecond(ctx, src, queries.Options{Logger: opts.Logger, Threads: opts.Threads})
+	defer eng.closeSecond()
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
 	// health statements after the judge sections, so as not to delay the

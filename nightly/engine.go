@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -13,7 +14,8 @@ import (
 // concurrently (metrics, each claim sway, each reward model, health, the
 // Trust Layer: one's Go statistics overlap another's SQL), so every
 // statement takes the session in turn (a DuckDB session runs one statement
-// at a time). Prepare reads once what every metrics function starts with
+// at a time); the calibration statement has a second session of the same
+// snapshot. Prepare reads once what every metrics function starts with
 // (row counts, human agreement, the judge × conditions); every other
 // figure comes from the session's statements, the ones the commands
 // metrics, compare, threshold and checklist run.
@@ -50,12 +52,44 @@ type engine struct {
 	// first of their statements (under mu).
 	threshold *float64
 	kept      bool
+
+	// second is a session of the same snapshot for the calibration
+	// statement, the longest of the report, which then runs beside the
+	// others instead of after them (nil: it runs on sess). Set by
+	// openSecond, which closes secondReady.
+	second      *queries.Session
+	secondMu    sync.Mutex // held while a statement runs on second
+	secondReady chan struct{}
 }
 
 var _ metrics.ScoreEngine = (*engine)(nil)
 
 func newEngine(s *queries.Session, threshold *float64) *engine {
-	return &engine{sess: s, cellsTaken: make(chan struct{}), threshold: threshold}
+	return &engine{sess: s, cellsTaken: make(chan struct{}), threshold: threshold, secondReady: make(chan struct{})}
+}
+
+// openSecond opens the second session (see engine.second), kept only when
+// it reads the same manifest version as sess: the report comes from one
+// snapshot. The caller closes it (closeSecond).
+func (e *engine) openSecond(ctx context.Context, src *lake.Lake, opts queries.Options) {
+	defer close(e.secondReady)
+	s, err := queries.Open(ctx, src, opts)
+	if err != nil {
+		return
+	}
+	if s.Version() != e.sess.Version() {
+		s.Close()
+		return
+	}
+	e.second = s
+}
+
+// closeSecond closes the second session, once openSecond is done.
+func (e *engine) closeSecond() {
+	<-e.secondReady
+	if e.second != nil {
+		e.second.Close()
+	}
 }
 
 // keepEpisodes keeps metric_episodes at the report's threshold and the

@@ -101,7 +101,19 @@ func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, e
 	return e.sess.AgreementHuman(ctx)
 }
 
+// CalibrationForecasts runs on the second session when there is one
+// (openSecond), beside the other sections' statements.
 func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecast, error) {
+	select {
+	case <-e.secondReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.second != nil {
+		e.secondMu.Lock()
+		defer e.secondMu.Unlock()
+		return e.second.CalibrationForecasts(ctx, source)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.CalibrationForecasts(ctx, source)

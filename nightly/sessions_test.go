@@ -67,3 +67,28 @@ func TestReportEngineKeptEpisodes(t *testing.T) {
 		same(name+": metric episodes", gotEps, wantEps, err1, err2)
 	}
 }
+
+// The calibration statement runs on a second session of the same
+// snapshot: its answer must be the first session's.
+func TestReportEngineSecondSession(t *testing.T) {
+	l := genLake(t, sim.Options{Tasks: 12, EpisodesPerTask: 2})
+	s, err := queries.Open(t.Context(), l, queries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e := newEngine(s, nil)
+	go e.openSecond(t.Context(), l, queries.Options{})
+	defer e.closeSecond()
+	got, err1 := e.CalibrationForecasts(t.Context(), "natural")
+	if e.second == nil {
+		t.Fatal("no second session on an unchanged lake")
+	}
+	want, err2 := s.CalibrationForecasts(t.Context(), "natural")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("second session: %d forecasts, session %d, or they differ", len(got), len(want))
+	}
+}
