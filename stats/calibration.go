@@ -46,11 +46,16 @@ func widthBins(f []Forecast, bins int) []int {
 
 // massBins returns each forecast's equal-mass bin.
 func massBins(f []Forecast, bins int) []int {
-	order := make([]int, len(f))
-	for i := range order {
-		order[i] = i
+	type entry struct {
+		p float64
+		i int
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(f[a].P, f[b].P) })
+	order := make([]entry, len(f))
+	for i, x := range f {
+		order[i] = entry{x.P, i}
+	}
+	// By P, ties in input order: a stable sort's order.
+	slices.SortFunc(order, func(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.i, b.i)) })
 	out := make([]int, len(f))
 	q, r := len(f)/bins, len(f)%bins
 	pos := 0
@@ -59,77 +64,82 @@ func massBins(f []Forecast, bins int) []int {
 		if b < r {
 			size++
 		}
-		for _, i := range order[pos : pos+size] {
-			out[i] = b
+		for _, e := range order[pos : pos+size] {
+			out[e.i] = b
 		}
 		pos += size
 	}
 	return out
 }
 
-// calibrationSums holds, per cluster, the sums every figure needs: the
-// count and Σ(P − Y)², and per bin of each kind the count, ΣP and ΣY.
+// calibrationSums holds, per cluster, the sums every figure needs in one
+// row: the count, Σ(P − Y)², then per equal-width bin and per equal-mass
+// bin the count, ΣP and ΣY.
 type calibrationSums struct {
-	bins  int
-	n, sq []float64 // per cluster
-	width []float64 // per cluster × bin × (n, ΣP, ΣY)
-	mass  []float64
+	bins int
+	row  int       // sums per cluster: 2 + 6·bins
+	sums []float64 // per cluster × row
 }
 
 func newCalibrationSums(f []Forecast, bins, clusters int) *calibrationSums {
-	return &calibrationSums{bins: bins, n: make([]float64, clusters), sq: make([]float64, clusters),
-		width: make([]float64, clusters*bins*3), mass: make([]float64, clusters*bins*3)}
+	row := 2 + 6*bins
+	return &calibrationSums{bins: bins, row: row, sums: make([]float64, clusters*row)}
 }
 
 // addForecasts adds each forecast of f, with its bins wb[i] and mb[i], to
 // its Cluster (to cluster 0 when the sums hold one cluster).
 func (a *calibrationSums) addForecasts(f []Forecast, wb, mb []int) {
+	clusters := len(a.sums) / a.row
 	for i, x := range f {
 		c := x.Cluster
-		if len(a.n) == 1 {
+		if clusters == 1 {
 			c = 0
 		}
-		a.n[c]++
-		a.sq[c] += (x.P - x.Y) * (x.P - x.Y)
-		for _, t := range []struct {
-			sums []float64
-			b    int
-		}{{a.width, wb[i]}, {a.mass, mb[i]}} {
-			k := (c*a.bins + t.b) * 3
-			t.sums[k]++
-			t.sums[k+1] += x.P
-			t.sums[k+2] += x.Y
+		s := a.sums[c*a.row : (c+1)*a.row]
+		s[0]++
+		s[1] += (x.P - x.Y) * (x.P - x.Y)
+		for _, k := range [2]int{2 + wb[i]*3, 2 + (a.bins+mb[i])*3} {
+			s[k]++
+			s[k+1] += x.P
+			s[k+2] += x.Y
 		}
 	}
 }
 
-// calibration returns the figures of the clusters idx (with repeats).
+// calibration returns the figures of the clusters idx (with repeats). Each
+// sum adds the clusters' rows in the order of idx.
 func (a *calibrationSums) calibration(idx []int) Calibration {
-	var total, sq float64
-	width, mass := make([]float64, a.bins*3), make([]float64, a.bins*3)
+	var buf [2 + 6*16]float64 // on the stack for up to 16 bins
+	var t []float64
+	if a.row <= len(buf) {
+		t = buf[:a.row]
+	} else {
+		t = make([]float64, a.row)
+	}
 	for _, c := range idx {
-		total += a.n[c]
-		sq += a.sq[c]
-		base := c * a.bins * 3
-		for k := range width {
-			width[k] += a.width[base+k]
-			mass[k] += a.mass[base+k]
+		s := a.sums[c*a.row : (c+1)*a.row]
+		s = s[:len(t)]
+		for k, v := range s {
+			t[k] += v
 		}
 	}
+	total := t[0]
 	if total == 0 {
 		nan := math.NaN()
 		return Calibration{nan, nan, nan}
 	}
-	ece := func(s []float64) float64 {
-		var e float64
-		for b := 0; b < len(s); b += 3 {
-			if s[b] > 0 {
-				e += s[b] / total * math.Abs(s[b+1]/s[b]-s[b+2]/s[b])
-			}
+	return Calibration{Brier: t[1] / total, ECEWidth: ece(t[2:2+a.bins*3], total), ECEMass: ece(t[2+a.bins*3:], total)}
+}
+
+// ece is Σ_b (n_b/N)·|mean P_b − mean Y_b| over bin sums s (n, ΣP, ΣY per bin).
+func ece(s []float64, total float64) float64 {
+	var e float64
+	for b := 0; b+2 < len(s); b += 3 {
+		if s[b] > 0 {
+			e += s[b] / total * math.Abs(s[b+1]/s[b]-s[b+2]/s[b])
 		}
-		return e
 	}
-	return Calibration{Brier: sq / total, ECEWidth: ece(width), ECEMass: ece(mass)}
+	return e
 }
 
 // ReliabilityBin is one equal-width bin of a reliability diagram.
