@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -44,30 +43,28 @@ func widthBins(f []Forecast, bins int) []int {
 	return out
 }
 
-// massBins returns each forecast's equal-mass bin.
+// massBins returns each forecast's equal-mass bin: forecast i goes to
+// the bin of its place in the order by P with ties in input order. Its
+// place is where its run of equal P starts in the sorted forecasts plus
+// the number of equal ones before it in f.
 func massBins(f []Forecast, bins int) []int {
-	type entry struct {
-		p float64
-		i int
-	}
-	order := make([]entry, len(f))
+	sorted := make([]float64, len(f))
 	for i, x := range f {
-		order[i] = entry{x.P, i}
+		sorted[i] = x.P
 	}
-	// By P, ties in input order: a stable sort's order.
-	slices.SortFunc(order, func(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.i, b.i)) })
+	slices.Sort(sorted)
+	before := make([]int, len(f)) // per start of a run: forecasts of it placed so far
 	out := make([]int, len(f))
 	q, r := len(f)/bins, len(f)%bins
-	pos := 0
-	for b := range bins {
-		size := q
-		if b < r {
-			size++
+	for i, x := range f {
+		start, _ := slices.BinarySearch(sorted, x.P)
+		pos := start + before[start]
+		before[start]++
+		if pos < r*(q+1) {
+			out[i] = pos / (q + 1)
+		} else {
+			out[i] = r + (pos-r*(q+1))/q
 		}
-		for _, e := range order[pos : pos+size] {
-			out[e.i] = b
-		}
-		pos += size
 	}
 	return out
 }
