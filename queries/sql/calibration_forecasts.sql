@@ -6,20 +6,11 @@
 -- (uncertain and parse_error runs, and runs without a confidence, give
 -- none; an episode without any is left out). scored says whether any run
 -- was score-only. The runs are averaged per episode before the join with
--- the episodes and their ground truth (one row each per episode id).
--- Rows come in no order: episode_rank numbers the episodes in episode_id
--- order and task_rank their tasks in task_id order (from 0), so that the
--- reader orders and groups the rows by integers instead of sorting them
--- here by strings. Parameter: source.
-WITH eps AS (
-    SELECT e.episode_id, e.task_id, c.gt_pass,
-        row_number() OVER (ORDER BY e.episode_id) - 1 AS episode_rank,
-        dense_rank() OVER (ORDER BY e.task_id) - 1    AS task_rank
-    FROM episodes e
-    JOIN categories c ON c.episode_id = e.episode_id
-    WHERE e.source = $1 AND c.gt_pass IS NOT NULL AND e.task_id IS NOT NULL
-),
-per_episode AS (
+-- the episodes and their ground truth (one row each per episode id), so
+-- the join and the sort see episodes, not runs. Rows come ordered by
+-- judge, condition and episode_id (the order of the bootstrap's sums).
+-- Parameter: source.
+WITH per_episode AS (
     SELECT judge, condition, episode_id,
         avg(CASE WHEN verdict IS NULL THEN score
                  WHEN verdict = 'success' THEN confidence
@@ -30,7 +21,9 @@ per_episode AS (
     FROM verdicts
     GROUP BY judge, condition, episode_id
 )
-SELECT p.judge, p.condition, e.episode_rank, e.task_rank, e.task_id, e.gt_pass, p.prob, p.scored, p.min_score, p.max_score
+SELECT p.judge, p.condition, e.task_id, c.gt_pass, p.prob, p.scored, p.min_score, p.max_score
 FROM per_episode p
-JOIN eps e ON e.episode_id = p.episode_id
-WHERE p.prob IS NOT NULL
+JOIN episodes e ON e.episode_id = p.episode_id
+JOIN categories c ON c.episode_id = p.episode_id
+WHERE e.source = $1 AND c.gt_pass IS NOT NULL AND e.task_id IS NOT NULL AND p.prob IS NOT NULL
+ORDER BY p.judge, p.condition, p.episode_id
