@@ -85,7 +85,7 @@ func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, e
 	return e.sess.AgreementHuman(ctx)
 }
 
-func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecast, error) {
+func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecasts, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.CalibrationForecasts(ctx, source)
