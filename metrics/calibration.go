@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/stats"
@@ -12,7 +11,7 @@ import (
 
 // CalibrationEngine reads the judges' forecasts (queries.Session).
 type CalibrationEngine interface {
-	CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecast, error)
+	CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecasts, error)
 }
 
 var _ CalibrationEngine = (*queries.Session)(nil)
@@ -62,19 +61,13 @@ func Calibrations(ctx context.Context, s CalibrationEngine, opts ExtraOptions) (
 	}
 	out := []CalibrationRow{}
 	var warnings []string
-	for start := 0; start < len(fs); {
-		end := start
-		for end < len(fs) && fs[end].Judge == fs[start].Judge && fs[end].Condition == fs[start].Condition {
-			end++
-		}
-		g := fs[start:end]
-		start = end
+	for _, g := range fs {
 		row, ok, err := calibrationRow(g, opts)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !ok {
-			warnings = append(warnings, fmt.Sprintf("calibration: %s@%s has scores outside [0, 1]: not a probability, left out", g[0].Judge, g[0].Condition))
+			warnings = append(warnings, fmt.Sprintf("calibration: %s@%s has scores outside [0, 1]: not a probability, left out", g.Judge, g.Condition))
 			continue
 		}
 		out = append(out, row)
@@ -82,31 +75,24 @@ func Calibrations(ctx context.Context, s CalibrationEngine, opts ExtraOptions) (
 	return out, warnings, ctx.Err()
 }
 
-func calibrationRow(g []queries.Forecast, opts ExtraOptions) (CalibrationRow, bool, error) {
-	row := CalibrationRow{Judge: g[0].Judge, Condition: g[0].Condition, Forecast: ForecastConfidence, N: len(g), Bins: opts.Bins}
-	var ids []string
-	for _, f := range g {
-		if f.Scored {
-			row.Forecast = ForecastScore
-			if f.MinScore < 0 || f.MaxScore > 1 {
-				return row, false, nil
-			}
+func calibrationRow(g queries.Forecasts, opts ExtraOptions) (CalibrationRow, bool, error) {
+	row := CalibrationRow{Judge: g.Judge, Condition: g.Condition, Forecast: ForecastConfidence, N: len(g.Prob),
+		Tasks: len(g.Tasks), Bins: opts.Bins}
+	if g.Scored {
+		row.Forecast = ForecastScore
+		if g.MinScore < 0 || g.MaxScore > 1 {
+			return row, false, nil
 		}
-		ids = append(ids, f.TaskID)
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	row.Tasks = len(ids)
-	pts := make([]stats.Forecast, len(g))
-	for i, f := range g {
-		k, _ := slices.BinarySearch(ids, f.TaskID)
+	pts := make([]stats.Forecast, len(g.Prob))
+	for i, p := range g.Prob {
 		y := 0.0
-		if f.GTPass {
+		if g.GTPass[i] {
 			y = 1
 		}
-		pts[i] = stats.Forecast{P: math.Min(math.Max(f.Prob, 0), 1), Y: y, Cluster: k}
+		pts[i] = stats.Forecast{P: math.Min(math.Max(p, 0), 1), Y: y, Cluster: g.Task[i]}
 	}
-	ci, err := stats.ClusterCalibration(ids, pts, opts.Bins, opts.boot())
+	ci, err := stats.ClusterCalibration(g.Tasks, pts, opts.Bins, opts.boot())
 	if err != nil {
 		return row, false, err
 	}

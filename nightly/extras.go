@@ -103,7 +103,7 @@ func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, e
 
 // CalibrationForecasts runs on the second session when there is one
 // (openSecond), beside the other sections' statements.
-func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecast, error) {
+func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecasts, error) {
 	select {
 	case <-e.secondReady:
 	case <-ctx.Done():

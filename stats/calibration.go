@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -44,92 +43,100 @@ func widthBins(f []Forecast, bins int) []int {
 	return out
 }
 
-// massBins returns each forecast's equal-mass bin.
+// massBins returns each forecast's equal-mass bin: forecast i goes to
+// the bin of its place in the order by P with ties in input order. Its
+// place is where its run of equal P starts in the sorted forecasts plus
+// the number of equal ones before it in f.
 func massBins(f []Forecast, bins int) []int {
-	order := make([]int, len(f))
-	for i := range order {
-		order[i] = i
+	sorted := make([]float64, len(f))
+	for i, x := range f {
+		sorted[i] = x.P
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(f[a].P, f[b].P) })
+	slices.Sort(sorted)
+	before := make([]int, len(f)) // per start of a run: forecasts of it placed so far
 	out := make([]int, len(f))
 	q, r := len(f)/bins, len(f)%bins
-	pos := 0
-	for b := range bins {
-		size := q
-		if b < r {
-			size++
+	for i, x := range f {
+		start, _ := slices.BinarySearch(sorted, x.P)
+		pos := start + before[start]
+		before[start]++
+		if pos < r*(q+1) {
+			out[i] = pos / (q + 1)
+		} else {
+			out[i] = r + (pos-r*(q+1))/q
 		}
-		for _, i := range order[pos : pos+size] {
-			out[i] = b
-		}
-		pos += size
 	}
 	return out
 }
 
-// calibrationSums holds, per cluster, the sums every figure needs: the
-// count and Σ(P − Y)², and per bin of each kind the count, ΣP and ΣY.
+// calibrationSums holds, per cluster, the sums every figure needs in one
+// row: the count, Σ(P − Y)², then per equal-width bin and per equal-mass
+// bin the count, ΣP and ΣY.
 type calibrationSums struct {
-	bins  int
-	n, sq []float64 // per cluster
-	width []float64 // per cluster × bin × (n, ΣP, ΣY)
-	mass  []float64
+	bins int
+	row  int       // sums per cluster: 2 + 6·bins
+	sums []float64 // per cluster × row
 }
 
 func newCalibrationSums(f []Forecast, bins, clusters int) *calibrationSums {
-	return &calibrationSums{bins: bins, n: make([]float64, clusters), sq: make([]float64, clusters),
-		width: make([]float64, clusters*bins*3), mass: make([]float64, clusters*bins*3)}
+	row := 2 + 6*bins
+	return &calibrationSums{bins: bins, row: row, sums: make([]float64, clusters*row)}
 }
 
 // addForecasts adds each forecast of f, with its bins wb[i] and mb[i], to
 // its Cluster (to cluster 0 when the sums hold one cluster).
 func (a *calibrationSums) addForecasts(f []Forecast, wb, mb []int) {
+	clusters := len(a.sums) / a.row
 	for i, x := range f {
 		c := x.Cluster
-		if len(a.n) == 1 {
+		if clusters == 1 {
 			c = 0
 		}
-		a.n[c]++
-		a.sq[c] += (x.P - x.Y) * (x.P - x.Y)
-		for _, t := range []struct {
-			sums []float64
-			b    int
-		}{{a.width, wb[i]}, {a.mass, mb[i]}} {
-			k := (c*a.bins + t.b) * 3
-			t.sums[k]++
-			t.sums[k+1] += x.P
-			t.sums[k+2] += x.Y
+		s := a.sums[c*a.row : (c+1)*a.row]
+		s[0]++
+		s[1] += (x.P - x.Y) * (x.P - x.Y)
+		for _, k := range [2]int{2 + wb[i]*3, 2 + (a.bins+mb[i])*3} {
+			s[k]++
+			s[k+1] += x.P
+			s[k+2] += x.Y
 		}
 	}
 }
 
-// calibration returns the figures of the clusters idx (with repeats).
+// calibration returns the figures of the clusters idx (with repeats). Each
+// sum adds the clusters' rows in the order of idx.
 func (a *calibrationSums) calibration(idx []int) Calibration {
-	var total, sq float64
-	width, mass := make([]float64, a.bins*3), make([]float64, a.bins*3)
+	var buf [2 + 6*16]float64 // on the stack for up to 16 bins
+	var t []float64
+	if a.row <= len(buf) {
+		t = buf[:a.row]
+	} else {
+		t = make([]float64, a.row)
+	}
 	for _, c := range idx {
-		total += a.n[c]
-		sq += a.sq[c]
-		base := c * a.bins * 3
-		for k := range width {
-			width[k] += a.width[base+k]
-			mass[k] += a.mass[base+k]
+		s := a.sums[c*a.row : (c+1)*a.row]
+		s = s[:len(t)]
+		for k, v := range s {
+			t[k] += v
 		}
 	}
+	total := t[0]
 	if total == 0 {
 		nan := math.NaN()
 		return Calibration{nan, nan, nan}
 	}
-	ece := func(s []float64) float64 {
-		var e float64
-		for b := 0; b < len(s); b += 3 {
-			if s[b] > 0 {
-				e += s[b] / total * math.Abs(s[b+1]/s[b]-s[b+2]/s[b])
-			}
+	return Calibration{Brier: t[1] / total, ECEWidth: ece(t[2:2+a.bins*3], total), ECEMass: ece(t[2+a.bins*3:], total)}
+}
+
+// ece is Σ_b (n_b/N)·|mean P_b − mean Y_b| over bin sums s (n, ΣP, ΣY per bin).
+func ece(s []float64, total float64) float64 {
+	var e float64
+	for b := 0; b+2 < len(s); b += 3 {
+		if s[b] > 0 {
+			e += s[b] / total * math.Abs(s[b+1]/s[b]-s[b+2]/s[b])
 		}
-		return e
 	}
-	return Calibration{Brier: sq / total, ECEWidth: ece(width), ECEMass: ece(mass)}
+	return e
 }
 
 // ReliabilityBin is one equal-width bin of a reliability diagram.

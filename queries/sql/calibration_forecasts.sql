@@ -7,7 +7,9 @@
 -- none; an episode without any is left out). scored says whether any run
 -- was score-only. The runs are averaged per episode before the join with
 -- the episodes and their ground truth (one row each per episode id), so
--- the join and the sort see episodes, not runs. Parameter: source.
+-- the join and the sort see episodes, not runs. Rows come ordered by
+-- judge, condition and episode_id (the order of the bootstrap's sums).
+-- Parameter: source.
 WITH per_episode AS (
     SELECT judge, condition, episode_id,
         avg(CASE WHEN verdict IS NULL THEN score
@@ -19,7 +21,7 @@ WITH per_episode AS (
     FROM verdicts
     GROUP BY judge, condition, episode_id
 )
-SELECT p.judge, p.condition, p.episode_id, e.task_id, c.gt_pass, p.prob, p.scored, p.min_score, p.max_score
+SELECT p.judge, p.condition, e.task_id, c.gt_pass, p.prob, p.scored, p.min_score, p.max_score
 FROM per_episode p
 JOIN episodes e ON e.episode_id = p.episode_id
 JOIN categories c ON c.episode_id = p.episode_id
