@@ -67,11 +67,21 @@ func (o ExtraOptions) boot() stats.BootstrapOptions {
 	return stats.BootstrapOptions{Resamples: o.Resamples, Alpha: o.Alpha, Seed: o.Seed}
 }
 
-// Agreements computes Agreement over the episodes of opts.Source.
+// Agreements computes Agreement over the episodes of opts.Source. Its
+// three statements run first, the bootstraps after them: a caller that
+// shares the engine gets it back before the statistics.
 func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agreement, error) {
 	opts = opts.withDefaults()
 	out := Agreement{Runs: []AlphaRow{}, Judges: []AlphaRow{}}
 	runs, err := s.AgreementRuns(ctx, opts.Threshold, opts.Source)
+	if err != nil {
+		return out, err
+	}
+	judges, err := s.AgreementJudges(ctx, opts.Threshold, opts.Source)
+	if err != nil {
+		return out, err
+	}
+	human, err := s.AgreementHuman(ctx)
 	if err != nil {
 		return out, err
 	}
@@ -83,10 +93,6 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 		row.Judge, row.Condition = g[0].Judge, g[0].Condition
 		out.Runs = append(out.Runs, row)
 	}
-	judges, err := s.AgreementJudges(ctx, opts.Threshold, opts.Source)
-	if err != nil {
-		return out, err
-	}
 	for _, g := range groupCells(judges, func(c queries.AgreementCell) [2]string { return [2]string{"", c.Condition} }) {
 		row, err := alphaRow(g, opts)
 		if err != nil {
@@ -97,10 +103,6 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 			row.Coders = max(row.Coders, c.Judges)
 		}
 		out.Judges = append(out.Judges, row)
-	}
-	human, err := s.AgreementHuman(ctx)
-	if err != nil {
-		return out, err
 	}
 	if len(human) > 0 {
 		row, err := alphaRow(human, opts)

@@ -46,11 +46,13 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 		return nil, err
 	}
 	defer sess.Close()
-	eng := newEngine(sess)
+	eng := newEngine(sess, opts.Threshold)
+	go eng.openSecond(ctx, src, queries.Options{Logger: opts.Logger, Threads: opts.Threads})
+	defer eng.closeSecond()
 	// The lake check (file sizes) and the Trust Layer audit (through a
 	// session of its own) run beside the judge sections from the start; the
-	// health statements after the judge sections' statements, so as not to
-	// delay them. Each fills its own part of doc; errors are returned in
+	// health statements after the judge sections, so as not to delay the
+	// statements whose statistics follow. Each fills its own part of doc; errors are returned in
 	// the order of a sequential run.
 	var (
 		wg                                              sync.WaitGroup
@@ -91,7 +93,7 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 }
 
 // judgeSections fills the judge table, strata, claim sway, reward models
-// and checklists. It starts then once its own statements are issued.
+// and checklists. It starts then once its sections are computed.
 func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.PackReader, doc *report.Document, then func()) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
@@ -146,10 +148,17 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		models    = make([]*report.RewardModel, len(rms))
 		modelErrs = make([]error, len(rms))
 	)
-	then()
-	wg.Go(func() { rep, runErr = metrics.Run(ctx, s, mopts) })
+	// The metrics cells statement goes first (its bootstrap is the longest
+	// computation), the claim sways and reward models after it.
+	wg.Go(func() {
+		rep, runErr = metrics.Run(ctx, s, mopts)
+		s.openGate()
+	})
 	for i, judge := range swayJudges {
 		wg.Go(func() {
+			if swayErrs[i] = s.afterCells(ctx); swayErrs[i] != nil {
+				return
+			}
 			sways[i], swayErrs[i] = metrics.Compare(ctx, s, metrics.CompareOptions{
 				A:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionClaim},
 				B:      queries.JudgeCondition{Judge: judge, Condition: schema.ConditionLastK},
@@ -157,9 +166,16 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		})
 	}
 	if len(rms) > 0 {
-		wg.Go(func() { rewardModels(ctx, opts, s, rms, models, modelErrs) })
+		wg.Go(func() {
+			if err := s.afterCells(ctx); err != nil {
+				modelErrs[0] = err
+				return
+			}
+			rewardModels(ctx, opts, s, rms, models, modelErrs)
+		})
 	}
 	wg.Wait()
+	then()
 	if runErr != nil {
 		return warnOnly(runErr, doc, "judge metrics")
 	}

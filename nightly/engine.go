@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
@@ -13,7 +14,8 @@ import (
 // concurrently (metrics, each claim sway, each reward model, health, the
 // Trust Layer: one's Go statistics overlap another's SQL), so every
 // statement takes the session in turn (a DuckDB session runs one statement
-// at a time). Prepare reads once what every metrics function starts with
+// at a time); the calibration statement has a second session of the same
+// snapshot. Prepare reads once what every metrics function starts with
 // (row counts, human agreement, the judge × conditions); every other
 // figure comes from the session's statements, the ones the commands
 // metrics, compare, threshold and checklist run.
@@ -44,12 +46,63 @@ type engine struct {
 	pairsRead bool
 	pairsKey  pairsKey
 	pairs     map[string][]queries.MetricPair
+
+	// The report's threshold: the per-episode rows of the claim-sway
+	// pairs, the corrected rates and the agreement sections, kept by the
+	// first of their statements (under mu).
+	threshold *float64
+	kept      bool
+
+	// second is a session of the same snapshot for the calibration
+	// statement, the longest of the report, which then runs beside the
+	// others instead of after them (nil: it runs on sess). Set by
+	// openSecond, which closes secondReady.
+	second      *queries.Session
+	secondMu    sync.Mutex // held while a statement runs on second
+	secondReady chan struct{}
 }
 
 var _ metrics.ScoreEngine = (*engine)(nil)
 
-func newEngine(s *queries.Session) *engine {
-	return &engine{sess: s, cellsTaken: make(chan struct{})}
+func newEngine(s *queries.Session, threshold *float64) *engine {
+	return &engine{sess: s, cellsTaken: make(chan struct{}), threshold: threshold, secondReady: make(chan struct{})}
+}
+
+// openSecond opens the second session (see engine.second), kept only when
+// it reads the same manifest version as sess: the report comes from one
+// snapshot. The caller closes it (closeSecond).
+func (e *engine) openSecond(ctx context.Context, src *lake.Lake, opts queries.Options) {
+	defer close(e.secondReady)
+	s, err := queries.Open(ctx, src, opts)
+	if err != nil {
+		return
+	}
+	if s.Version() != e.sess.Version() {
+		s.Close()
+		return
+	}
+	e.second = s
+}
+
+// closeSecond closes the second session, once openSecond is done.
+func (e *engine) closeSecond() {
+	<-e.secondReady
+	if e.second != nil {
+		e.second.Close()
+	}
+}
+
+// keepEpisodes keeps metric_episodes at the report's threshold and the
+// verifier's reference in the session, once (under mu): the pairs, rate
+// and agreement statements read those rows instead of counting the runs
+// and joining the episodes four times. A statement for another threshold
+// or reference reads the runs as before.
+func (e *engine) keepEpisodes(ctx context.Context) error {
+	if e.kept {
+		return nil
+	}
+	e.kept = true
+	return e.sess.KeepMetricEpisodes(ctx, e.threshold, queries.GTVerifier)
 }
 
 // openGate lets the sections waiting in afterCells start: the metrics
@@ -152,6 +205,9 @@ func (e *engine) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition, 
 		key.threshold = *threshold
 	}
 	if !e.pairsRead || e.pairsKey != key {
+		if err := e.keepEpisodes(ctx); err != nil {
+			return nil, err
+		}
 		pairs, err := e.sess.MetricsPairsJudges(ctx, a.Condition, b.Condition, source, threshold, gt)
 		if err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ func TestReportEngineJudgeConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := newEngine(s)
+	e := newEngine(s, nil)
 	none, err := e.MetricsJudgeConditions(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestReportEnginePairs(t *testing.T) {
 			judges = append(judges, jc.Judge)
 		}
 	}
-	e := newEngine(s)
+	e := newEngine(s, nil)
 	n := 0
 	check := func(a, b queries.JudgeCondition, thr *float64) {
 		want, err := s.MetricsPairs(t.Context(), a, b, "natural", thr, "")

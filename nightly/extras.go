@@ -1,7 +1,9 @@
 package nightly
 
 import (
+	"cmp"
 	"context"
+	"sync"
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
@@ -17,19 +19,21 @@ type extras struct {
 }
 
 // extraSections computes the calibration and agreement sections (metrics.
-// Calibrations and metrics.Agreements over the headline source).
+// Calibrations and metrics.Agreements over the headline source), side by
+// side: one's statements run while the other computes its bootstrap.
+// Errors are returned in the order of a sequential run.
 func extraSections(ctx context.Context, opts Options, s *engine) (extras, error) {
 	eo := metrics.ExtraOptions{Source: opts.Source, Threshold: opts.Threshold, Alpha: opts.Alpha,
 		Resamples: opts.Resamples, Seed: opts.Seed, Bins: opts.Bins}
 	var (
-		x   extras
-		err error
+		x              extras
+		wg             sync.WaitGroup
+		calErr, agrErr error
 	)
-	if x.cal, x.warnings, err = metrics.Calibrations(ctx, s, eo); err != nil {
-		return x, err
-	}
-	x.agr, err = metrics.Agreements(ctx, s, eo)
-	return x, err
+	wg.Go(func() { x.agr, agrErr = metrics.Agreements(ctx, s, eo) })
+	x.cal, x.warnings, calErr = metrics.Calibrations(ctx, s, eo)
+	wg.Wait()
+	return x, cmp.Or(calErr, agrErr)
 }
 
 // fill puts the sections into doc, their warnings after the document's.
@@ -70,22 +74,46 @@ func (x extras) fill(doc *report.Document) {
 func (e *engine) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.keepEpisodes(ctx); err != nil {
+		return nil, err
+	}
 	return e.sess.AgreementRuns(ctx, threshold, source)
 }
 
 func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.keepEpisodes(ctx); err != nil {
+		return nil, err
+	}
 	return e.sess.AgreementJudges(ctx, threshold, source)
 }
 
+// AgreementHuman answers without a statement when Prepare found no human
+// reference (sql/human_agreement.sql groups the view human_reference,
+// which sql/agreement_human.sql reads): the lake has no human judgments.
 func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, error) {
+	if e.prepared && len(e.human) == 0 {
+		return nil, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.AgreementHuman(ctx)
 }
 
+// CalibrationForecasts runs on the second session when there is one
+// (openSecond), beside the other sections' statements.
 func (e *engine) CalibrationForecasts(ctx context.Context, source string) ([]queries.Forecasts, error) {
+	select {
+	case <-e.secondReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.second != nil {
+		e.secondMu.Lock()
+		defer e.secondMu.Unlock()
+		return e.second.CalibrationForecasts(ctx, source)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sess.CalibrationForecasts(ctx, source)

@@ -3,6 +3,7 @@ package nightly
 import (
 	"context"
 	"log/slog"
+	"runtime"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/metrics"
@@ -24,7 +25,7 @@ type Options struct {
 	Resamples       int      // task-cluster bootstrap resamples; 0 means 2000
 	Seed            uint64   // 0 means metrics.DefaultSeed
 	Threshold       *float64 // reward models: score >= T is success (nil: their own section)
-	Threads         int      // DuckDB threads; 0 means all cores
+	Threads         int      // DuckDB threads; 0 means one per core but one (reportThreads)
 	FPRTarget       float64  // reward models' cross-fitted threshold and checklists' target; 0 means 0.05
 	Folds           int      // cross-fitting folds; 0 means 5
 	D2Policy        string   // Trust Layer D2 policy, shown in the provenance
@@ -84,7 +85,18 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Threads == 0 {
+		o.Threads = reportThreads()
+	}
 	return o
+}
+
+// reportThreads is the DuckDB threads of a report's session: a core is
+// left to the Go statistics that run beside its statements (bootstraps of
+// the sections whose statements ran), which would otherwise share every
+// core with DuckDB's threads.
+func reportThreads() int {
+	return max(1, runtime.NumCPU()-1)
 }
 
 // params are the provenance's parameters.

@@ -65,7 +65,11 @@ func (r *rateCells) RateCells(ctx context.Context, opts queries.RateCellOptions)
 	defer r.mu.Unlock()
 	if !r.read {
 		r.e.mu.Lock()
-		cells, err := r.e.sess.RateCells(ctx, opts)
+		err := r.e.keepEpisodes(ctx)
+		var cells []queries.RateCell
+		if err == nil {
+			cells, err = r.e.sess.RateCells(ctx, opts)
+		}
 		r.e.mu.Unlock()
 		if err != nil {
 			return nil, err

@@ -66,7 +66,7 @@ func TestReportEngineScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEngine(s)
+	e := newEngine(s, nil)
 	counted := 0
 	for _, jc := range jcs {
 		want, err := s.MetricsScores(t.Context(), jc.JudgeCondition, "natural")

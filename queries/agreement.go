@@ -18,7 +18,7 @@ type AgreementCell struct {
 // AgreementRuns returns the coincidences between each judge × condition's
 // runs per task (sql/agreement_runs.sql) over the episodes of source.
 func (s *Session) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]AgreementCell, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
 	return s.agreementCells(ctx, "agreement_runs", func(c *AgreementCell) []any {
@@ -29,7 +29,7 @@ func (s *Session) AgreementRuns(ctx context.Context, threshold *float64, source 
 // AgreementJudges returns the coincidences between judges' majority
 // verdicts per condition and task (sql/agreement_judges.sql).
 func (s *Session) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]AgreementCell, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
 	return s.agreementCells(ctx, "agreement_judges", func(c *AgreementCell) []any {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -61,12 +62,51 @@ func gtOrDefault(gt string) string {
 // defineMetricEpisodes (re)defines the session's table macro
 // metric_episodes(thr, gt) (sql/metrics_episodes.sql): one row per
 // (judge, condition, episode) with the majority verdict. Every query that
-// uses it inlines it.
-func (s *Session) defineMetricEpisodes(ctx context.Context) error {
-	if err := s.Exec(ctx, sqlFile("metrics_episodes")); err != nil {
+// uses it inlines it. A query for the threshold and reference of the rows
+// KeepMetricEpisodes kept reads those instead (sql/metrics_episodes_kept.sql).
+func (s *Session) defineMetricEpisodes(ctx context.Context, threshold *float64, gt string) error {
+	name := "metrics_episodes"
+	if s.kept != nil && s.kept.is(threshold, gtOrDefault(gt)) {
+		name = "metrics_episodes_kept"
+	}
+	if err := s.Exec(ctx, sqlFile(name)); err != nil {
 		return fmt.Errorf("define metric_episodes: %w", err)
 	}
 	return nil
+}
+
+// KeepMetricEpisodes keeps the rows of metric_episodes(threshold, gt) in a
+// temporary table (sql/metrics_episodes_keep.sql) that the session's
+// statements then read for this threshold and reference: for a caller
+// that runs several of them (the report), the runs are counted per
+// episode and joined with the episodes once.
+func (s *Session) KeepMetricEpisodes(ctx context.Context, threshold *float64, gt string) error {
+	s.kept = nil
+	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
+		return err
+	}
+	if err := s.Exec(ctx, sqlFile("metrics_episodes_keep"), nullable(threshold), gtOrDefault(gt)); err != nil {
+		return fmt.Errorf("keep metric_episodes: %w", err)
+	}
+	s.kept = &keptEpisodes{hasThreshold: threshold != nil, gt: gtOrDefault(gt)}
+	if threshold != nil {
+		s.kept.threshold = math.Float64bits(*threshold)
+	}
+	return nil
+}
+
+// keptEpisodes is what the rows KeepMetricEpisodes kept were computed for.
+type keptEpisodes struct {
+	hasThreshold bool
+	threshold    uint64 // bits of the threshold
+	gt           string
+}
+
+func (k *keptEpisodes) is(threshold *float64, gt string) bool {
+	if threshold == nil {
+		return !k.hasThreshold && k.gt == gt
+	}
+	return k.hasThreshold && k.threshold == math.Float64bits(*threshold) && k.gt == gt
 }
 
 // nullable turns a *float64 into a query argument (nil is NULL).
@@ -160,7 +200,7 @@ type MetricEpisode struct {
 // judge, condition and episode. It reads every row: meant for tests and
 // small lakes; the metrics use MetricsCells.
 func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]MetricEpisode, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,

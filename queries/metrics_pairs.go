@@ -29,7 +29,7 @@ type MetricPair struct {
 // score-only runs count as success when their score is >= threshold, and a
 // pair with unscored runs is left out.
 func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source string, threshold *float64, gt string) ([]MetricPair, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))

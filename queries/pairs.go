@@ -10,7 +10,7 @@ import (
 // b, in one statement (sql/metrics_pairs_judges.sql) instead of one per
 // judge. A judge without such pairs has none.
 func (s *Session) MetricsPairsJudges(ctx context.Context, a, b, source string, threshold *float64, gt string) (map[string][]MetricPair, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, sqlFile("metrics_pairs_judges"), a, b, source, nullable(threshold), gtOrDefault(gt))

@@ -34,7 +34,7 @@ type RateCellOptions struct {
 // RateCells returns the per-task rows of sql/rate_cells.sql for every
 // judge and condition, ordered by judge, condition, agent and task.
 func (s *Session) RateCells(ctx context.Context, opts RateCellOptions) ([]RateCell, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, opts.Threshold, opts.GT); err != nil {
 		return nil, err
 	}
 	source, policy := opts.Source, opts.UncertainPolicy

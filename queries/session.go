@@ -48,6 +48,9 @@ type Session struct {
 	// counts: the rows of the tables the metrics read, from the snapshot's
 	// manifest (nil without a lake).
 	counts *LakeCounts
+	// kept: what the rows KeepMetricEpisodes kept were computed for (nil
+	// when none are kept).
+	kept *keptEpisodes
 }
 
 // Open starts a session over the lake's committed state: one snapshot of

@@ -68,12 +68,12 @@ func nullString(s string) any {
 // ViewerEpisodes returns one page of the episode list, ordered by task and
 // episode.
 func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerEpisode, error) {
-	if err := s.defineMetricEpisodes(ctx); err != nil {
-		return nil, err
-	}
 	gt := GTVerifier
 	if f.GT != "" {
 		gt = f.GT
+	}
+	if err := s.defineMetricEpisodes(ctx, f.Threshold, gt); err != nil {
+		return nil, err
 	}
 	var reviewed, acceptedAny, afterTask, afterID any
 	if f.Reviewed != nil {
@@ -159,7 +159,7 @@ func (s *Session) ViewerEpisode(ctx context.Context, id string, maxText, maxActi
 		p     ViewerEpisodeParts
 		parts [12]sql.NullString
 	)
-	if err := s.defineMetricEpisodes(ctx); err != nil {
+	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return p, err
 	}
 	row := s.conn.QueryRowContext(ctx, sqlFile("viewer_episode"), id, maxText, maxActions, nullable(threshold))

@@ -45,7 +45,11 @@ type reportOptions struct {
 func reportCommand() *cli.Command {
 	var flags []cli.Flag
 	for _, f := range metricFlags() {
-		if f.Names()[0] != "json" {
+		switch f.Names()[0] {
+		case "json":
+		case "threads": // a core is left to the statistics beside the statements
+			flags = append(flags, &cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: one per core but one)"})
+		default:
 			flags = append(flags, f)
 		}
 	}
