@@ -75,9 +75,15 @@ func (e *engine) openSecond(ctx context.Context, src *lake.Lake, opts queries.Op
 	defer close(e.secondReady)
 	s, err := queries.Open(ctx, src, opts)
 	if err != nil {
+		if opts.Logger != nil {
+			opts.Logger.Debug("report: calibration on the one session", "reason", err)
+		}
 		return
 	}
 	if s.Version() != e.sess.Version() {
+		if opts.Logger != nil {
+			opts.Logger.Debug("report: calibration on the one session", "reason", "the lake changed since the report's snapshot")
+		}
 		s.Close()
 		return
 	}

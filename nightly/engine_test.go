@@ -14,11 +14,7 @@ import (
 // scan without one; the session's own answer must be the same.
 func TestReportEngineJudgeConditions(t *testing.T) {
 	l := genLake(t, sim.Options{Tasks: 12, EpisodesPerTask: 2})
-	s, err := queries.Open(t.Context(), l, queries.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, l)
 	e := newEngine(s, nil)
 	none, err := e.MetricsJudgeConditions(t.Context(), nil)
 	if err != nil {
@@ -51,11 +47,7 @@ func TestReportEngineJudgeConditions(t *testing.T) {
 // the session's.
 func TestReportEnginePairs(t *testing.T) {
 	l := genLake(t, sim.Options{Tasks: 12, EpisodesPerTask: 2})
-	s, err := queries.Open(t.Context(), l, queries.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, l)
 	jcs, err := s.MetricsJudgeConditions(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/runcounts"
+	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/sim"
 )
 
@@ -39,6 +40,17 @@ func genLake(t testing.TB, opts sim.Options) *lake.Lake {
 		t.Fatal(err)
 	}
 	return src
+}
+
+// openSession opens a session over l, closed when the test ends.
+func openSession(t testing.TB, l *lake.Lake) *queries.Session {
+	t.Helper()
+	s, err := queries.Open(t.Context(), l, queries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 func ptr(f float64) *float64 { return &f }

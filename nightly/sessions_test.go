@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/trustlake/trustlake/internal/laketest"
+	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/lake/runcounts"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/sim"
@@ -14,15 +17,7 @@ import (
 // another, must be those of a session that keeps nothing.
 func TestReportEngineKeptEpisodes(t *testing.T) {
 	l := genLake(t, sim.Options{Tasks: 12, EpisodesPerTask: 2})
-	open := func() *queries.Session {
-		s, err := queries.Open(t.Context(), l, queries.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	kept, plain := open(), open()
+	kept, plain := openSession(t, l), openSession(t, l)
 	e := newEngine(kept, ptr(0.5))
 	same := func(what string, got, want any, err1, err2 error) {
 		t.Helper()
@@ -69,26 +64,35 @@ func TestReportEngineKeptEpisodes(t *testing.T) {
 }
 
 // The calibration statement runs on a second session of the same
-// snapshot: its answer must be the first session's.
+// snapshot: its answer must be the first session's. When the lake changed
+// after the first session opened, there is no second session and the
+// statement runs on the first.
 func TestReportEngineSecondSession(t *testing.T) {
 	l := genLake(t, sim.Options{Tasks: 12, EpisodesPerTask: 2})
-	s, err := queries.Open(t.Context(), l, queries.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	e := newEngine(s, nil)
-	go e.openSecond(t.Context(), l, queries.Options{})
-	defer e.closeSecond()
-	got, err1 := e.CalibrationForecasts(t.Context(), "natural")
-	if e.second == nil {
-		t.Fatal("no second session on an unchanged lake")
-	}
-	want, err2 := s.CalibrationForecasts(t.Context(), "natural")
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("second session: %d forecasts, session %d, or they differ", len(got), len(want))
+	for _, changed := range []bool{false, true} {
+		s := openSession(t, l)
+		if changed {
+			w, err := lake.Open(l.Root(), runcounts.With(lake.Options{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, errs := laketest.Write(t, w, lake.WriterOptions{}, laketest.Verdict("ep-new", "sim:vlm-a", schema.ConditionClaim, 1, "success", 1)); len(errs) > 0 {
+				t.Fatal(errs)
+			}
+		}
+		e := newEngine(s, nil)
+		go e.openSecond(t.Context(), l, queries.Options{})
+		got, err1 := e.CalibrationForecasts(t.Context(), "natural")
+		if (e.second != nil) == changed {
+			t.Errorf("lake changed %v: second session %v", changed, e.second != nil)
+		}
+		e.closeSecond()
+		want, err2 := s.CalibrationForecasts(t.Context(), "natural")
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("lake changed %v: engine %d forecasts, session %d, or they differ", changed, len(got), len(want))
+		}
 	}
 }
