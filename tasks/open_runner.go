@@ -69,7 +69,7 @@ func OpenRunner(ctx context.Context, o RunnerOptions) (Runner, string, func(), e
 	}()
 	if deadline != "" {
 		// Mount a private copy: the host path stays out of the sandbox.
-		cp, cleanup, err := PrivateCopy("", deadline)
+		cp, cleanup, err := PrivateCopy(deadline)
 		if err != nil {
 			return nil, "", nil, err
 		}

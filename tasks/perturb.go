@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 )
 
@@ -26,9 +25,7 @@ const (
 
 // PerturbOptions tune Perturb. Zero values mean defaults.
 type PerturbOptions struct {
-	Jobs    int                   // concurrent parent episodes; 0 means 1
-	Limits  sandbox.ExtractLimits // snapshot extraction limits
-	TempDir string                // "" means os.TempDir()
+	Jobs int // concurrent parent episodes; 0 means 1
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
 	Logger      *slog.Logger // nil discards
@@ -59,8 +56,8 @@ type PerturbResult struct {
 // failure: a perturbed state the verifier still passes is reported with
 // status "survived". An existing episode folder is not overwritten.
 // The error is non-nil only when ctx is cancelled.
-func Perturb(ctx context.Context, lib *Library, r runner, dirs []string, outDir string, opts PerturbOptions) ([]PerturbResult, error) {
-	v := &verifier{lib: lib, r: r, opts: VerifyOptions{Limits: opts.Limits, TempDir: opts.TempDir, CheckBinary: opts.CheckBinary, Logger: opts.Logger}, hashes: map[string]string{}}
+func Perturb(ctx context.Context, lib *Library, r Runner, dirs []string, outDir string, opts PerturbOptions) ([]PerturbResult, error) {
+	v := &verifier{lib: lib, r: r, opts: VerifyOptions{CheckBinary: opts.CheckBinary, Logger: opts.Logger}, hashes: map[string]string{}}
 	if v.opts.Logger == nil {
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -96,7 +93,7 @@ func perturbOne(ctx context.Context, v *verifier, dir, outDir string) []PerturbR
 		parent.Status, parent.Err = PerturbSkipped, "the task declares no perturbations"
 		return []PerturbResult{parent}
 	}
-	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
+	state, cleanup, err := extractState(ctx, dir)
 	if err != nil {
 		parent.Status, parent.Err = PerturbError, err.Error()
 		return []PerturbResult{parent}
@@ -130,7 +127,7 @@ func (v *verifier) perturbState(ctx context.Context, t *Task, p *Perturbation, s
 	if _, err := os.Lstat(epDir); err == nil {
 		return PerturbError, "", fmt.Sprintf("%s already exists; not overwritten", epDir)
 	}
-	work, err := os.MkdirTemp(v.opts.TempDir, "trustlake-perturb-")
+	work, err := os.MkdirTemp("", "trustlake-perturb-")
 	if err != nil {
 		return PerturbError, "", err.Error()
 	}

@@ -7,17 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/sandbox"
 	"github.com/trustlake/trustlake/schema"
 )
-
-// runner is what the flows need from a sandbox backend; sandbox.Runner
-// implements it.
-type runner interface {
-	Run(ctx context.Context, spec sandbox.Spec) (sandbox.Result, error)
-}
 
 // Errors that make a verification yield no label.
 var (
@@ -94,11 +89,7 @@ func parseOutput(stdout []byte) (Output, error) {
 		if g.ID == "" {
 			return Output{}, fmt.Errorf("%w: gates[%d].id: missing", ErrVerifier, i)
 		}
-		found := false
-		for _, gt := range schema.GateTypes {
-			found = found || g.Type == gt
-		}
-		if !found {
+		if !slices.Contains(schema.GateTypes, g.Type) {
 			return Output{}, fmt.Errorf("%w: gates[%d].type: %q not one of %s", ErrVerifier, i, g.Type, strings.Join(schema.GateTypes, ", "))
 		}
 	}
@@ -124,7 +115,7 @@ func canonical(o Output) string {
 }
 
 // runOnce runs the verifier once and parses its verdict.
-func runOnce(ctx context.Context, r runner, t *Task, snapshot, checkBin string) (Output, error) {
+func runOnce(ctx context.Context, r Runner, t *Task, snapshot, checkBin string) (Output, error) {
 	spec := t.spec(snapshot, checkBin)
 	res, err := r.Run(ctx, spec)
 	if err != nil {
@@ -163,7 +154,7 @@ func UnnoticedCoinFlip(runs int) float64 {
 
 // runN runs the verifier runs times (each run a fresh sandbox; runs < 2
 // means DefaultRuns) and returns the output when every run agrees.
-func runN(ctx context.Context, r runner, t *Task, snapshot, checkBin string, runs int) (Output, error) {
+func runN(ctx context.Context, r Runner, t *Task, snapshot, checkBin string, runs int) (Output, error) {
 	if runs < 2 {
 		runs = DefaultRuns
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"time"
 )
@@ -47,7 +46,7 @@ type FixtureResult struct {
 // fail state and must give the same answer twice). Results come in task and
 // fixture order; a row with OK false is a broken task or fixture. The error
 // is non-nil only for an unknown task id or a cancelled ctx.
-func SelfTest(ctx context.Context, lib *Library, r runner, opts SelfTestOptions) ([]FixtureResult, error) {
+func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions) ([]FixtureResult, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -117,15 +116,12 @@ const (
 // runFixture runs the verifier on a private copy of the fixture and the
 // task (as verify does with an episode), so that the sandbox's
 // /proc/self/mountinfo shows no host path of the library.
-func runFixture(ctx context.Context, r runner, t *Task, fixture string, opts SelfTestOptions) (Output, error) {
-	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+func runFixture(ctx context.Context, r Runner, t *Task, fixture string, opts SelfTestOptions) (Output, error) {
+	tmp, cleanup, err := stateTempDir()
 	if err != nil {
-		return Output{}, fmt.Errorf("create temp dir: %w", err)
+		return Output{}, err
 	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return Output{}, fmt.Errorf("create temp dir: %w", err)
-	}
+	defer cleanup()
 	state := filepath.Join(tmp, "state")
 	if err := copyTree(fixture, state); err != nil {
 		return Output{}, fmt.Errorf("copy fixture: %w", err)

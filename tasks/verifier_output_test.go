@@ -36,7 +36,7 @@ func TestVerifierOutputBounded(t *testing.T) {
 	want := map[string]string{"huge.sh": "over the 1048576-byte cap", "two.sh": "more than one JSON value"}
 	type backend struct {
 		name  string
-		r     runner
+		r     Runner
 		image string
 	}
 	var backends []backend

@@ -32,10 +32,8 @@ const (
 
 // VerifyOptions tune Verify. Zero values mean defaults.
 type VerifyOptions struct {
-	Jobs    int                   // concurrent episodes; 0 means 1
-	Force   bool                  // overwrite a gt.json with different content
-	Limits  sandbox.ExtractLimits // snapshot extraction limits; zero means sandbox defaults
-	TempDir string                // where snapshots are extracted; "" means os.TempDir()
+	Jobs  int  // concurrent episodes; 0 means 1
+	Force bool // overwrite a gt.json with different content
 	// CheckBinary: see SelfTestOptions.CheckBinary.
 	CheckBinary string
 	// ReadMeta decodes an episode's meta.json; nil means ReadMeta. The
@@ -92,12 +90,12 @@ type GTFile struct {
 // crashes, times out or disagrees with itself yields no label, never a
 // failure. Results come in the order of dirs. The error is non-nil only when
 // ctx is cancelled; per-episode problems are in the results.
-func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts VerifyOptions) ([]VerifyResult, error) {
+func Verify(ctx context.Context, lib *Library, r Runner, dirs []string, opts VerifyOptions) ([]VerifyResult, error) {
 	v := verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
 	if v.opts.Logger == nil {
 		v.opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if n := removeStaleTemp(v.opts.TempDir); n > 0 {
+	if n := removeStaleTemp(); n > 0 {
 		v.opts.Logger.Warn("removed snapshot folders left by killed runs", "count", n)
 	}
 	out := make([]VerifyResult, len(dirs))
@@ -115,7 +113,7 @@ func Verify(ctx context.Context, lib *Library, r runner, dirs []string, opts Ver
 
 type verifier struct {
 	lib    *Library
-	r      runner
+	r      Runner
 	opts   VerifyOptions
 	mu     sync.Mutex
 	hashes map[string]string // task id → verifier sha256
@@ -154,7 +152,7 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 		res.Err = err.Error()
 		return m, nil, Output{}, res
 	}
-	state, cleanup, err := extractState(ctx, dir, v.opts.TempDir, v.opts.Limits)
+	state, cleanup, err := extractState(ctx, dir)
 	if err != nil {
 		res.Err = err.Error()
 		if unusableSnapshot(err) {
@@ -313,21 +311,16 @@ func neutralTask(t *Task, dst string) (*Task, error) {
 }
 
 // PrivateCopy copies the executable file path into a new folder
-// tempDir/trustlake-state-<pid>-… ("" means os.TempDir()) and returns the
-// copy and its cleanup. Sandboxes mount the copy, so that
-// /proc/self/mountinfo inside them does not show where the binary lives on
-// the host; a folder left by a killed process is removed like a snapshot
-// folder.
-func PrivateCopy(tempDir, path string) (string, func(), error) {
-	tmp, err := os.MkdirTemp(tempDir, fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+// os.TempDir()/trustlake-state-<pid>-… and returns the copy and its cleanup.
+// Sandboxes mount the copy, so that /proc/self/mountinfo inside them does not
+// show where the binary lives on the host; a folder left by a killed process
+// is removed like a snapshot folder.
+func PrivateCopy(path string) (string, func(), error) {
+	tmp, cleanup, err := stateTempDir()
 	if err != nil {
-		return "", nil, fmt.Errorf("create temp dir: %w", err)
+		return "", nil, err
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
 	data, err := os.ReadFile(path)
-	if err == nil {
-		err = os.Chmod(tmp, 0o755)
-	}
 	dst := filepath.Join(tmp, filepath.Base(path))
 	if err == nil {
 		err = os.WriteFile(dst, data, 0o755)
@@ -339,18 +332,30 @@ func PrivateCopy(tempDir, path string) (string, func(), error) {
 	return dst, cleanup, nil
 }
 
+// stateTempDir creates a new folder os.TempDir()/trustlake-state-<pid>-…,
+// readable by the sandbox user, and returns it with its cleanup.
+func stateTempDir() (string, func(), error) {
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+	if err != nil {
+		return "", nil, fmt.Errorf("create temp dir: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("create temp dir: %w", err)
+	}
+	return tmp, cleanup, nil
+}
+
 // tempPrefix starts the name of every snapshot folder, followed by the pid
 // of the process that owns it: "trustlake-state-<pid>-<random>".
 const tempPrefix = "trustlake-state-"
 
-// removeStaleTemp removes the snapshot folders in tempDir whose owning
+// removeStaleTemp removes the snapshot folders in os.TempDir() whose owning
 // process is gone (killed before its cleanup ran); folders of live
 // processes are left alone. It returns how many it removed.
-func removeStaleTemp(tempDir string) int {
-	if tempDir == "" {
-		tempDir = os.TempDir()
-	}
-	matches, _ := filepath.Glob(filepath.Join(tempDir, tempPrefix+"*"))
+func removeStaleTemp() int {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	n := 0
 	for _, m := range matches {
 		pidStr, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), tempPrefix), "-")
@@ -369,18 +374,13 @@ func removeStaleTemp(tempDir string) int {
 
 // extractState extracts dir/final_state.tar.zst into a new temporary folder
 // (readable by the sandbox user) and returns it with its cleanup.
-func extractState(ctx context.Context, dir, tempDir string, lim sandbox.ExtractLimits) (string, func(), error) {
-	tmp, err := os.MkdirTemp(tempDir, fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
+func extractState(ctx context.Context, dir string) (string, func(), error) {
+	tmp, cleanup, err := stateTempDir()
 	if err != nil {
-		return "", nil, fmt.Errorf("create temp dir: %w", err)
-	}
-	cleanup := func() { os.RemoveAll(tmp) }
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("create temp dir: %w", err)
+		return "", nil, err
 	}
 	state := filepath.Join(tmp, "state")
-	if _, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), state, lim); err != nil {
+	if _, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), state, sandbox.ExtractLimits{}); err != nil {
 		cleanup()
 		return "", nil, err
 	}
