@@ -201,8 +201,9 @@ func addTarEntry(tw *tar.Writer, dir, p string) error {
 }
 
 // copyTree copies the regular files, directories and symbolic links of src
-// into dst (created).
-func copyTree(src, dst string) error {
+// into dst (created), every file 0644. A task copy (task) skips the fixtures
+// folder and keeps executable files executable.
+func copyTree(src, dst string, task bool) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -210,6 +211,8 @@ func copyTree(src, dst string) error {
 		rel, _ := filepath.Rel(src, p)
 		out := filepath.Join(dst, rel)
 		switch {
+		case task && rel == "fixtures" && d.IsDir():
+			return filepath.SkipDir
 		case d.IsDir():
 			return os.MkdirAll(out, 0o755)
 		case d.Type()&fs.ModeSymlink != 0:
@@ -223,7 +226,11 @@ func copyTree(src, dst string) error {
 			if err != nil {
 				return err
 			}
-			return os.WriteFile(out, data, 0o644)
+			mode := os.FileMode(0o644)
+			if fi, err := d.Info(); task && err == nil && fi.Mode()&0o111 != 0 {
+				mode = 0o755
+			}
+			return os.WriteFile(out, data, mode)
 		}
 		return nil
 	})

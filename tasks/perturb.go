@@ -133,7 +133,7 @@ func (v *verifier) perturbState(ctx context.Context, t *Task, p *Perturbation, s
 	}
 	defer os.RemoveAll(work)
 	copyDir := filepath.Join(work, "state")
-	if err := copyTree(state, copyDir); err != nil {
+	if err := copyTree(state, copyDir, false); err != nil {
 		return PerturbError, "", fmt.Sprintf("copy final state: %v", err)
 	}
 	if err := p.apply(copyDir, t.Initial); err != nil {
@@ -205,7 +205,7 @@ func writeEpisode(dir string, meta []byte, state, parentDir string) error {
 	}
 	screens := filepath.Join(parentDir, "screens")
 	if st, err := os.Stat(screens); err == nil && st.IsDir() {
-		if err := copyTree(screens, filepath.Join(dir, "screens")); err != nil {
+		if err := copyTree(screens, filepath.Join(dir, "screens"), false); err != nil {
 			return fmt.Errorf("copy screens: %w", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,11 +42,7 @@ func (p *Perturbation) validate() []error {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %w: %s", field, ErrTask, fmt.Sprintf(format, args...)))
 	}
-	known := false
-	for _, n := range PerturbationNames {
-		known = known || n == p.Name
-	}
-	if !known {
+	if !slices.Contains(PerturbationNames, p.Name) {
 		bad("name", "%q not one of %s", p.Name, strings.Join(PerturbationNames, ", "))
 		return errs
 	}

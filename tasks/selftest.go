@@ -87,7 +87,7 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 			res.GotPass, res.GotCategory = o.Pass, o.CategoryString()
 			res.OK = res.GotPass == res.WantPass && res.GotCategory == res.WantCategory
 			if !res.OK {
-				res.Err = fmt.Sprintf("want %s, got %s", verdictString(res.WantPass, res.WantCategory), verdictString(res.GotPass, res.GotCategory))
+				res.Err = fmt.Sprintf("want %s, got %s", verdictText(res.WantPass, res.WantCategory), verdictText(res.GotPass, res.GotCategory))
 			}
 		}
 		log.Debug("fixture", logKeyTask, res.TaskID, logKeyFixture, res.Fixture, "ok", res.OK)
@@ -97,13 +97,6 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 		return nil, err
 	}
 	return out, nil
-}
-
-func verdictString(pass bool, category string) string {
-	if pass {
-		return "pass"
-	}
-	return "fail " + category
 }
 
 // Log attribute keys.
@@ -123,7 +116,7 @@ func runFixture(ctx context.Context, r Runner, t *Task, fixture string, opts Sel
 	}
 	defer cleanup()
 	state := filepath.Join(tmp, "state")
-	if err := copyTree(fixture, state); err != nil {
+	if err := copyTree(fixture, state, false); err != nil {
 		return Output{}, fmt.Errorf("copy fixture: %w", err)
 	}
 	neutral, err := neutralTask(t, filepath.Join(tmp, "task"))

@@ -1,13 +1,15 @@
 package tasks
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,9 +116,7 @@ func Load(dir string) (*Task, error) {
 		return nil, fmt.Errorf("read task: %w", err)
 	}
 	var t Task
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
+	if err := decodeStrict(data, &t); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrTask, err)
 	}
 	t.Dir = dir
@@ -199,6 +199,14 @@ func (t *Task) validate() []error {
 	return errs
 }
 
+// decodeStrict decodes the first JSON value of data into v, refusing
+// unknown fields.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
 // unjoin splits an errors.Join error so that each line gets the file prefix.
 func unjoin(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -243,9 +251,7 @@ func loadFixtures(dir string) ([]Fixture, []error) {
 			switch {
 			case err == nil:
 				var x expectation
-				dec := json.NewDecoder(strings.NewReader(string(data)))
-				dec.DisallowUnknownFields()
-				if err := dec.Decode(&x); err != nil {
+				if err := decodeStrict(data, &x); err != nil {
 					errs = append(errs, fmt.Errorf("%s: %w: %v", exp, ErrTask, err))
 					continue
 				}
@@ -284,12 +290,7 @@ type Library struct {
 
 // IDs returns the task ids in sorted order.
 func (l *Library) IDs() []string {
-	ids := make([]string, 0, len(l.Tasks))
-	for id := range l.Tasks {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(l.Tasks))
 }
 
 // Task returns the task id or an error naming the library.

@@ -271,38 +271,7 @@ func unusableSnapshot(err error) bool {
 // neutralTask copies the task's folder, without its fixtures, to dst and
 // returns the task with Dir pointing there.
 func neutralTask(t *Task, dst string) (*Task, error) {
-	err := filepath.WalkDir(t.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(t.Dir, p)
-		if rel == "fixtures" && d.IsDir() {
-			return filepath.SkipDir
-		}
-		out := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(out, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, out)
-		case d.Type().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			mode := os.FileMode(0o644)
-			if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
-				mode = 0o755
-			}
-			return os.WriteFile(out, data, mode)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := copyTree(t.Dir, dst, true); err != nil {
 		return nil, fmt.Errorf("copy task %s: %w", t.ID, err)
 	}
 	c := *t
