@@ -12,28 +12,6 @@ import (
 // every number becomes float64, maps get string keys, times become RFC 3339.
 func normalize(v any) any {
 	switch x := v.(type) {
-	case int:
-		return float64(x)
-	case int8:
-		return float64(x)
-	case int16:
-		return float64(x)
-	case int32:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint:
-		return float64(x)
-	case uint8:
-		return float64(x)
-	case uint16:
-		return float64(x)
-	case uint32:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	case float32:
-		return float64(x)
 	case []byte:
 		return string(x)
 	case time.Time:
@@ -62,6 +40,14 @@ func normalize(v any) any {
 			out[toString(k)] = normalize(e)
 		}
 		return out
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(rv.Uint())
+	case reflect.Float32:
+		return rv.Float()
 	}
 	return v
 }

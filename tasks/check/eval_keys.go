@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -155,11 +154,7 @@ func jsonNumbers(v any) any {
 	return v
 }
 
-func evalKey(s *Spec, final *os.Root) (bool, any, error) {
-	data, err := readFile(final, s.Path)
-	if err != nil {
-		return false, nil, shortErr(err)
-	}
+func evalKey(s *Spec, data []byte) (bool, any, error) {
 	doc, err := decodeStructured(s.Type, data)
 	if err != nil {
 		return false, nil, err

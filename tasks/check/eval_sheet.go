@@ -1,7 +1,6 @@
 package check
 
 import (
-	"os"
 	"path"
 
 	"github.com/trustlake/trustlake/tasks/sheet"
@@ -20,14 +19,10 @@ func sheetFormat(s *Spec) (string, error) {
 }
 
 // evalSheet reads one cell (cell checks) or searches a sheet (sheet_find).
-func evalSheet(s *Spec, final *os.Root) (bool, any, error) {
+func evalSheet(s *Spec, data []byte) (bool, any, error) {
 	format, err := sheetFormat(s)
 	if err != nil {
 		return false, nil, err
-	}
-	data, err := readFile(final, s.Path)
-	if err != nil {
-		return false, nil, shortErr(err)
 	}
 	book, err := sheet.Decode(data, format, path.Base(s.Path))
 	if err != nil {

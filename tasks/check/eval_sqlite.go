@@ -20,19 +20,17 @@ const sqliteTimeout = 10 * time.Second
 // maxRows bounds the rows a query may return.
 const maxRows = 1000
 
-// evalSQLite reads the database at Path (through the final-state root) and
-// runs Query on a private, query-only copy. Without -wal/-journal companions
-// the copy is in memory (sqlite3_deserialize), so the check needs no
+// evalSQLite runs Query on a private, query-only copy of the database data
+// read from Path, with its -wal/-journal companions read through the
+// final-state root. Without companions the copy is in memory
+// (sqlite3_deserialize), so the check needs no
 // writable folder; with them it is a temporary folder, so that SQLite
 // replays the journal. Equals is a list of rows (each a list) to compare the
 // whole result, or a scalar to compare a one-row, one-column result.
-func evalSQLite(ctx context.Context, s *Spec, final *os.Root) (bool, any, error) {
+func evalSQLite(ctx context.Context, s *Spec, final *os.Root, data []byte) (bool, any, error) {
 	ctx, cancel := context.WithTimeout(ctx, sqliteTimeout)
 	defer cancel()
-	data, err := readFile(final, s.Path)
-	if err != nil {
-		return false, nil, shortErr(err)
-	}
+	var err error
 	companions := map[string][]byte{}
 	for _, suffix := range []string{"-wal", "-journal"} {
 		c, err := readFile(final, s.Path+suffix)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -65,11 +64,7 @@ func splitINIKey(k string) (section, key string) {
 	return k[:i], k[i+1:]
 }
 
-func evalINI(s *Spec, final *os.Root) (bool, any, error) {
-	data, err := readFile(final, s.Path)
-	if err != nil {
-		return false, nil, shortErr(err)
-	}
+func evalINI(s *Spec, data []byte) (bool, any, error) {
 	ini, err := parseINI(data)
 	if err != nil {
 		return false, nil, err

@@ -2,8 +2,12 @@ package check
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -40,10 +44,8 @@ type Verdict struct {
 
 // severity ranks gate types: lower is more severe.
 func severity(gate string) int {
-	for i, g := range schema.GateTypes {
-		if g == gate {
-			return i
-		}
+	if i := slices.Index(schema.GateTypes, gate); i >= 0 {
+		return i
 	}
 	return len(schema.GateTypes)
 }
@@ -134,20 +136,29 @@ func evalOne(ctx context.Context, s *Spec, env Env) (bool, any, error) {
 		return evalExists(s, final)
 	case TypeUnchanged:
 		return evalUnchanged(s, final, env.Initial)
-	case TypeSHA256:
-		return evalSHA256(s, final)
-	case TypeTextContains, TypeTextRegex:
-		return evalText(s, final)
-	case TypeJSONKey, TypeYAMLKey, TypeTOMLKey:
-		return evalKey(s, final)
-	case TypeINIKey:
-		return evalINI(s, final)
-	case TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell, TypeSheetFind:
-		return evalSheet(s, final)
-	case TypeSQLiteQuery:
-		return evalSQLite(ctx, s, final)
 	case TypeNoOtherChanges:
 		return evalNoOtherChanges(s, final, env.Initial)
+	}
+	// Every other check reads the file at Path.
+	data, err := readFile(final, s.Path)
+	if err != nil {
+		return false, nil, shortErr(err)
+	}
+	switch s.Type {
+	case TypeSHA256:
+		sum := sha256.Sum256(data)
+		got := hex.EncodeToString(sum[:])
+		return strings.EqualFold(got, s.SHA256), got, nil
+	case TypeTextContains, TypeTextRegex:
+		return evalText(s, data)
+	case TypeJSONKey, TypeYAMLKey, TypeTOMLKey:
+		return evalKey(s, data)
+	case TypeINIKey:
+		return evalINI(s, data)
+	case TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell, TypeSheetFind:
+		return evalSheet(s, data)
+	case TypeSQLiteQuery:
+		return evalSQLite(ctx, s, final, data)
 	}
 	return false, nil, fmt.Errorf("unknown check type %q", s.Type)
 }
