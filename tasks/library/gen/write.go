@@ -65,10 +65,7 @@ func (b book) bytes() ([]byte, error) {
 func (b book) with(cells map[string]any) book {
 	out := book{Format: b.Format}
 	for i, s := range b.Sheets {
-		c := map[string]any{}
-		for k, v := range s.Cells {
-			c[k] = v
-		}
+		c := maps.Clone(s.Cells)
 		if i == 0 {
 			for k, v := range cells {
 				if v == nil {
@@ -164,14 +161,14 @@ func writeTask(dir string, d def) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tj, err := json.MarshalIndent(d.Task, "", "  ")
-	if err != nil {
+	var tj bytes.Buffer
+	enc := json.NewEncoder(&tj)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d.Task); err != nil {
 		return err
 	}
-	tj = bytes.ReplaceAll(tj, []byte(`\u003c`), []byte("<"))
-	tj = bytes.ReplaceAll(tj, []byte(`\u003e`), []byte(">"))
-	tj = bytes.ReplaceAll(tj, []byte(`\u0026`), []byte("&"))
-	if err := os.WriteFile(filepath.Join(dir, "task.json"), append(tj, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "task.json"), tj.Bytes(), 0o644); err != nil {
 		return err
 	}
 	for name, body := range d.Files {
@@ -205,10 +202,7 @@ func writeTask(dir string, d def) error {
 
 // writeState writes base with changes applied (a nil change deletes).
 func writeState(dir string, base, changes state) error {
-	merged := state{}
-	for k, v := range base {
-		merged[k] = v
-	}
+	merged := maps.Clone(base)
 	for k, v := range changes {
 		if v == nil {
 			if _, ok := merged[k]; !ok {
