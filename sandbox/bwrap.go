@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -197,10 +198,6 @@ func exitCode(ps *os.ProcessState) int {
 }
 
 func firstLine(b []byte) string {
-	for i, c := range b {
-		if c == '\n' {
-			return string(b[:i])
-		}
-	}
-	return string(b)
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	return string(line)
 }

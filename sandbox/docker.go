@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -235,8 +236,6 @@ func (d *Docker) remove(ctx context.Context, id string) {
 
 func (d *Docker) labels() map[string]string {
 	l := map[string]string{LabelKey: "1"}
-	for k, v := range d.opts.Labels {
-		l[k] = v
-	}
+	maps.Copy(l, d.opts.Labels)
 	return l
 }

@@ -42,10 +42,7 @@ func (d *Docker) BuildImage(ctx context.Context, tag string, buildContext io.Rea
 	dec := json.NewDecoder(resp.Body)
 	for {
 		var msg struct {
-			Error       string `json:"error"`
-			ErrorDetail struct {
-				Message string `json:"message"`
-			} `json:"errorDetail"`
+			Error string `json:"error"`
 		}
 		if err := dec.Decode(&msg); errors.Is(err, io.EOF) {
 			return nil

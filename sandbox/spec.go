@@ -46,20 +46,11 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = d.MemoryBytes
-	}
-	if l.PIDs <= 0 {
-		l.PIDs = d.PIDs
-	}
-	if l.NanoCPUs <= 0 {
-		l.NanoCPUs = d.NanoCPUs
-	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = d.OutputBytes
-	}
-	if l.TmpfsBytes <= 0 {
-		l.TmpfsBytes = d.TmpfsBytes
+	for _, f := range [][2]*int64{{&l.MemoryBytes, &d.MemoryBytes}, {&l.PIDs, &d.PIDs}, {&l.NanoCPUs, &d.NanoCPUs},
+		{&l.OutputBytes, &d.OutputBytes}, {&l.TmpfsBytes, &d.TmpfsBytes}} {
+		if *f[0] <= 0 {
+			*f[0] = *f[1]
+		}
 	}
 	return l
 }
