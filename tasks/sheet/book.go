@@ -1,10 +1,12 @@
 package sheet
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -78,16 +80,8 @@ func (s *Sheet) Set(r Ref, v any) {
 
 // Refs returns the non-empty cells in row-major order.
 func (s *Sheet) Refs() []Ref {
-	out := make([]Ref, 0, len(s.Cells))
-	for r := range s.Cells {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Row != out[j].Row {
-			return out[i].Row < out[j].Row
-		}
-		return out[i].Col < out[j].Col
-	})
+	out := slices.Collect(maps.Keys(s.Cells))
+	slices.SortFunc(out, func(a, b Ref) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
 	return out
 }
 
@@ -135,16 +129,11 @@ func ColumnName(col int) string {
 
 // Format names a file format by the extension of path: "ods", "xlsx" or "csv".
 func Format(path string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".ods":
-		return "ods", nil
-	case ".xlsx":
-		return "xlsx", nil
-	case ".csv":
-		return "csv", nil
-	default:
-		return "", fmt.Errorf("%w: %q (want .ods, .xlsx or .csv)", ErrFormat, ext)
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".ods" || ext == ".xlsx" || ext == ".csv" {
+		return ext[1:], nil
 	}
+	return "", fmt.Errorf("%w: %q (want .ods, .xlsx or .csv)", ErrFormat, ext)
 }
 
 // ReadFile reads the workbook at path in the format given ("" means by extension).

@@ -36,9 +36,6 @@ type xlsxRich struct {
 }
 
 func (r xlsxRich) text() string {
-	if len(r.R) == 0 {
-		return r.T
-	}
 	var b strings.Builder
 	b.WriteString(r.T)
 	for _, run := range r.R {
