@@ -136,30 +136,26 @@ func (v *verifier) hash(t *Task) (string, error) {
 // label extracts the episode's final state and runs its verifier Runs times.
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
-	res := &VerifyResult{Dir: dir, Status: StatusError}
 	read := v.opts.ReadMeta
 	if read == nil {
 		read = ReadMeta
 	}
 	m, err := read(dir)
 	if err != nil {
-		res.Err = err.Error()
-		return m, nil, Output{}, res
+		return m, nil, Output{}, &VerifyResult{Dir: dir, Status: StatusError, Err: err.Error()}
 	}
-	res.EpisodeID, res.TaskID = m.EpisodeID, m.TaskID
-	t, err := v.lib.Task(m.TaskID)
-	if err != nil {
-		res.Err = err.Error()
-		return m, nil, Output{}, res
+	var t *Task
+	fail := func(status string, err error) (Meta, *Task, Output, *VerifyResult) {
+		return m, t, Output{}, &VerifyResult{Dir: dir, EpisodeID: m.EpisodeID, TaskID: m.TaskID, Status: status, Err: err.Error()}
+	}
+	if t, err = v.lib.Task(m.TaskID); err != nil {
+		return fail(StatusError, err)
 	}
 	state, cleanup, err := extractState(ctx, dir)
-	if err != nil {
-		res.Err = err.Error()
-		if unusableSnapshot(err) {
-			// Nothing to grade: no pass/fail label, like a verifier crash.
-			res.Status = StatusVerifierError
-		}
-		return m, t, Output{}, res
+	if err != nil && unusableSnapshot(err) {
+		return fail(StatusVerifierError, err) // nothing to grade: no pass/fail label, like a verifier crash
+	} else if err != nil {
+		return fail(StatusError, err)
 	}
 	defer cleanup()
 	// The sandbox mounts the task from a copy beside the snapshot, so that
@@ -167,18 +163,13 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 	// folder, never where the library lives on the host.
 	neutral, err := neutralTask(t, filepath.Join(filepath.Dir(state), "task"))
 	if err != nil {
-		res.Err = err.Error()
-		res.Status = StatusVerifierError
-		return m, t, Output{}, res
+		return fail(StatusVerifierError, err)
 	}
 	o, err := runN(ctx, v.r, neutral, state, v.opts.CheckBinary, v.opts.Runs)
-	if err != nil {
-		res.Err = err.Error()
-		res.Status = StatusVerifierError
-		if errors.Is(err, ErrNondeterministic) {
-			res.Status = StatusNondeterministic
-		}
-		return m, t, Output{}, res
+	if errors.Is(err, ErrNondeterministic) {
+		return fail(StatusNondeterministic, err)
+	} else if err != nil {
+		return fail(StatusVerifierError, err)
 	}
 	return m, t, o, nil
 }
