@@ -61,7 +61,7 @@ func TestDockerSelfTest(t *testing.T) {
 	lib := loadLibrary(t)
 	ids := []string{"sheet_set_cell_d14", "app_todo_complete", "config_json_tabsize", "files_move_invoices", "browser_firefox_bookmark", "xlsx_set_total"}
 	start := time.Now()
-	res, err := SelfTest(t.Context(), lib, d, SelfTestOptions{Tasks: ids, Jobs: 2, CheckBinary: bin})
+	res, err := SelfTest(t.Context(), lib, d, SelfTestOptions{Tasks: ids, RunOptions: RunOptions{Jobs: 2, CheckBinary: bin}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestDockerSelfTest(t *testing.T) {
 func TestDockerSeedVerifier(t *testing.T) {
 	d := requireDocker(t, PythonImage)
 	lib := loadLibrary(t)
-	res, err := SelfTest(t.Context(), lib, d, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14_py"}, Jobs: 2})
+	res, err := SelfTest(t.Context(), lib, d, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14_py"}, RunOptions: RunOptions{Jobs: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestDockerVerifyFreshBinary(t *testing.T) {
 	bin := freshCheckBinary(t)
 	lib, task := d14(t)
 	eps := []string{episode(t, task, "pass/done", "ep_ok"), episode(t, task, "fail/wrong_cell", "ep_c")}
-	res, err := Verify(t.Context(), lib, d, eps, VerifyOptions{Jobs: 2, CheckBinary: bin})
+	res, err := Verify(t.Context(), lib, d, eps, VerifyOptions{RunOptions: RunOptions{Jobs: 2, CheckBinary: bin}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestBwrapSelfTest(t *testing.T) {
 	}
 	bin := freshCheckBinary(t)
 	lib := loadLibrary(t)
-	res, err := SelfTest(t.Context(), lib, b, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14", "app_todo_complete"}, CheckBinary: bin})
+	res, err := SelfTest(t.Context(), lib, b, SelfTestOptions{Tasks: []string{"sheet_set_cell_d14", "app_todo_complete"}, RunOptions: RunOptions{CheckBinary: bin}})
 	if err != nil {
 		t.Fatal(err)
 	}

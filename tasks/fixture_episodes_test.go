@@ -30,8 +30,8 @@ func TestFixtureEpisodesVerify(t *testing.T) {
 		dirs[i] = e.Dir
 	}
 	calls, last := 0, 0
-	res, err := tasks.Verify(t.Context(), lib, tasks.InProcess{}, dirs, tasks.VerifyOptions{Jobs: 2,
-		Progress: func(done, total int) { calls++; last = done; _ = total }})
+	res, err := tasks.Verify(t.Context(), lib, tasks.InProcess{}, dirs, tasks.VerifyOptions{RunOptions: tasks.RunOptions{Jobs: 2,
+		Progress: func(done, total int) { calls++; last = done; _ = total }}})
 	if err != nil {
 		t.Fatal(err)
 	}

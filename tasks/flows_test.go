@@ -174,7 +174,7 @@ func TestVerify(t *testing.T) {
 	wrongCell := episode(t, task, "fail/wrong_cell", "ep_c")
 	copyEp := episode(t, task, "fail/saved_as_copy", "ep_d")
 	r := inProcessFake()
-	res, err := Verify(t.Context(), lib, r, []string{pass, notSaved, wrongCell, copyEp}, VerifyOptions{Jobs: 3})
+	res, err := Verify(t.Context(), lib, r, []string{pass, notSaved, wrongCell, copyEp}, VerifyOptions{RunOptions: RunOptions{Jobs: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestVerifyBadEpisodes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(unsafe, FinalStateFile), []byte("not a tar"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Verify(t.Context(), lib, inProcessFake(), []string{noMeta, unknown, unsafe}, VerifyOptions{Jobs: 2})
+	res, err := Verify(t.Context(), lib, inProcessFake(), []string{noMeta, unknown, unsafe}, VerifyOptions{RunOptions: RunOptions{Jobs: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestPerturb(t *testing.T) {
 	parent := episode(t, task, "pass/done", "ep_p")
 	failing := episode(t, task, "fail/not_saved", "ep_f")
 	out := t.TempDir()
-	res, err := Perturb(t.Context(), lib, inProcessFake(), []string{parent, failing}, out, PerturbOptions{})
+	res, err := Perturb(t.Context(), lib, inProcessFake(), []string{parent, failing}, out, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestPerturb(t *testing.T) {
 	}
 
 	// Existing folders are not overwritten.
-	res, _ = Perturb(t.Context(), lib, inProcessFake(), []string{parent}, out, PerturbOptions{})
+	res, _ = Perturb(t.Context(), lib, inProcessFake(), []string{parent}, out, RunOptions{})
 	for _, r := range res {
 		if r.Status != PerturbError || !strings.Contains(r.Err, "already exists") {
 			t.Errorf("second run: %+v, want already exists", r)
@@ -393,7 +393,7 @@ func TestPerturbSurvivor(t *testing.T) {
 	always := &fakeRunner{RunFunc: func(context.Context, sandbox.Spec) (sandbox.Result, error) {
 		return sandbox.Result{Stdout: []byte(`{"pass": true, "category": null}`)}, nil
 	}}
-	res, err := Perturb(t.Context(), lib, always, []string{parent}, t.TempDir(), PerturbOptions{Jobs: 2})
+	res, err := Perturb(t.Context(), lib, always, []string{parent}, t.TempDir(), RunOptions{Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestLibraryPerturbationsCaught(t *testing.T) {
 		}
 		dirs = append(dirs, dir)
 	}
-	res, err := Perturb(t.Context(), lib, InProcess{}, dirs, t.TempDir(), PerturbOptions{Jobs: 2})
+	res, err := Perturb(t.Context(), lib, InProcess{}, dirs, t.TempDir(), RunOptions{Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

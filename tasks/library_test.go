@@ -76,7 +76,7 @@ func TestLibraryFixturesInProcess(t *testing.T) {
 			ids = append(ids, id)
 		}
 	}
-	res, err := SelfTest(t.Context(), lib, InProcess{}, SelfTestOptions{Tasks: ids, Jobs: 2})
+	res, err := SelfTest(t.Context(), lib, InProcess{}, SelfTestOptions{Tasks: ids, RunOptions: RunOptions{Jobs: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

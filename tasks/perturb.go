@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -23,14 +22,6 @@ const (
 	PerturbError         = StatusError
 )
 
-// PerturbOptions tune Perturb. Zero values mean defaults.
-type PerturbOptions struct {
-	Jobs int // concurrent parent episodes; 0 means 1
-	// CheckBinary: see SelfTestOptions.CheckBinary.
-	CheckBinary string
-	Logger      *slog.Logger // nil discards
-}
-
 // PerturbResult is one perturbation of one parent episode (or one row for a
 // parent that was skipped as a whole, with Perturbation "").
 type PerturbResult struct {
@@ -46,7 +37,7 @@ type PerturbResult struct {
 }
 
 // Perturb derives stress-test episodes from passing ones (seed §3.3). For
-// each parent folder it re-verifies the final state (twice, in the sandbox)
+// each parent folder it re-verifies the final state (Runs times, in the sandbox)
 // and skips parents that do not pass. For each perturbation the task
 // declares, it applies the defect to a private copy of the final state,
 // writes a new episode folder outDir/<parent>__<name> (meta.json copied from
@@ -56,17 +47,16 @@ type PerturbResult struct {
 // failure: a perturbed state the verifier still passes is reported with
 // status "survived". An existing episode folder is not overwritten.
 // The error is non-nil only when ctx is cancelled.
-func Perturb(ctx context.Context, lib *Library, r Runner, dirs []string, outDir string, opts PerturbOptions) ([]PerturbResult, error) {
-	v := &verifier{lib: lib, r: r, opts: VerifyOptions{CheckBinary: opts.CheckBinary, Logger: opts.Logger}, hashes: map[string]string{}}
-	if v.opts.Logger == nil {
-		v.opts.Logger = slog.New(slog.DiscardHandler)
-	}
+func Perturb(ctx context.Context, lib *Library, r Runner, dirs []string, outDir string, opts RunOptions) ([]PerturbResult, error) {
+	v := newVerifier(lib, r, VerifyOptions{RunOptions: opts})
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
 	rows := make([][]PerturbResult, len(dirs))
+	prog := progress{total: len(dirs), fn: opts.Progress}
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
 		rows[i] = perturbOne(ctx, v, dirs[i], outDir)
+		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

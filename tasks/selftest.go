@@ -11,19 +11,8 @@ import (
 
 // SelfTestOptions tune SelfTest. Zero values mean defaults.
 type SelfTestOptions struct {
+	RunOptions
 	Tasks []string // task ids to test; empty means all
-	Jobs  int      // concurrent fixtures; 0 means 1
-	// CheckBinary is the host path of a static trustlake-check mounted at
-	// /trustlake-check for declarative tasks; "" uses the image's own.
-	// The bwrap backend needs it.
-	CheckBinary string
-	// Runs is how many times each fixture's verifier runs (all must agree);
-	// values below 2 mean DefaultRuns.
-	Runs   int
-	Logger *slog.Logger // nil discards
-	// Progress, when set, is called after each fixture with the number
-	// done so far and the total (never concurrently).
-	Progress func(done, total int)
 }
 
 // FixtureResult is one fixture of one task, run twice.

@@ -30,25 +30,32 @@ const (
 	StatusError            = "error"            // bad episode (meta, unknown task, unsafe snapshot)
 )
 
+// RunOptions tune SelfTest, Verify and Perturb. Zero values mean defaults.
+type RunOptions struct {
+	Jobs int // concurrent fixtures or episodes; 0 means 1
+	// CheckBinary is the host path of a static trustlake-check mounted at
+	// /trustlake-check for declarative tasks; "" uses the image's own.
+	// The bwrap backend needs it.
+	CheckBinary string
+	// Runs is how many times the verifier runs on each state; all must agree
+	// for a verdict. Values below 2 mean DefaultRuns. A coin-flip verifier
+	// goes unnoticed on one state with probability UnnoticedCoinFlip(Runs).
+	Runs   int
+	Logger *slog.Logger // nil discards
+	// Progress, when set, is called after each fixture or episode with the
+	// number done so far and the total; calls may come from several
+	// goroutines but never at the same time.
+	Progress func(done, total int)
+}
+
 // VerifyOptions tune Verify. Zero values mean defaults.
 type VerifyOptions struct {
-	Jobs  int  // concurrent episodes; 0 means 1
+	RunOptions
 	Force bool // overwrite a gt.json with different content
-	// CheckBinary: see SelfTestOptions.CheckBinary.
-	CheckBinary string
 	// ReadMeta decodes an episode's meta.json; nil means ReadMeta. The
 	// command passes the ingest decoder, so that verify accepts and refuses
 	// exactly what ingest does.
 	ReadMeta func(dir string) (Meta, error)
-	// Runs is how many times each episode's verifier runs; all must agree
-	// for a label. Values below 2 mean DefaultRuns. A coin-flip verifier
-	// goes unnoticed on one episode with probability UnnoticedCoinFlip(Runs).
-	Runs   int
-	Logger *slog.Logger // nil discards
-	// Progress, when set, is called after each episode with the number
-	// done so far and the total; calls may come from several goroutines
-	// but never at the same time.
-	Progress func(done, total int)
 }
 
 // VerifyResult is the outcome for one episode folder.
@@ -91,10 +98,7 @@ type GTFile struct {
 // failure. Results come in the order of dirs. The error is non-nil only when
 // ctx is cancelled; per-episode problems are in the results.
 func Verify(ctx context.Context, lib *Library, r Runner, dirs []string, opts VerifyOptions) ([]VerifyResult, error) {
-	v := verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
-	if v.opts.Logger == nil {
-		v.opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	v := newVerifier(lib, r, opts)
 	if n := removeStaleTemp(); n > 0 {
 		v.opts.Logger.Warn("removed snapshot folders left by killed runs", "count", n)
 	}
@@ -117,6 +121,13 @@ type verifier struct {
 	opts   VerifyOptions
 	mu     sync.Mutex
 	hashes map[string]string // task id → verifier sha256
+}
+
+func newVerifier(lib *Library, r Runner, opts VerifyOptions) *verifier {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
 }
 
 func (v *verifier) hash(t *Task) (string, error) {

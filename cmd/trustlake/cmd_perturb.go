@@ -41,7 +41,7 @@ func perturbCommand() *cli.Command {
 
 func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout io.Writer) error {
 	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.PerturbResult, error) {
-		return tasks.Perturb(ctx, lib, r, o.episodes, o.out, tasks.PerturbOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
+		return tasks.Perturb(ctx, lib, r, o.episodes, o.out, tasks.RunOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Logger: g.logger()})
 	})
 	if err != nil {
 		return err

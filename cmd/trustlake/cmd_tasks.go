@@ -126,8 +126,8 @@ func tasksCommand() *cli.Command {
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
 	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.FixtureResult, error) {
-		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs,
-			Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")})
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids,
+			RunOptions: tasks.RunOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs, Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")}})
 		clearProgress(g.stderr)
 		if err == nil && record {
 			rows, err = tasks.SelfTestRows(lib, res, tasks.RunnerName(r))

@@ -58,8 +58,8 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
 	}
 	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.VerifyResult, error) {
-		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Jobs: o.jobs, Force: o.force, CheckBinary: o.checkBinary, Runs: o.runs, ReadMeta: ingestMeta(ctx),
-			Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")})
+		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Force: o.force, ReadMeta: ingestMeta(ctx),
+			RunOptions: tasks.RunOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs, Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")}})
 	})
 	if err != nil {
 		return err
