@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
@@ -139,12 +140,7 @@ func openCopy(base string, data []byte, companions map[string][]byte) (*sql.DB, 
 }
 
 func allLists(v []any) bool {
-	for _, e := range v {
-		if _, ok := e.([]any); !ok {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(v, func(e any) bool { _, ok := e.([]any); return !ok })
 }
 
 func queryRows(ctx context.Context, db *sql.DB, q string) ([][]any, error) {

@@ -55,11 +55,10 @@ func (p Program) Validate() error {
 // Run evaluates the program on the final state; the initial state is
 // taskDir/initial when that folder exists.
 func (p Program) Run(ctx context.Context, taskDir, final string) Verdict {
-	env := Env{Final: final}
-	if st, err := os.Stat(filepath.Join(taskDir, "initial")); err == nil && st.IsDir() {
-		env.Initial = filepath.Join(taskDir, "initial")
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		env.Initial = filepath.Join(taskDir, "initial") // let the checks report it
+	// An unreadable initial/ stays set: the checks report it.
+	env := Env{Final: final, Initial: filepath.Join(taskDir, "initial")}
+	if st, err := os.Stat(env.Initial); errors.Is(err, fs.ErrNotExist) || err == nil && !st.IsDir() {
+		env.Initial = ""
 	}
 	return Evaluate(ctx, p.Checks, env, Options{Score: p.Score == ScoreWeighted})
 }

@@ -132,11 +132,7 @@ type def struct {
 
 // all lists every task definition.
 func all() []def {
-	var out []def
-	for _, f := range []func() []def{fileTasks, sheetTasks, configTasks, appTasks, browserTasks, terminalTasks} {
-		out = append(out, f()...)
-	}
-	return out
+	return slices.Concat(fileTasks(), sheetTasks(), configTasks(), appTasks(), browserTasks(), terminalTasks())
 }
 
 // Write (re)creates every task folder under out.
