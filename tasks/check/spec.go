@@ -233,11 +233,5 @@ func CleanPath(p string) error {
 	return nil
 }
 
-func validID(s string) bool {
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
+// validID accepts check ids of letters, digits, '_', '-' and '.'.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`).MatchString
