@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"math"
 	"reflect"
 	"strconv"
@@ -12,6 +13,9 @@ import (
 // every number becomes float64, maps get string keys, times become RFC 3339.
 func normalize(v any) any {
 	switch x := v.(type) {
+	case json.Number:
+		f, _ := x.Float64()
+		return f
 	case []byte:
 		return string(x)
 	case time.Time:

@@ -121,7 +121,6 @@ func decodeStructured(kind string, data []byte) (any, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("parse JSON: %w", err)
 		}
-		return jsonNumbers(v), nil
 	case TypeYAMLKey:
 		if err := yaml.Unmarshal(data, &v); err != nil {
 			return nil, fmt.Errorf("parse YAML: %w", err)
@@ -134,24 +133,6 @@ func decodeStructured(kind string, data []byte) (any, error) {
 		v = m
 	}
 	return normalize(v), nil
-}
-
-// jsonNumbers turns json.Number into float64 throughout.
-func jsonNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i := range x {
-			x[i] = jsonNumbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = jsonNumbers(x[k])
-		}
-	}
-	return v
 }
 
 func evalKey(s *Spec, data []byte) (bool, any, error) {
