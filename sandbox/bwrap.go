@@ -23,6 +23,10 @@ type BwrapOptions struct {
 	Logger      *slog.Logger
 }
 
+// bwrapConcurrency is how many concurrent bwrap sandboxes share uid 65534's
+// RLIMIT_NPROC (see Bwrap).
+const bwrapConcurrency = 8
+
 // Bwrap runs specs under bubblewrap, the engine-less fallback. The command
 // runs from the host's own /usr (Spec.Image is ignored), so it must exist on the
 // host or in a Mount. Started as root, bwrap itself runs as uid/gid 65534, so
@@ -39,10 +43,6 @@ type BwrapOptions struct {
 // NanoCPUs is not enforced. Because RLIMIT_NPROC is per user, the limit set is
 // PIDs × bwrapConcurrency, shared by the sandboxes running at once. It is safe
 // for concurrent use.
-// bwrapConcurrency is how many concurrent bwrap sandboxes share uid 65534's
-// RLIMIT_NPROC (see Bwrap).
-const bwrapConcurrency = 8
-
 type Bwrap struct {
 	opts BwrapOptions
 	log  *slog.Logger
