@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"math"
 	"slices"
 )
 
@@ -41,63 +40,48 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	if _, err := canonicalOrder(ids); err != nil {
 		return nil, err
 	}
-	out := make([][]Interval, len(groups))
-	offs := make([]int, len(groups)) // where each group's values start in a resample
-	width := 0
+	offs := make([]int, len(groups)+1) // group g's values are offs[g]:offs[g+1] of a resample's
+	var est []float64
 	for g, gr := range groups {
-		offs[g] = width
-		width += gr.Values
-		out[g] = make([]Interval, gr.Values)
-		est := make([]float64, gr.Values)
-		gr.Eval(groupSums(gr, nil, nil), est)
-		for i := range out[g] {
-			out[g][i] = Interval{Estimate: est[i], Lo: math.NaN(), Hi: math.NaN()}
-		}
+		est = slices.Grow(est, gr.Values)[:offs[g]+gr.Values]
+		gr.Eval(groupSums(gr, nil, nil), est[offs[g]:])
+		offs[g+1] = len(est)
 	}
-	if len(ids) < 2 || width == 0 {
-		return out, nil
-	}
-	plan := planAllSums(groups, len(ids))
 	R := opts.Resamples
-	vals := make([]float64, width*R) // vals[v*R+r]: value v in resample r
-	type scratch struct {
-		sums, out []float64
-		s         sumScratch
-	}
-	work := make([]*scratch, opts.Workers)
-	err = ClusterCounts(ids, opts, func(worker, r int, counts []int) {
-		s := work[worker]
-		if s == nil {
-			s = &scratch{out: make([]float64, width)}
-			work[worker] = s
+	vals := make([]float64, len(est)*R) // vals[v*R+r]: value v in resample r
+	if len(ids) >= 2 && len(est) > 0 {
+		plan := planAllSums(groups, len(ids))
+		type scratch struct {
+			sums, out []float64
+			s         sumScratch
 		}
-		plan.sum(counts, &s.s)
-		for g, gr := range groups {
-			s.sums = slices.Grow(s.sums[:0], len(gr.Cols))[:len(gr.Cols)]
-			plan.groupSumsOf(g, &s.s, s.sums)
-			o := s.out[offs[g] : offs[g]+gr.Values]
-			gr.Eval(s.sums, o)
-			for i, v := range o {
-				vals[(offs[g]+i)*R+r] = v
+		work := make([]*scratch, opts.Workers)
+		err = ClusterCounts(ids, opts, func(worker, r int, counts []int) {
+			s := work[worker]
+			if s == nil {
+				s = &scratch{out: make([]float64, len(est))}
+				work[worker] = s
 			}
+			plan.sum(counts, &s.s)
+			for g, gr := range groups {
+				s.sums = slices.Grow(s.sums[:0], len(gr.Cols))[:len(gr.Cols)]
+				plan.groupSumsOf(g, &s.s, s.sums)
+				o := s.out[offs[g]:offs[g+1]]
+				gr.Eval(s.sums, o)
+				for i, v := range o {
+					vals[(offs[g]+i)*R+r] = v
+				}
+			}
+		})
+		if err != nil {
+			return nil, err
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
-	ivs := make([]*Interval, 0, width) // ivs[v]: the interval of value v
+	all := intervals(est, vals, len(ids), opts)
+	out := make([][]Interval, len(groups))
 	for g := range groups {
-		for i := range out[g] {
-			ivs = append(ivs, &out[g][i])
-		}
+		out[g] = all[offs[g]:offs[g+1]:offs[g+1]]
 	}
-	parallel(opts.Workers, func(first, step int) {
-		for v := first; v < width; v += step {
-			iv := ivs[v]
-			iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[v*R:(v+1)*R], opts.Alpha)
-			iv.OK = iv.Used > 0
-		}
-	})
 	return out, nil
 }
 

@@ -54,11 +54,6 @@ func PPIBootstrap(ids []string, cells []PPISums, opts BootstrapOptions) (PPIBoot
 		total.AddScaled(c, 1)
 	}
 	est := ppiValues(total)
-	out := PPIBoot{}
-	ivs := []*Interval{&out.JudgeOnly, &out.GTOnly, &out.PPI, &out.Tuned}
-	for k, iv := range ivs {
-		*iv = Interval{Estimate: est[k], Lo: math.NaN(), Hi: math.NaN()}
-	}
 	R := o.Resamples
 	vals := make([]float64, 4*R)
 	err = ClusterCounts(ids, o, func(_, r int, counts []int) {
@@ -73,12 +68,9 @@ func PPIBootstrap(ids []string, cells []PPISums, opts BootstrapOptions) (PPIBoot
 			vals[k*R+r] = v[k]
 		}
 	})
-	if err != nil || len(ids) < 2 {
-		return out, err
+	if err != nil {
+		return PPIBoot{}, err
 	}
-	for k, iv := range ivs {
-		iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals[k*R:(k+1)*R], o.Alpha)
-		iv.OK = iv.Used > 0
-	}
-	return out, nil
+	ivs := intervals(est[:], vals, len(ids), o)
+	return PPIBoot{JudgeOnly: ivs[0], GTOnly: ivs[1], PPI: ivs[2], Tuned: ivs[3]}, nil
 }
