@@ -147,10 +147,6 @@ func alphaRow(cells []queries.AgreementCell, opts ExtraOptions) (AlphaRow, error
 	if err != nil {
 		return row, err
 	}
-	row.Alpha = undefined(false)
-	row.Alpha.Value = iv.Estimate
-	if iv.OK {
-		row.Alpha.Boot = [2]float64{iv.Lo, iv.Hi}
-	}
+	row.Alpha = bootMetric(iv)
 	return row, nil
 }

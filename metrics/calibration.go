@@ -96,15 +96,7 @@ func calibrationRow(g queries.Forecasts, opts ExtraOptions) (CalibrationRow, boo
 	if err != nil {
 		return row, false, err
 	}
-	metric := func(iv stats.Interval) Metric {
-		m := undefined(false)
-		m.Value = iv.Estimate
-		if iv.OK {
-			m.Boot = [2]float64{iv.Lo, iv.Hi}
-		}
-		return m
-	}
-	row.Brier, row.ECEWidth, row.ECEMass = metric(ci.Brier), metric(ci.ECEWidth), metric(ci.ECEMass)
+	row.Brier, row.ECEWidth, row.ECEMass = bootMetric(ci.Brier), bootMetric(ci.ECEWidth), bootMetric(ci.ECEMass)
 	for _, b := range stats.Reliability(pts, opts.Bins) {
 		row.Reliability = append(row.Reliability, ReliabilityBin{Lo: b.Lo, Hi: b.Hi, N: b.N, MeanP: jsonNum(b.MeanP), FracY: jsonNum(b.FracY)})
 	}

@@ -171,8 +171,7 @@ func bootstrapRows(jobs []*bootJob, ids []string, opts stats.BootstrapOptions) e
 	for k, j := range jobs {
 		all := rowMetrics(j.row)
 		for i, m := range j.metrics {
-			iv := ivs[same[k]][i]
-			all[m].Boot = [2]float64{iv.Lo, iv.Hi}
+			all[m].Boot = bounds(ivs[same[k]][i])
 		}
 	}
 	return nil

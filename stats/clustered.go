@@ -107,16 +107,14 @@ func DiffMeansCR1(sumA, nA, sumB, nB []float64) DiffCR1 {
 		ss *= gf / (gf - 1)
 	}
 	out.SE = math.Sqrt(ss)
-	out.Z, out.P = zTest(out.Diff, out.SE)
+	out.Z, out.P = ZTest(out.Diff, out.SE)
 	return out
 }
 
 // ZTest returns z = diff/se and its two-sided normal p-value. A zero se
 // gives z 0 and p 1 when diff is 0 (nothing varies, nothing changed), and
 // ±Inf and p 0 otherwise; NaN inputs give NaN.
-func ZTest(diff, se float64) (z, p float64) { return zTest(diff, se) }
-
-func zTest(diff, se float64) (z, p float64) {
+func ZTest(diff, se float64) (z, p float64) {
 	switch {
 	case math.IsNaN(diff) || math.IsNaN(se):
 		return math.NaN(), math.NaN()

@@ -47,6 +47,6 @@ func ClusteredTwoProportionZ(kA, nA int, deffA float64, kB, nB int, deffB float6
 	pool := float64(kA+kB) / float64(nA+nB)
 	out := TwoSample{Diff: pa - pb, Lo: nan, Hi: nan}
 	se := math.Sqrt(d * pool * (1 - pool) * (1/float64(nA) + 1/float64(nB)))
-	out.Z, out.P = zTest(out.Diff, se)
+	out.Z, out.P = ZTest(out.Diff, se)
 	return out
 }
