@@ -42,31 +42,6 @@ func canonicalOrder(ids []string) ([]int, error) {
 	return order, nil
 }
 
-// percentileInterval reorders vals, dropping NaNs, and returns the alpha/2
-// and 1−alpha/2 quantiles by linear interpolation between order statistics
-// (Hyndman–Fan type 7, numpy's default), with the number of values used
-// and skipped. It selects the four order statistics it needs instead of
-// sorting (the same values), among the tails when they hold them
-// (tailQuantiles).
-func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, skipped int) {
-	kept := vals[:0]
-	for _, v := range vals {
-		if !math.IsNaN(v) {
-			kept = append(kept, v)
-		}
-	}
-	used, skipped = len(kept), len(vals)-len(kept)
-	if used == 0 {
-		return math.NaN(), math.NaN(), used, skipped
-	}
-	if lo, hi, ok := tailQuantiles(kept, alpha); ok {
-		return lo, hi, used, skipped
-	}
-	lo = quantileSelect(kept, alpha/2, 0)
-	hi = quantileSelect(kept, 1-alpha/2, int(math.Floor(alpha/2*float64(len(kept)-1)))+1)
-	return lo, hi, used, skipped
-}
-
 // quantileSelect returns the q-quantile (type 7) of xs, whose first from
 // values are the from smallest (a previous selection), reordering the rest.
 func quantileSelect(xs []float64, q float64, from int) float64 {
@@ -125,12 +100,29 @@ func selectNth(xs []float64, k int) {
 }
 
 // Percentiles returns the percentile interval of a statistic's values on
-// bootstrap resamples, NaNs left out, as every bootstrap here computes it
-// (for a caller that draws with ClusterCounts and keeps the values
-// itself); Estimate is NaN. It reorders vals.
+// bootstrap resamples, as every bootstrap here computes it (for a caller
+// that draws with ClusterCounts and keeps the values itself): NaNs are left
+// out and counted in Skipped, and Lo and Hi are the alpha/2 and 1−alpha/2
+// quantiles, interpolated linearly between order statistics (Hyndman–Fan
+// type 7, numpy's default), found by selecting the four order statistics
+// needed instead of sorting (the same values), among the tails when they
+// hold them (tailQuantiles). Estimate is NaN. It reorders vals.
 func Percentiles(vals []float64, alpha float64) Interval {
-	iv := Interval{Estimate: math.NaN()}
-	iv.Lo, iv.Hi, iv.Used, iv.Skipped = percentileInterval(vals, alpha)
-	iv.OK = iv.Used > 0
+	kept := vals[:0]
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			kept = append(kept, v)
+		}
+	}
+	iv := Interval{Estimate: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Used: len(kept), Skipped: len(vals) - len(kept)}
+	if iv.OK = iv.Used > 0; !iv.OK {
+		return iv
+	}
+	if lo, hi, ok := tailQuantiles(kept, alpha); ok {
+		iv.Lo, iv.Hi = lo, hi
+		return iv
+	}
+	iv.Lo = quantileSelect(kept, alpha/2, 0)
+	iv.Hi = quantileSelect(kept, 1-alpha/2, int(math.Floor(alpha/2*float64(len(kept)-1)))+1)
 	return iv
 }
