@@ -219,9 +219,7 @@ func paired(pairs []queries.MetricPair, mode int, policy string, bopts stats.Boo
 		return out, fmt.Errorf("bootstrap paired difference: %w", err)
 	}
 	for i, m := range []*Metric{&out.Diff, &out.RateA, &out.RateB} {
-		if ivs[i].OK {
-			m.Boot = [2]float64{ivs[i].Lo, ivs[i].Hi}
-		}
+		m.Boot = bounds(ivs[i])
 	}
 	return out, nil
 }

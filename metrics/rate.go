@@ -274,12 +274,8 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 	if err != nil {
 		return row, nil, err
 	}
-	for _, p := range []struct {
-		est *RateEstimate
-		iv  stats.Interval
-	}{{&row.JudgeOnly, boot.JudgeOnly}, {&row.GTOnly, boot.GTOnly}, {&row.PPI, boot.PPI}, {&row.PPITuned, boot.Tuned}} {
-		p.est.Boot = [2]float64{p.iv.Lo, p.iv.Hi}
-	}
+	row.JudgeOnly.Boot, row.GTOnly.Boot = bounds(boot.JudgeOnly), bounds(boot.GTOnly)
+	row.PPI.Boot, row.PPITuned.Boot = bounds(boot.PPI), bounds(boot.Tuned)
 	var la, ua []float64
 	for _, s := range sums {
 		la, ua = append(la, s.N), append(ua, s.NU)

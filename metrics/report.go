@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/trustlake/trustlake/stats"
 )
 
 // Metric is one estimate with its intervals. NaN marks an undefined value
@@ -24,6 +26,17 @@ func undefined(hasWilson bool) Metric {
 	nan := math.NaN()
 	return Metric{Value: nan, Wilson: [2]float64{nan, nan}, HasWilson: hasWilson, Boot: [2]float64{nan, nan}}
 }
+
+// bootMetric returns a metric without a Wilson interval: a bootstrap
+// interval's estimate and bounds (NaN when not OK).
+func bootMetric(iv stats.Interval) Metric {
+	m := undefined(false)
+	m.Value, m.Boot = iv.Estimate, bounds(iv)
+	return m
+}
+
+// bounds returns a bootstrap interval's bounds (NaN when not OK).
+func bounds(iv stats.Interval) [2]float64 { return [2]float64{iv.Lo, iv.Hi} }
 
 // jsonNum is a float that marshals NaN and ±Inf as null.
 type jsonNum float64

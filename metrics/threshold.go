@@ -188,8 +188,7 @@ func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossF
 func (b *thresholdBoot) setIntervals(vals []float64) {
 	R := len(vals) / 3
 	for k, m := range []*Metric{&b.out.HeldOutFPR, &b.out.HeldOutTPR, &b.out.AUC} {
-		iv := stats.Percentiles(vals[k*R:(k+1)*R], b.mo.Alpha) // NaNs when every resample is undefined
-		m.Boot = [2]float64{iv.Lo, iv.Hi}
+		m.Boot = bounds(stats.Percentiles(vals[k*R:(k+1)*R], b.mo.Alpha)) // NaNs when every resample is undefined
 	}
 }
 

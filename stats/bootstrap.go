@@ -3,6 +3,8 @@ package stats
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 )
@@ -95,6 +97,131 @@ func ClusterBootstrap(ids []string, stat func(idx []int) float64, opts Bootstrap
 		return Interval{}, err
 	}
 	return out[0], nil
+}
+
+// ClusterBootstrapN is ClusterBootstrap for k statistics computed together
+// on each resample: stat fills out[0..k) for the clusters idx (NaN where a
+// statistic is undefined) and the result holds one percentile interval per
+// statistic, each what ClusterBootstrap gives for that statistic alone.
+// stat is called from several goroutines at once, each with its own out.
+func ClusterBootstrapN(ids []string, k int, stat func(idx []int, out []float64), opts BootstrapOptions) ([]Interval, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	order, err := canonicalOrder(ids)
+	if err != nil {
+		return nil, err
+	}
+	est := make([]float64, k)
+	for j := range est {
+		est[j] = math.NaN()
+	}
+	if len(ids) > 0 {
+		stat(order, est)
+	}
+	R := opts.Resamples
+	vals := make([]float64, k*R)
+	res := make([][]float64, opts.Workers)
+	err = draw(ids, opts, func(worker, r int, idx []int) {
+		if res[worker] == nil {
+			res[worker] = make([]float64, k)
+		}
+		stat(idx, res[worker])
+		for j, v := range res[worker] {
+			vals[j*R+r] = v
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return intervals(est, vals, len(ids), opts), nil
+}
+
+// ClusterCounts runs fn on every resample of a cluster bootstrap over ids,
+// given as multiplicities: counts[i] is how many times the cluster at
+// position i of ids is drawn in resample r (the counts sum to len(ids)).
+// The draws are those of ClusterBootstrap and every other bootstrap here
+// for the same ids and options. It is for a caller that evaluates many
+// statistics per resample and keeps the values itself.
+//
+// fn runs on opts.Workers goroutines at once; worker (0 ≤ worker <
+// opts.Workers, after defaults) names the calling goroutine, so that fn can
+// keep scratch space per worker without locks. counts is reused once fn
+// returns. With fewer than two clusters fn is never called. It fails on
+// duplicate ids, invalid options, or with ErrStopped when opts.Stop closes.
+func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, counts []int)) error {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	counts := make([][]int, opts.Workers)
+	return draw(ids, opts, func(worker, r int, idx []int) {
+		if counts[worker] == nil {
+			counts[worker] = make([]int, len(ids))
+		}
+		c := counts[worker]
+		clear(c)
+		for _, i := range idx {
+			c[i]++
+		}
+		fn(worker, r, c)
+	})
+}
+
+// draw is the one resampling engine: it runs fn on every resample r of
+// opts (defaults filled) with idx, the positions into ids of len(ids)
+// clusters drawn with replacement from r's own stream (reseed) over the
+// clusters sorted by id. Each worker takes a block of consecutive
+// resamples. With fewer than two clusters fn is never called. It fails on
+// duplicate ids, or with ErrStopped when opts.Stop closes.
+func draw(ids []string, opts BootstrapOptions, fn func(worker, r int, idx []int)) error {
+	order, err := canonicalOrder(ids)
+	if err != nil {
+		return err
+	}
+	n := len(ids)
+	if n < 2 {
+		return nil
+	}
+	parallel(opts.Workers, func(worker, workers int) {
+		idx := make([]int, n)
+		src := &rand.PCG{}
+		rng := rand.New(src)
+		R := opts.Resamples
+		for r := worker * R / workers; r < (worker+1)*R/workers; r++ {
+			if stopped(opts.Stop) {
+				return
+			}
+			reseed(src, opts.Seed, r)
+			for j := range idx {
+				idx[j] = order[rng.IntN(n)]
+			}
+			fn(worker, r, idx)
+		}
+	})
+	if stopped(opts.Stop) {
+		return ErrStopped
+	}
+	return nil
+}
+
+// intervals returns the percentile intervals of statistics with estimates
+// est and resampled values vals (statistic j's at vals[j*R:(j+1)*R]); with
+// fewer than two clusters, every interval has OK false.
+func intervals(est, vals []float64, clusters int, opts BootstrapOptions) []Interval {
+	out := make([]Interval, len(est))
+	R := opts.Resamples
+	parallel(min(opts.Workers, len(est)), func(first, step int) {
+		for j := first; j < len(est); j += step {
+			out[j] = Interval{Lo: math.NaN(), Hi: math.NaN()}
+			if clusters >= 2 {
+				out[j] = Percentiles(vals[j*R:(j+1)*R], opts.Alpha)
+			}
+			out[j].Estimate = est[j]
+		}
+	})
+	return out
 }
 
 // parallel runs body(w, workers) on workers goroutines, w = 0..workers−1,

@@ -274,6 +274,12 @@ func TestBootstrapRatiosCoverage(t *testing.T) {
 	}
 }
 
+// percentileInterval is Percentiles' bounds and counts.
+func percentileInterval(vals []float64, alpha float64) (lo, hi float64, used, skipped int) {
+	iv := Percentiles(vals, alpha)
+	return iv.Lo, iv.Hi, iv.Used, iv.Skipped
+}
+
 func TestPercentileInterval(t *testing.T) {
 	vals := []float64{5, math.NaN(), 1, 4, 2, 3, math.NaN()}
 	lo, hi, used, skipped := percentileInterval(vals, 0.5)
