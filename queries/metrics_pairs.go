@@ -94,7 +94,8 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (LakeCounts, error) {
 		return *s.counts, nil
 	}
 	var c LakeCounts
-	if err := s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts")).Scan(&c.Verdicts, &c.Episodes, &c.GroundTruth); err != nil {
+	row := s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts"))
+	if err := row.Scan(&c.Verdicts, &c.Episodes, &c.GroundTruth); err != nil {
 		return LakeCounts{}, fmt.Errorf("count lake rows: %w", err)
 	}
 	return c, nil

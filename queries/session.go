@@ -182,7 +182,8 @@ func (s *Session) eachRow(ctx context.Context, what string, fn func(*sql.Rows) e
 
 // collect returns one T per row of query, scanned into dest(&t); a scan
 // error is wrapped as "scan <item>: <error>", the query's as eachRow's.
-func collect[T any](ctx context.Context, s *Session, what, item string, dest func(*T) []any, query string, args ...any) ([]T, error) {
+func collect[T any](ctx context.Context, s *Session, what, item string, dest func(*T) []any, query string,
+	args ...any) ([]T, error) {
 	var out []T
 	err := s.eachRow(ctx, what, func(rows *sql.Rows) error {
 		var t T

@@ -102,7 +102,8 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 			&runs, &parse, &succ, &fail, &unc, &maj, &vsMaj); err != nil {
 			return fmt.Errorf("scan viewer episode: %w", err)
 		}
-		e.Agent, e.Source, e.Category, e.CategoryFrom, e.Hardness = nullStr(agent), nullStr(source), nullStr(cat), nullStr(from), nullStr(hard)
+		e.Agent, e.Source, e.Category = nullStr(agent), nullStr(source), nullStr(cat)
+		e.CategoryFrom, e.Hardness = nullStr(from), nullStr(hard)
 		e.Majority, e.VsMajority = nullStr(maj), nullStr(vsMaj)
 		e.VerifierPass, e.HumanPass, e.GTPass = boolPtr(vp), boolPtr(hp), boolPtr(gp)
 		e.Runs, e.ParseErrors, e.Success, e.Failure, e.Uncertain = intPtr(runs), intPtr(parse), intPtr(succ), intPtr(fail), intPtr(unc)
