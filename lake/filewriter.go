@@ -72,14 +72,8 @@ func (hw *hashWriter) Write(p []byte) (int, error) {
 // newFileWriter starts a data file in the partition values of table t,
 // with its dictionaries capped at dictBytes (0: no cap) and its row groups
 // at groupRows rows (0: the lake's RowGroupRows), and its companion if
-// the table has one.
-func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows int) (*fileWriter[T], error) {
-	return newDataFileWriter[T](tx, t, values, dictBytes, groupRows, 0)
-}
-
-// newDataFileWriter is newFileWriter with the writer's
-// WriterOptions.CountsInMemory for the companion.
-func newDataFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows, inMemory int) (*fileWriter[T], error) {
+// the table has one, given the writer's WriterOptions.CountsInMemory.
+func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows, inMemory int) (*fileWriter[T], error) {
 	c, err := tx.l.companionFor(t)
 	if err != nil {
 		return nil, err

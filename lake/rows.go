@@ -18,11 +18,6 @@ type typedOps[T any] struct{}
 
 func (typedOps[T]) zero() any { var z T; return z }
 
-// fileKeys recomputes a data file's key index from its rows.
-func (o typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
-	return o.digest(root, t, f, nil)
-}
-
 // digest recomputes a data file's key index entries from its rows and,
 // unless feed is nil, feeds it each batch of rows.
 func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {
@@ -71,7 +66,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 			}
 			if fw == nil {
 				var err error
-				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0); err != nil {
+				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0, 0); err != nil {
 					return err
 				}
 				st.FilesOut++

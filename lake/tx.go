@@ -98,11 +98,7 @@ func (tx *Tx) cleanOrphans() error {
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keyindex.Dir, supersededDir, stagingDir}
-	for _, t := range Tables() {
-		dirs = append(dirs, t.Name)
-	}
-	for _, name := range dirs {
+	for _, name := range lakeDirs(keyindex.Dir, supersededDir, stagingDir) {
 		dir := filepath.Join(l.root, name)
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
