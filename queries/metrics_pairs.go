@@ -67,18 +67,13 @@ type GroundTruthSummary struct {
 // MetricsGroundTruthSummary summarises the ground-truth rows of the episodes
 // of source judged by jc (sql/metrics_ground_truth_summary.sql).
 func (s *Session) MetricsGroundTruthSummary(ctx context.Context, jc JudgeCondition, source string) (GroundTruthSummary, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
-	if err != nil {
-		return GroundTruthSummary{}, fmt.Errorf("query ground-truth summary: %w", err)
+	out, err := collect(ctx, s, "query ground-truth summary", "ground-truth summary", func(g *GroundTruthSummary) []any {
+		return []any{&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes, &g.Tested, &g.SelfTests}
+	}, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
+	if err != nil || len(out) == 0 {
+		return GroundTruthSummary{}, err
 	}
-	defer rows.Close()
-	var g GroundTruthSummary
-	if rows.Next() {
-		if err := rows.Scan(&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes, &g.Tested, &g.SelfTests); err != nil {
-			return GroundTruthSummary{}, fmt.Errorf("scan ground-truth summary: %w", err)
-		}
-	}
-	return g, rows.Err()
+	return out[0], nil
 }
 
 // LakeCounts are the row counts of the tables the metrics read.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -150,16 +151,7 @@ func (s *Session) Exec(ctx context.Context, query string, args ...any) error {
 func (s *Session) Version() int64 { return s.version }
 
 // quote makes a SQL string literal.
-func quote(s string) string {
-	out := []byte{'\''}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\'' {
-			out = append(out, '\'')
-		}
-		out = append(out, s[i])
-	}
-	return string(append(out, '\''))
-}
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // eachRow runs query and calls fn on every row until fn fails; fn's error
 // is returned as is, the query's wrapped as "<what>: <error>".
