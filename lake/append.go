@@ -215,7 +215,7 @@ func (w *Writer[T]) flush(ps *partState[T]) error {
 		ps.fw = nil
 	}
 	if ps.fw == nil {
-		fw, err := newDataFileWriter[T](w.tx, w.table, ps.values, w.opts.DictionaryBytes, w.opts.RowGroupRows, w.opts.CountsInMemory)
+		fw, err := newFileWriter[T](w.tx, w.table, ps.values, w.opts.DictionaryBytes, w.opts.RowGroupRows, w.opts.CountsInMemory)
 		if err != nil {
 			return err
 		}

@@ -219,7 +219,7 @@ func checkKeysAgainst(root string, f FileEntry, want []keyindex.Entry) (Problem,
 		if err != nil {
 			return bad("%v", err)
 		}
-		if want, err = t.ops.fileKeys(root, t, f); err != nil {
+		if want, err = t.ops.digest(root, t, f, nil); err != nil {
 			return bad("%v", err)
 		}
 	}

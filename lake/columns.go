@@ -11,15 +11,15 @@ import (
 )
 
 // StringColumn calls fn with every non-null value of one string column of
-// a table, over the files of manifest m (a transaction's base, or the
-// committed one). Only that column is read, so the cost is one column's
-// pages, not whole rows. A file without the column contributes nothing.
-func (l *Lake) StringColumn(m Manifest, table, column string, fn func(string)) error {
-	for _, f := range m.Files {
+// a table as the transaction started. Only that column is read, so the
+// cost is one column's pages, not whole rows. A file without the column
+// contributes nothing.
+func (tx *Tx) StringColumn(table, column string, fn func(string)) error {
+	for _, f := range tx.base.Files {
 		if f.Table != table {
 			continue
 		}
-		if err := readStringColumn(filepath.Join(l.root, filepath.FromSlash(f.Path)), column, fn); err != nil {
+		if err := readStringColumn(filepath.Join(tx.l.root, filepath.FromSlash(f.Path)), column, fn); err != nil {
 			return fmt.Errorf("read %s column %s: %w", f.Path, column, err)
 		}
 	}
@@ -88,10 +88,4 @@ func eachPage(pf *parquet.File, col int, fn func(parquet.Page) error) error {
 		pages.Close()
 	}
 	return nil
-}
-
-// StringColumn calls fn with every non-null value of one string column of
-// a table as the transaction started (see Lake.StringColumn).
-func (tx *Tx) StringColumn(table, column string, fn func(string)) error {
-	return tx.l.StringColumn(tx.base, table, column, fn)
 }

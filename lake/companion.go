@@ -3,8 +3,8 @@ package lake
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"reflect"
 	"strings"
 )
 
@@ -136,8 +136,8 @@ type CompanionFile[T any] struct {
 
 // CreateCompanion starts the companion file of d.
 func CreateCompanion[T any](d *DataFile) (*CompanionFile[T], error) {
-	if want := reflect.TypeFor[T](); d.companion.rows.typ != want {
-		return nil, fmt.Errorf("table %s holds %s rows, not %s", d.companion.Name, d.companion.rows.typ, want)
+	if err := checkRowType[T](d.companion); err != nil {
+		return nil, err
 	}
 	rel, ok := companionPath(d.rel)
 	if !ok {
@@ -231,13 +231,5 @@ func (m Manifest) RunCountsComplete() bool {
 			counts[f.Path] = true
 		}
 	}
-	if len(data) != len(counts) {
-		return false
-	}
-	for p := range data {
-		if !counts[p] {
-			return false
-		}
-	}
-	return true
+	return maps.Equal(data, counts)
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -30,7 +29,7 @@ type fileWriter[T any] struct {
 	rel    string // final path relative to root
 	tmp    string // where it is written until Commit
 	f      *os.File
-	h      hashWriter
+	h      keyindex.HashWriter
 	w      *parquet.GenericWriter[T]
 	shred  *shredder // nil: rows go through w.Write
 	keys   *keyindex.Writer
@@ -53,33 +52,11 @@ type fileWriter[T any] struct {
 	data      *DataFile // what the companion sees of the file
 }
 
-type hashWriter struct {
-	w io.Writer
-	h interface {
-		io.Writer
-		Sum([]byte) []byte
-	}
-	n int64
-}
-
-func (hw *hashWriter) Write(p []byte) (int, error) {
-	n, err := hw.w.Write(p)
-	hw.h.Write(p[:n])
-	hw.n += int64(n)
-	return n, err
-}
-
 // newFileWriter starts a data file in the partition values of table t,
 // with its dictionaries capped at dictBytes (0: no cap) and its row groups
 // at groupRows rows (0: the lake's RowGroupRows), and its companion if
-// the table has one.
-func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows int) (*fileWriter[T], error) {
-	return newDataFileWriter[T](tx, t, values, dictBytes, groupRows, 0)
-}
-
-// newDataFileWriter is newFileWriter with the writer's
-// WriterOptions.CountsInMemory for the companion.
-func newDataFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows, inMemory int) (*fileWriter[T], error) {
+// the table has one, given the writer's WriterOptions.CountsInMemory.
+func newFileWriter[T any](tx *Tx, t Table, values []string, dictBytes, groupRows, inMemory int) (*fileWriter[T], error) {
 	c, err := tx.l.companionFor(t)
 	if err != nil {
 		return nil, err
@@ -136,7 +113,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 			return nil, err
 		}
 	}
-	fw.h = hashWriter{w: f, h: sha256.New()}
+	fw.h = keyindex.HashWriter{W: f, H: sha256.New()}
 	fw.w = parquet.NewGenericWriter[T](&fw.h, tx.l.writerOptions(t, dictBytes)...)
 	fw.shred = newShredder(t.rows, t.schema)
 	fw.ch, fw.free, fw.done = make(chan *rowBatch[T], 2), make(chan *rowBatch[T], 4), make(chan error, 1)
@@ -342,8 +319,8 @@ func (fw *fileWriter[T]) close() error {
 		Path:      fw.rel,
 		Partition: fw.values,
 		Rows:      fw.rows,
-		Bytes:     fw.h.n,
-		SHA256:    hex.EncodeToString(fw.h.h.Sum(nil)),
+		Bytes:     fw.h.N,
+		SHA256:    hex.EncodeToString(fw.h.H.Sum(nil)),
 		Committed: time.Now().UTC(),
 	}
 	if fw.keys != nil {

@@ -22,7 +22,7 @@ func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 	for i, f := range files {
 		total += f.Rows
 		srcs[i] = keyindex.Source{Keys: f.Keys, Rows: f.Rows, Read: func() ([]keyindex.Entry, error) {
-			entries, err := t.ops.fileKeys(tx.l.root, t, f)
+			entries, err := t.ops.digest(tx.l.root, t, f, nil)
 			if err == nil && int64(len(entries)) != f.Rows {
 				err = fmt.Errorf("%s: %d rows, manifest says %d (run `trustlake lake check`)", f.Path, len(entries), f.Rows)
 			}

@@ -18,11 +18,6 @@ type typedOps[T any] struct{}
 
 func (typedOps[T]) zero() any { var z T; return z }
 
-// fileKeys recomputes a data file's key index from its rows.
-func (o typedOps[T]) fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error) {
-	return o.digest(root, t, f, nil)
-}
-
 // digest recomputes a data file's key index entries from its rows and,
 // unless feed is nil, feeds it each batch of rows.
 func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {
@@ -71,7 +66,7 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 			}
 			if fw == nil {
 				var err error
-				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0); err != nil {
+				if fw, err = newFileWriter[T](tx, t, f.Partition, 0, 0, 0); err != nil {
 					return err
 				}
 				st.FilesOut++
@@ -100,10 +95,21 @@ func (typedOps[T]) compact(tx *Tx, t Table, files []FileEntry, st *CompactStats)
 // readRows streams the rows of one committed file, with partition fields
 // restored, in batches.
 func readRows[T any](root string, t Table, f FileEntry, fn func([]T) error) error {
-	name := filepath.Join(root, filepath.FromSlash(f.Path))
+	return ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)), f.Path, func(rows []T) error {
+		for i := range rows {
+			t.rows.setPartition(unsafe.Pointer(&rows[i]), f.Partition)
+		}
+		return fn(rows)
+	})
+}
+
+// ReadFile streams the rows of the Parquet file at name (rel in messages),
+// read as rows of type T, in batches that fn must not keep; an error from
+// fn stops it and is returned.
+func ReadFile[T any](name, rel string, fn func([]T) error) error {
 	fh, err := os.Open(name)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", f.Path, err)
+		return fmt.Errorf("read %s: %w", rel, err)
 	}
 	defer fh.Close()
 	r := parquet.NewGenericReader[T](fh)
@@ -111,9 +117,6 @@ func readRows[T any](root string, t Table, f FileEntry, fn func([]T) error) erro
 	buf := make([]T, 1024)
 	for {
 		n, err := r.Read(buf)
-		for i := 0; i < n; i++ {
-			t.rows.setPartition(unsafe.Pointer(&buf[i]), f.Partition)
-		}
 		if n > 0 {
 			if ferr := fn(buf[:n]); ferr != nil {
 				return ferr
@@ -123,7 +126,7 @@ func readRows[T any](root string, t Table, f FileEntry, fn func([]T) error) erro
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", f.Path, err)
+			return fmt.Errorf("read %s: %w", rel, err)
 		}
 	}
 }

@@ -283,12 +283,8 @@ func wordOf(a unsafe.Pointer, k fieldKind) (uint64, bool) {
 	return 0, false
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendBytes(b, s []byte) []byte {
+// appendString appends s prefixed with its length.
+func appendString[S string | []byte](b []byte, s S) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
@@ -322,10 +318,10 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 			b = appendString(b, str(p, f))
 		case kInt64:
 			var digits [20]byte
-			b = appendBytes(b, strconv.AppendInt(digits[:0], *(*int64)(unsafe.Add(p, f.offset)), 10))
+			b = appendString(b, strconv.AppendInt(digits[:0], *(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
 			v, _ := appendValue(nil, p, f)
-			b = appendBytes(b, v)
+			b = appendString(b, v)
 		}
 	}
 	h := xxh3.Hash128(b)

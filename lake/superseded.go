@@ -55,14 +55,18 @@ func (l *Lake) removeEmptyParents(dir string) {
 	}
 }
 
-// removeEmptyDirs removes the empty partition folders under the table
-// folders, _keys and _superseded (left by rolled-back or crashed writers).
-func (l *Lake) removeEmptyDirs() {
-	dirs := []string{keyindex.Dir, supersededDir}
+// lakeDirs returns the folders given and every table folder.
+func lakeDirs(dirs ...string) []string {
 	for _, t := range Tables() {
 		dirs = append(dirs, t.Name)
 	}
-	for _, name := range dirs {
+	return dirs
+}
+
+// removeEmptyDirs removes the empty partition folders under the table
+// folders, _keys and _superseded (left by rolled-back or crashed writers).
+func (l *Lake) removeEmptyDirs() {
+	for _, name := range lakeDirs(keyindex.Dir, supersededDir) {
 		var found []string
 		filepath.WalkDir(filepath.Join(l.root, name), func(p string, d os.DirEntry, err error) error {
 			if err == nil && d.IsDir() {

@@ -120,10 +120,15 @@ func tableFor[T any](name string) (Table, error) {
 	if err != nil {
 		return Table{}, err
 	}
+	return t, checkRowType[T](t)
+}
+
+// checkRowType checks that T is the row type of table t.
+func checkRowType[T any](t Table) error {
 	if want := reflect.TypeFor[T](); t.rows.typ != want {
-		return Table{}, fmt.Errorf("table %s holds %s rows, not %s", name, t.rows.typ, want)
+		return fmt.Errorf("table %s holds %s rows, not %s", t.Name, t.rows.typ, want)
 	}
-	return t, nil
+	return nil
 }
 
 // tableOps are the operations that need the row type as a Go type
@@ -131,7 +136,6 @@ func tableFor[T any](name string) (Table, error) {
 type tableOps interface {
 	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
-	fileKeys(root string, t Table, f FileEntry) ([]keyindex.Entry, error)
 	digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,13 +75,9 @@ func (m Manifest) live(grace time.Duration) map[string]bool {
 // crashed writer; safe because we hold the lock) and tombstones past their
 // grace.
 func (tx *Tx) cleanOrphans() error {
-	var keep []Tombstone
-	for _, t := range tx.base.Tombstones {
-		if time.Since(t.Removed) < tx.l.opts.TombstoneGrace {
-			keep = append(keep, t)
-		}
-	}
-	tx.base.Tombstones = keep
+	tx.base.Tombstones = slices.DeleteFunc(tx.base.Tombstones, func(t Tombstone) bool {
+		return time.Since(t.Removed) >= tx.l.opts.TombstoneGrace
+	})
 	orphans, err := tx.l.orphans(tx.base.live(tx.l.opts.TombstoneGrace))
 	if err != nil {
 		return err
@@ -98,11 +95,7 @@ func (tx *Tx) cleanOrphans() error {
 // orphans lists files under table folders and _keys that are not in live.
 func (l *Lake) orphans(live map[string]bool) ([]string, error) {
 	var out []string
-	dirs := []string{keyindex.Dir, supersededDir, stagingDir}
-	for _, t := range Tables() {
-		dirs = append(dirs, t.Name)
-	}
-	for _, name := range dirs {
+	for _, name := range lakeDirs(keyindex.Dir, supersededDir, stagingDir) {
 		dir := filepath.Join(l.root, name)
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
@@ -187,19 +180,16 @@ func (tx *Tx) Commit() error {
 	files := make([]FileEntry, 0, len(m.Files)+len(tx.added))
 	var dropKeys, moved []string
 	for _, f := range m.Files {
+		if up, ok := tx.upgraded[f.Path]; ok {
+			f = up
+		}
 		if tx.removed[f.Path] {
 			m.Tombstones = append(m.Tombstones, Tombstone{Path: supersededPath(f.Path), Removed: m.Updated})
 			moved = append(moved, f.Path)
-			if up, ok := tx.upgraded[f.Path]; ok {
-				f = up
-			}
 			if f.Keys != "" {
 				dropKeys = append(dropKeys, f.Keys) // readers never read key files
 			}
 			continue
-		}
-		if up, ok := tx.upgraded[f.Path]; ok {
-			f = up
 		}
 		files = append(files, f)
 	}

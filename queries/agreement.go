@@ -1,9 +1,6 @@
 package queries
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // AgreementCell is the Krippendorff coincidence sums of one task (and
 // judge × condition, or condition): O holds o_ss, o_ff, o_uu, o_sf, o_su,
@@ -47,21 +44,5 @@ func (s *Session) AgreementHuman(ctx context.Context) ([]AgreementCell, error) {
 }
 
 func (s *Session) agreementCells(ctx context.Context, name string, dest func(*AgreementCell) []any, args ...any) ([]AgreementCell, error) {
-	rows, err := s.Query(ctx, sqlFile(name), args...)
-	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", name, err)
-	}
-	defer rows.Close()
-	var out []AgreementCell
-	for rows.Next() {
-		var c AgreementCell
-		if err := rows.Scan(dest(&c)...); err != nil {
-			return nil, fmt.Errorf("scan %s: %w", name, err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query %s: %w", name, err)
-	}
-	return out, nil
+	return collect(ctx, s, "query "+name, name, dest, sqlFile(name), args...)
 }

@@ -17,6 +17,19 @@ import (
 // batch's memory is released after fn returns (strings must be copied;
 // see interner).
 func (s *Session) queryArrow(ctx context.Context, query string, args []any, fn func(rec arrow.RecordBatch) error) error {
+	return s.arrowReader(ctx, query, args, func(rr array.RecordReader) error {
+		for rr.Next() {
+			if err := fn(rr.RecordBatch()); err != nil {
+				return err
+			}
+		}
+		return rr.Err()
+	})
+}
+
+// arrowReader runs a query through DuckDB's Arrow interface and hands its
+// record reader to fn, releasing it after.
+func (s *Session) arrowReader(ctx context.Context, query string, args []any, fn func(array.RecordReader) error) error {
 	return s.conn.Raw(func(dc any) error {
 		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
 		if err != nil {
@@ -27,12 +40,7 @@ func (s *Session) queryArrow(ctx context.Context, query string, args []any, fn f
 			return err
 		}
 		defer rr.Release()
-		for rr.Next() {
-			if err := fn(rr.RecordBatch()); err != nil {
-				return err
-			}
-		}
-		return rr.Err()
+		return fn(rr)
 	})
 }
 

@@ -36,18 +36,7 @@ type PackMessage struct {
 // the final messages of their episodes, sorted by pack
 // (sql/evidence_final_messages.sql).
 func (s *Session) EvidenceFinalMessages(ctx context.Context, jc JudgeCondition) ([]PackMessage, error) {
-	rows, err := s.Query(ctx, sqlFile("evidence_final_messages"), jc.Judge, jc.Condition)
-	if err != nil {
-		return nil, fmt.Errorf("query final messages of packs: %w", err)
-	}
-	defer rows.Close()
-	var out []PackMessage
-	for rows.Next() {
-		var m PackMessage
-		if err := rows.Scan(&m.PackSHA256, &m.Message); err != nil {
-			return nil, fmt.Errorf("scan final messages of packs: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return collect(ctx, s, "query final messages of packs", "final messages of packs",
+		func(m *PackMessage) []any { return []any{&m.PackSHA256, &m.Message} },
+		sqlFile("evidence_final_messages"), jc.Judge, jc.Condition)
 }

@@ -2,15 +2,14 @@ package queries
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/duckdb/duckdb-go/v2"
 )
 
 // ErrOutDir means the folder of an export's output file is missing.
@@ -87,16 +86,7 @@ func (s *Session) copyTo(ctx context.Context, query, format, path string) (int64
 // polars.read_ipc) with arrow-go, streaming DuckDB's record batches.
 func (s *Session) arrowTo(ctx context.Context, query, path string) (int64, error) {
 	var n int64
-	err := s.conn.Raw(func(dc any) error {
-		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
-		if err != nil {
-			return err
-		}
-		rr, err := ar.QueryContext(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer rr.Release()
+	err := s.arrowReader(ctx, query, nil, func(rr array.RecordReader) error {
 		f, err := os.Create(path)
 		if err != nil {
 			return err

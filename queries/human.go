@@ -1,9 +1,6 @@
 package queries
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // HumanCount says that N episodes have Pass human judgments of pass and
 // Fail of fail.
@@ -15,24 +12,11 @@ type HumanCount struct {
 // by their per-episode counts (sql/human_agreement.sql), and the number of
 // distinct annotators.
 func (s *Session) HumanAgreement(ctx context.Context) ([]HumanCount, int, error) {
-	rows, err := s.Query(ctx, sqlFile("human_agreement"))
+	var annotators int
+	out, err := collect(ctx, s, "query human agreement", "human agreement",
+		func(c *HumanCount) []any { return []any{&c.Pass, &c.Fail, &c.N, &annotators} }, sqlFile("human_agreement"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("query human agreement: %w", err)
-	}
-	defer rows.Close()
-	var (
-		out        []HumanCount
-		annotators int
-	)
-	for rows.Next() {
-		var c HumanCount
-		if err := rows.Scan(&c.Pass, &c.Fail, &c.N, &annotators); err != nil {
-			return nil, 0, fmt.Errorf("scan human agreement: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("query human agreement: %w", err)
+		return nil, 0, err
 	}
 	return out, annotators, nil
 }

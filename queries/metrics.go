@@ -203,15 +203,8 @@ func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]
 	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
-	rows, err := s.Query(ctx, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
-		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
-		FROM metric_episodes(CAST(? AS DOUBLE), 'verifier') ORDER BY judge, condition, episode_id`, nullable(threshold))
-	if err != nil {
-		return nil, fmt.Errorf("query metric episodes: %w", err)
-	}
-	defer rows.Close()
 	var out []MetricEpisode
-	for rows.Next() {
+	err := s.eachRow(ctx, "query metric episodes", func(rows *sql.Rows) error {
 		var (
 			e                          MetricEpisode
 			task, agent, source, categ sql.NullString
@@ -219,14 +212,17 @@ func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]
 		)
 		if err := rows.Scan(&e.Judge, &e.Condition, &e.EpisodeID, &e.Runs, &e.ParseErrors, &e.Success,
 			&e.Failure, &e.Uncertain, &e.Unscored, &e.Valid, &e.Majority, &task, &agent, &source, &gt, &categ); err != nil {
-			return nil, fmt.Errorf("scan metric episode: %w", err)
+			return fmt.Errorf("scan metric episode: %w", err)
 		}
 		e.TaskID, e.Agent, e.Source, e.Category = task.String, agent.String, source.String, categ.String
 		e.HasGT, e.GTPass = gt.Valid, gt.Bool
 		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query metric episodes: %w", err)
+		return nil
+	}, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
+		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
+		FROM metric_episodes(CAST(? AS DOUBLE), 'verifier') ORDER BY judge, condition, episode_id`, nullable(threshold))
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

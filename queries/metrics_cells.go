@@ -208,25 +208,11 @@ func (f *cellFolder) result() []MetricCell {
 // compareCellAccs orders cells by judge, condition, task, source and ground
 // truth (missing last), agent and category.
 func compareCellAccs(x, y *cellAcc) int {
-	if c := cmp.Compare(x.Judge, y.Judge); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.Condition, y.Condition); c != 0 {
-		return c
-	}
-	if c := compareNullable(x.HasTask, y.HasTask, x.TaskID, y.TaskID); c != 0 {
-		return c
-	}
-	if c := compareNullable(x.hasSource, y.hasSource, x.Source, y.Source); c != 0 {
-		return c
-	}
-	if c := compareNullable(x.HasGT, y.HasGT, boolRank(x.GTPass), boolRank(y.GTPass)); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.Agent, y.Agent); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.Category, y.Category)
+	return cmp.Or(cmp.Compare(x.Judge, y.Judge), cmp.Compare(x.Condition, y.Condition),
+		compareNullable(x.HasTask, y.HasTask, x.TaskID, y.TaskID),
+		compareNullable(x.hasSource, y.hasSource, x.Source, y.Source),
+		compareNullable(x.HasGT, y.HasGT, boolRank(x.GTPass), boolRank(y.GTPass)),
+		cmp.Compare(x.Agent, y.Agent), cmp.Compare(x.Category, y.Category))
 }
 
 // compareNullable compares two values of which either may be missing

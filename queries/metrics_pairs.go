@@ -2,7 +2,6 @@ package queries
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -32,23 +31,9 @@ func (s *Session) MetricsPairs(ctx context.Context, a, b JudgeCondition, source 
 	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
-	rows, err := s.Query(ctx, sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))
-	if err != nil {
-		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
-	}
-	defer rows.Close()
-	var out []MetricPair
-	for rows.Next() {
-		var p MetricPair
-		if err := rows.Scan(&p.TaskID, &p.GTPass, &p.AMajority, &p.BMajority, &p.N); err != nil {
-			return nil, fmt.Errorf("scan pair: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
-	}
-	return out, nil
+	return collect(ctx, s, fmt.Sprintf("query pairs %s vs %s", a, b), "pair",
+		func(p *MetricPair) []any { return []any{&p.TaskID, &p.GTPass, &p.AMajority, &p.BMajority, &p.N} },
+		sqlFile("metrics_pairs"), a.Judge, a.Condition, b.Judge, b.Condition, source, nullable(threshold), gtOrDefault(gt))
 }
 
 // MetricScore is one episode's reward-model score: the mean of its runs'
@@ -63,23 +48,11 @@ type MetricScore struct {
 // MetricsScores returns one score per episode of judge jc with source and
 // ground truth (sql/metrics_scores.sql), ordered by episode.
 func (s *Session) MetricsScores(ctx context.Context, jc JudgeCondition, source string) ([]MetricScore, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_scores"), jc.Judge, jc.Condition, source)
-	if err != nil {
-		return nil, fmt.Errorf("query scores %s: %w", jc, err)
-	}
-	defer rows.Close()
-	var out []MetricScore
-	for rows.Next() {
-		var m MetricScore
-		if err := rows.Scan(&m.EpisodeID, &m.TaskID, &m.GTPass, &m.Score, &m.Scored, &m.Runs); err != nil {
-			return nil, fmt.Errorf("scan score: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query scores %s: %w", jc, err)
-	}
-	return out, nil
+	return collect(ctx, s, fmt.Sprintf("query scores %s", jc), "score",
+		func(m *MetricScore) []any {
+			return []any{&m.EpisodeID, &m.TaskID, &m.GTPass, &m.Score, &m.Scored, &m.Runs}
+		},
+		sqlFile("metrics_scores"), jc.Judge, jc.Condition, source)
 }
 
 // GroundTruthSummary is what the lake records about the verifiers behind
@@ -94,18 +67,13 @@ type GroundTruthSummary struct {
 // MetricsGroundTruthSummary summarises the ground-truth rows of the episodes
 // of source judged by jc (sql/metrics_ground_truth_summary.sql).
 func (s *Session) MetricsGroundTruthSummary(ctx context.Context, jc JudgeCondition, source string) (GroundTruthSummary, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
-	if err != nil {
-		return GroundTruthSummary{}, fmt.Errorf("query ground-truth summary: %w", err)
+	out, err := collect(ctx, s, "query ground-truth summary", "ground-truth summary", func(g *GroundTruthSummary) []any {
+		return []any{&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes, &g.Tested, &g.SelfTests}
+	}, sqlFile("metrics_ground_truth_summary"), jc.Judge, jc.Condition, source)
+	if err != nil || len(out) == 0 {
+		return GroundTruthSummary{}, err
 	}
-	defer rows.Close()
-	var g GroundTruthSummary
-	if rows.Next() {
-		if err := rows.Scan(&g.Rows, &g.Verifiers, &g.Deterministic, &g.Nondeterministic, &g.Unknown, &g.Episodes, &g.Tested, &g.SelfTests); err != nil {
-			return GroundTruthSummary{}, fmt.Errorf("scan ground-truth summary: %w", err)
-		}
-	}
-	return g, rows.Err()
+	return out[0], nil
 }
 
 // LakeCounts are the row counts of the tables the metrics read.
@@ -121,7 +89,7 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (LakeCounts, error) {
 		return *s.counts, nil
 	}
 	var c LakeCounts
-	var row *sql.Row = s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts"))
+	row := s.conn.QueryRowContext(ctx, sqlFile("metrics_lake_counts"))
 	if err := row.Scan(&c.Verdicts, &c.Episodes, &c.GroundTruth); err != nil {
 		return LakeCounts{}, fmt.Errorf("count lake rows: %w", err)
 	}
@@ -139,18 +107,7 @@ type JudgeConditionCount struct {
 // verdicts, counting episodes left unscored without a threshold
 // (sql/metrics_judge_conditions.sql).
 func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64) ([]JudgeConditionCount, error) {
-	rows, err := s.Query(ctx, sqlFile("metrics_judge_conditions"), nullable(threshold))
-	if err != nil {
-		return nil, fmt.Errorf("query judge conditions: %w", err)
-	}
-	defer rows.Close()
-	var out []JudgeConditionCount
-	for rows.Next() {
-		var c JudgeConditionCount
-		if err := rows.Scan(&c.Judge, &c.Condition, &c.Episodes, &c.Unscored); err != nil {
-			return nil, fmt.Errorf("scan judge condition: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return collect(ctx, s, "query judge conditions", "judge condition",
+		func(c *JudgeConditionCount) []any { return []any{&c.Judge, &c.Condition, &c.Episodes, &c.Unscored} },
+		sqlFile("metrics_judge_conditions"), nullable(threshold))
 }

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -13,22 +14,18 @@ func (s *Session) MetricsPairsJudges(ctx context.Context, a, b, source string, t
 	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
-	rows, err := s.Query(ctx, sqlFile("metrics_pairs_judges"), a, b, source, nullable(threshold), gtOrDefault(gt))
-	if err != nil {
-		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
-	}
-	defer rows.Close()
 	out := map[string][]MetricPair{}
-	for rows.Next() {
+	err := s.eachRow(ctx, fmt.Sprintf("query pairs %s vs %s", a, b), func(rows *sql.Rows) error {
 		var judge string
 		var p MetricPair
 		if err := rows.Scan(&judge, &p.TaskID, &p.GTPass, &p.AMajority, &p.BMajority, &p.N); err != nil {
-			return nil, fmt.Errorf("scan pair: %w", err)
+			return fmt.Errorf("scan pair: %w", err)
 		}
 		out[judge] = append(out[judge], p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query pairs %s vs %s: %w", a, b, err)
+		return nil
+	}, sqlFile("metrics_pairs_judges"), a, b, source, nullable(threshold), gtOrDefault(gt))
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

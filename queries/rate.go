@@ -2,6 +2,7 @@ package queries
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/trustlake/trustlake/stats"
@@ -44,28 +45,21 @@ func (s *Session) RateCells(ctx context.Context, opts RateCellOptions) ([]RateCe
 	if policy == "" {
 		policy = "failure"
 	}
-	rows, err := s.Query(ctx, sqlFile("rate_cells"), nullable(opts.Threshold), gtOrDefault(opts.GT), source, policy, opts.Score)
-	if err != nil {
-		return nil, fmt.Errorf("query rate cells: %w", err)
-	}
-	defer rows.Close()
 	var out []RateCell
-	for rows.Next() {
+	err := s.eachRow(ctx, "query rate cells", func(rows *sql.Rows) error {
 		var c RateCell
-		var agent *string
+		var agent sql.NullString
 		var nl, nu int64
 		m := &c.Sums
 		if err := rows.Scan(&c.Judge, &c.Condition, &agent, &c.TaskID, &nl, &m.Y, &m.YY, &m.F, &m.FF, &m.YF, &nu, &m.FU, &m.FFU, &c.LeftOut); err != nil {
-			return nil, fmt.Errorf("scan rate cell: %w", err)
+			return fmt.Errorf("scan rate cell: %w", err)
 		}
-		if agent != nil {
-			c.Agent = *agent
-		}
-		m.N, m.NU = float64(nl), float64(nu)
+		c.Agent, m.N, m.NU = agent.String, float64(nl), float64(nu)
 		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query rate cells: %w", err)
+		return nil
+	}, sqlFile("rate_cells"), nullable(opts.Threshold), gtOrDefault(opts.GT), source, policy, opts.Score)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

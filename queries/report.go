@@ -51,18 +51,6 @@ type ReviewCount struct {
 // ReportNeedsReview returns the GT failures whose category needs human
 // review, by raw category (sql/report_needs_review.sql).
 func (s *Session) ReportNeedsReview(ctx context.Context) ([]ReviewCount, error) {
-	rows, err := s.Query(ctx, sqlFile("report_needs_review"))
-	if err != nil {
-		return nil, fmt.Errorf("query needs review: %w", err)
-	}
-	defer rows.Close()
-	var out []ReviewCount
-	for rows.Next() {
-		var r ReviewCount
-		if err := rows.Scan(&r.Raw, &r.Episodes); err != nil {
-			return nil, fmt.Errorf("scan needs review: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return collect(ctx, s, "query needs review", "needs review",
+		func(r *ReviewCount) []any { return []any{&r.Raw, &r.Episodes} }, sqlFile("report_needs_review"))
 }

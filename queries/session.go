@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -150,13 +151,42 @@ func (s *Session) Exec(ctx context.Context, query string, args ...any) error {
 func (s *Session) Version() int64 { return s.version }
 
 // quote makes a SQL string literal.
-func quote(s string) string {
-	out := []byte{'\''}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\'' {
-			out = append(out, '\'')
-		}
-		out = append(out, s[i])
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// eachRow runs query and calls fn on every row until fn fails; fn's error
+// is returned as is, the query's wrapped as "<what>: <error>".
+func (s *Session) eachRow(ctx context.Context, what string, fn func(*sql.Rows) error, query string, args ...any) error {
+	rows, err := s.Query(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	return string(append(out, '\''))
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// collect returns one T per row of query, scanned into dest(&t); a scan
+// error is wrapped as "scan <item>: <error>", the query's as eachRow's.
+func collect[T any](ctx context.Context, s *Session, what, item string, dest func(*T) []any, query string,
+	args ...any) ([]T, error) {
+	var out []T
+	err := s.eachRow(ctx, what, func(rows *sql.Rows) error {
+		var t T
+		if err := rows.Scan(dest(&t)...); err != nil {
+			return fmt.Errorf("scan %s: %w", item, err)
+		}
+		out = append(out, t)
+		return nil
+	}, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

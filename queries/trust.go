@@ -20,23 +20,8 @@ func (s *Session) TrustBenchmarks(ctx context.Context) ([]BenchmarkCount, error)
 	if s.noResults { // the manifest lists no results row: none to group
 		return nil, nil
 	}
-	rows, err := s.Query(ctx, sqlFile("trust_benchmarks"))
-	if err != nil {
-		return nil, fmt.Errorf("list benchmarks: %w", err)
-	}
-	defer rows.Close()
-	var out []BenchmarkCount
-	for rows.Next() {
-		var b BenchmarkCount
-		if err := rows.Scan(&b.Benchmark, &b.Results); err != nil {
-			return nil, fmt.Errorf("scan benchmark: %w", err)
-		}
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list benchmarks: %w", err)
-	}
-	return out, nil
+	return collect(ctx, s, "list benchmarks", "benchmark",
+		func(b *BenchmarkCount) []any { return []any{&b.Benchmark, &b.Results} }, sqlFile("trust_benchmarks"))
 }
 
 // TrustScope chooses the benchmarks that TrustResults, TrustActions and
@@ -66,12 +51,7 @@ func (s *Session) TrustScope(ctx context.Context, benchmarks []string) error {
 // ordered by benchmark and result id. Extra is not read (the audit does
 // not use it). An error from fn stops the scan and is returned.
 func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error) error {
-	rows, err := s.Query(ctx, sqlFile("trust_results"))
-	if err != nil {
-		return fmt.Errorf("query results: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return s.eachRow(ctx, "query results", func(rows *sql.Rows) error {
 		var (
 			r                            schema.Result
 			episode, final, instr, infra sql.NullString
@@ -85,14 +65,8 @@ func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error
 		}
 		r.EpisodeID, r.FinalMessage, r.Instruction, r.Infra = nullStr(episode), nullStr(final), nullStr(instr), nullStr(infra)
 		r.SrcFile, r.SrcLine = srcFile.String, srcLine.Int64
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query results: %w", err)
-	}
-	return nil
+		return fn(r)
+	}, sqlFile("trust_results"))
 }
 
 // DefaultActionsPerBucket is about how many actions TrustActions fetches
@@ -129,16 +103,11 @@ func (s *Session) TrustActions(ctx context.Context, perBucket int, fn func(episo
 }
 
 func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string, []schema.Action) error) error {
-	rows, err := s.Query(ctx, sqlFile("trust_actions"), bucket)
-	if err != nil {
-		return fmt.Errorf("query actions: %w", err)
-	}
-	defer rows.Close()
 	var (
 		cur  string
 		acts []schema.Action
 	)
-	for rows.Next() {
+	err := s.eachRow(ctx, "query actions", func(rows *sql.Rows) error {
 		var (
 			a                                         schema.Action
 			role, text, keys, tool, args, observation sql.NullString
@@ -156,9 +125,10 @@ func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string,
 		}
 		cur = a.EpisodeID
 		acts = append(acts, a)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query actions: %w", err)
+		return nil
+	}, sqlFile("trust_actions"), bucket)
+	if err != nil {
+		return err
 	}
 	if len(acts) > 0 {
 		return fn(cur, acts)
@@ -170,13 +140,8 @@ func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string,
 // results in scope point at (sql/trust_ground_truth.sql), by episode id,
 // ordered by verifier hash.
 func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error) {
-	rows, err := s.Query(ctx, sqlFile("trust_ground_truth"))
-	if err != nil {
-		return nil, fmt.Errorf("query ground truth: %w", err)
-	}
-	defer rows.Close()
 	out := map[string][]schema.GroundTruth{}
-	for rows.Next() {
+	err := s.eachRow(ctx, "query ground truth", func(rows *sql.Rows) error {
 		var (
 			g     schema.GroundTruth
 			score sql.NullFloat64
@@ -184,27 +149,24 @@ func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.Gro
 			gates sql.NullString
 		)
 		if err := rows.Scan(&g.EpisodeID, &g.VerifierSHA256, &g.Pass, &score, &gates, &det); err != nil {
-			return nil, fmt.Errorf("scan ground truth: %w", err)
+			return fmt.Errorf("scan ground truth: %w", err)
 		}
-		if score.Valid {
-			g.Score = &score.Float64
-		}
-		if det.Valid {
-			g.Deterministic = &det.Bool
-		}
-		g.Gates = gates.String
+		g.Score, g.Deterministic, g.Gates = nullPtr(score.Float64, score.Valid), nullPtr(det.Bool, det.Valid), gates.String
 		out[g.EpisodeID] = append(out[g.EpisodeID], g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query ground truth: %w", err)
+		return nil
+	}, sqlFile("trust_ground_truth"))
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func nullStr(s sql.NullString) *string {
-	if !s.Valid {
+func nullStr(s sql.NullString) *string { return nullPtr(s.String, s.Valid) }
+
+// nullPtr returns &v when valid, else nil.
+func nullPtr[T any](v T, valid bool) *T {
+	if !valid {
 		return nil
 	}
-	v := s.String
 	return &v
 }

@@ -89,16 +89,8 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 	if judge == nil || cond == nil {
 		judge, cond = nil, nil
 	}
-	rows, err := s.Query(ctx, sqlFile("viewer_episodes"), nullable(f.Threshold), gt, judge, cond,
-		nullString(f.Outcome), nullString(f.UncertainPolicy), nullString(f.Category), nullString(f.Source),
-		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), reviewed, nullString(f.Vs),
-		nullString(f.VsJudge), nullString(f.VsCondition), acceptedAny, afterTask, afterID, f.Limit, f.Before)
-	if err != nil {
-		return nil, fmt.Errorf("query viewer episodes: %w", err)
-	}
-	defer rows.Close()
 	out := []ViewerEpisode{}
-	for rows.Next() {
+	err := s.eachRow(ctx, "query viewer episodes", func(rows *sql.Rows) error {
 		var (
 			e                                   ViewerEpisode
 			agent, source, cat, from, hard, maj sql.NullString
@@ -108,40 +100,27 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 		)
 		if err := rows.Scan(&e.EpisodeID, &e.TaskID, &agent, &source, &vp, &hp, &gp, &cat, &from, &hard, &e.Reviewed,
 			&runs, &parse, &succ, &fail, &unc, &maj, &vsMaj); err != nil {
-			return nil, fmt.Errorf("scan viewer episode: %w", err)
+			return fmt.Errorf("scan viewer episode: %w", err)
 		}
-		e.Agent, e.Source, e.Category, e.CategoryFrom, e.Hardness = strPtr(agent), strPtr(source), strPtr(cat), strPtr(from), strPtr(hard)
-		e.Majority, e.VsMajority = strPtr(maj), strPtr(vsMaj)
+		e.Agent, e.Source, e.Category = nullStr(agent), nullStr(source), nullStr(cat)
+		e.CategoryFrom, e.Hardness = nullStr(from), nullStr(hard)
+		e.Majority, e.VsMajority = nullStr(maj), nullStr(vsMaj)
 		e.VerifierPass, e.HumanPass, e.GTPass = boolPtr(vp), boolPtr(hp), boolPtr(gp)
 		e.Runs, e.ParseErrors, e.Success, e.Failure, e.Uncertain = intPtr(runs), intPtr(parse), intPtr(succ), intPtr(fail), intPtr(unc)
 		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query viewer episodes: %w", err)
+		return nil
+	}, sqlFile("viewer_episodes"), nullable(f.Threshold), gt, judge, cond,
+		nullString(f.Outcome), nullString(f.UncertainPolicy), nullString(f.Category), nullString(f.Source),
+		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), reviewed, nullString(f.Vs),
+		nullString(f.VsJudge), nullString(f.VsCondition), acceptedAny, afterTask, afterID, f.Limit, f.Before)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func strPtr(s sql.NullString) *string {
-	if !s.Valid {
-		return nil
-	}
-	return &s.String
-}
-
-func boolPtr(b sql.NullBool) *bool {
-	if !b.Valid {
-		return nil
-	}
-	return &b.Bool
-}
-
-func intPtr(n sql.NullInt64) *int64 {
-	if !n.Valid {
-		return nil
-	}
-	return &n.Int64
-}
+func boolPtr(b sql.NullBool) *bool  { return nullPtr(b.Bool, b.Valid) }
+func intPtr(n sql.NullInt64) *int64 { return nullPtr(n.Int64, n.Valid) }
 
 // ViewerEpisodeParts is everything the lake holds about one episode, each
 // part the JSON array of its rows as sql/viewer_episode.sql selects them
@@ -187,22 +166,21 @@ type ViewerBlobRef struct {
 // ViewerBlob returns the places the lake records sha (none when it does
 // not).
 func (s *Session) ViewerBlob(ctx context.Context, sha string) ([]ViewerBlobRef, error) {
-	rows, err := s.Query(ctx, sqlFile("viewer_blob"), sha)
-	if err != nil {
-		return nil, fmt.Errorf("query blob %s: %w", sha, err)
-	}
-	defer rows.Close()
 	var out []ViewerBlobRef
-	for rows.Next() {
+	err := s.eachRow(ctx, "query blob "+sha, func(rows *sql.Rows) error {
 		var (
 			r    ViewerBlobRef
 			path sql.NullString
 		)
 		if err := rows.Scan(&r.Kind, &r.Ref, &path); err != nil {
-			return nil, fmt.Errorf("scan blob %s: %w", sha, err)
+			return fmt.Errorf("scan blob %s: %w", sha, err)
 		}
 		r.Path = path.String
 		out = append(out, r)
+		return nil
+	}, sqlFile("viewer_blob"), sha)
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -119,10 +119,7 @@ func (b *Batch) Duplicates() []Duplicate {
 		dups = repeats(b.seen)
 	}
 	slices.SortFunc(dups, func(x, y Pair) int {
-		if c := cmp.Compare(x.Again.File, y.Again.File); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.Again.Line, y.Again.Line)
+		return cmp.Or(cmp.Compare(x.Again.File, y.Again.File), cmp.Compare(x.Again.Line, y.Again.Line))
 	})
 	out := make([]Duplicate, len(dups))
 	for i, d := range dups {
@@ -175,10 +172,7 @@ func repeats(s []Seen) []Pair {
 		// within a key, and pair each repeat with the first of its run.
 		slices.SortStableFunc(bucket, func(x, y uint64) int {
 			kx, ky := &s[uint32(x)].Key, &s[uint32(y)].Key
-			if c := cmp.Compare(kx[0], ky[0]); c != 0 {
-				return c
-			}
-			return cmp.Compare(kx[1], ky[1])
+			return cmp.Or(cmp.Compare(kx[0], ky[0]), cmp.Compare(kx[1], ky[1]))
 		})
 		run := 0
 		for i := 1; i < len(bucket); i++ {

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"os"
 	"path"
 	"strings"
@@ -69,8 +70,7 @@ func Decode(b []byte) Entry {
 // concurrent use.
 type Writer struct {
 	f  *os.File
-	h  hash.Hash
-	n  int64
+	hw HashWriter
 	bw *bufio.Writer
 }
 
@@ -80,19 +80,24 @@ func Create(name string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create key index: %w", err)
 	}
-	w := &Writer{f: f, h: sha256.New()}
-	w.bw = bufio.NewWriterSize(countingWriter{w}, 256<<10)
+	w := &Writer{f: f, hw: HashWriter{W: f, H: sha256.New()}}
+	w.bw = bufio.NewWriterSize(&w.hw, 256<<10)
 	w.bw.WriteString(Magic)
 	return w, nil
 }
 
-// countingWriter writes to the file, hashing and counting the bytes.
-type countingWriter struct{ w *Writer }
+// HashWriter writes to W, hashing the bytes written with H and counting
+// them in N.
+type HashWriter struct {
+	W io.Writer
+	H hash.Hash
+	N int64
+}
 
-func (c countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.f.Write(p)
-	c.w.h.Write(p[:n])
-	c.w.n += int64(n)
+func (hw *HashWriter) Write(p []byte) (int, error) {
+	n, err := hw.W.Write(p)
+	hw.H.Write(p[:n])
+	hw.N += int64(n)
 	return n, err
 }
 
@@ -119,7 +124,7 @@ func (w *Writer) Finish() (int64, []byte, error) {
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
-	return w.n, w.h.Sum(nil), err
+	return w.hw.N, w.hw.H.Sum(nil), err
 }
 
 // Abandon closes the file without finishing it (a rolled-back write; the

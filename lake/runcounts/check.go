@@ -1,13 +1,8 @@
 package runcounts
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
@@ -25,27 +20,17 @@ type verdictRun struct {
 // countPath counts the runs of the verdicts data file at name (rel in
 // messages).
 func countPath(name, rel string) (*runCounter, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	defer fh.Close()
-	r := parquet.NewGenericReader[verdictRun](fh)
-	defer r.Close()
 	c := newRunCounter()
-	buf := make([]verdictRun, 1024)
-	for {
-		n, err := r.Read(buf)
-		for _, v := range buf[:n] {
+	err := lake.ReadFile(name, rel, func(runs []verdictRun) error {
+		for _, v := range runs {
 			c.addRun(v.EpisodeID, v.Run, v.Verdict, v.Score)
 		}
-		if errors.Is(err, io.EOF) {
-			return c, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", rel, err)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return c, nil
 }
 
 // checkRunCounts compares the run_counts file of a verdicts data file
@@ -79,25 +64,15 @@ func checkRunCounts(root string, data, counts lake.FileEntry, c *runCounter) (la
 // readCounts reads the rows of the run_counts file at name (rel in
 // messages); their partition fields stay empty.
 func readCounts(name, rel string) ([]schema.RunCount, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	defer fh.Close()
-	r := parquet.NewGenericReader[schema.RunCount](fh)
-	defer r.Close()
 	var out []schema.RunCount
-	buf := make([]schema.RunCount, 1024)
-	for {
-		n, err := r.Read(buf)
-		out = append(out, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", rel, err)
-		}
+	err := lake.ReadFile(name, rel, func(rows []schema.RunCount) error {
+		out = append(out, rows...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // sameRunCount compares a stored row of one file's run counts with the

@@ -56,11 +56,7 @@ func (companion) Start(d *lake.DataFile) (lake.FileCompanion, error) {
 
 // Rebuild counts a committed verdicts file that has no run_counts.
 func (companion) Rebuild(d *lake.DataFile) error {
-	name, err := d.ReadBack()
-	if err != nil {
-		return err
-	}
-	c, err := countPath(name, d.Path())
+	c, err := recount(d)
 	if err != nil {
 		return err
 	}
@@ -112,15 +108,20 @@ func (fc *fileCounts) Finish() error {
 	if !again {
 		return c.spill.replay(c, func(part *runCounter) error { return part.writeTo(fc.out, fc.d.Partition(), src) })
 	}
-	name, err := fc.d.ReadBack()
-	if err != nil {
-		return err
-	}
-	all, err := countPath(name, src)
+	all, err := recount(fc.d)
 	if err != nil {
 		return err
 	}
 	return all.writeTo(fc.out, fc.d.Partition(), src)
+}
+
+// recount counts the runs of data file d as written.
+func recount(d *lake.DataFile) (*runCounter, error) {
+	name, err := d.ReadBack()
+	if err != nil {
+		return nil, err
+	}
+	return countPath(name, d.Path())
 }
 
 // Close waits for the companion file and records it.

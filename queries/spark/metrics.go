@@ -42,12 +42,8 @@ func sameThreshold(a, b *float64) bool {
 // (sql/metrics_lake_counts.sql).
 func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, error) {
 	const name = "metrics_lake_counts"
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return queries.LakeCounts{}, err
-	}
 	var c queries.LakeCounts
-	err = s.scan(name, rows, 1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), 1, func(r row) {
 		c.Verdicts, c.Episodes, c.GroundTruth = r.int(0), r.int(1), r.int(2)
 	})
 	return c, err
@@ -63,12 +59,9 @@ func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptio
 	if gt == "" {
 		gt = queries.GTVerifier
 	}
-	rows, err := s.query(ctx, name, bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt))
-	if err != nil {
-		return nil, err
-	}
-	groups := make([]queries.CellGroup, 0, len(rows))
-	err = s.scan(name, rows, -1, func(r row) {
+	var groups []queries.CellGroup
+	stmt := bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt)
+	err := s.each(ctx, name, stmt, -1, func(r row) {
 		g := queries.CellGroup{Judge: r.str(0), Condition: r.str(1), Cell: int64(r.int(2))}
 		g.TaskID, g.HasTask = r.nullStr(3)
 		g.Source, g.HasSource = r.nullStr(4)
@@ -92,12 +85,8 @@ func (s *Session) MetricsPairs(ctx context.Context, a, b queries.JudgeCondition,
 	if err := s.defineMetricEpisodes(ctx, threshold, gt); err != nil {
 		return nil, err
 	}
-	rows, err := s.query(ctx, name, bind(sqlFile(name), a.Judge, a.Condition, b.Judge, b.Condition, source))
-	if err != nil {
-		return nil, err
-	}
 	var out []queries.MetricPair
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name), a.Judge, a.Condition, b.Judge, b.Condition, source), -1, func(r row) {
 		p := queries.MetricPair{TaskID: r.str(0), AMajority: r.str(2), BMajority: r.str(3), N: r.int(4)}
 		p.GTPass, _ = r.nullBool(1)
 		out = append(out, p)
@@ -112,12 +101,8 @@ func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64
 	if err := s.defineMetricEpisodes(ctx, threshold, queries.GTAny); err != nil {
 		return nil, err
 	}
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return nil, err
-	}
 	var out []queries.JudgeConditionCount
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		out = append(out, queries.JudgeConditionCount{
 			JudgeCondition: queries.JudgeCondition{Judge: r.str(0), Condition: r.str(1)},
 			Episodes:       r.int(2), Unscored: r.int(3)})
@@ -130,15 +115,11 @@ func (s *Session) MetricsJudgeConditions(ctx context.Context, threshold *float64
 // (sql/human_agreement.sql).
 func (s *Session) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
 	const name = "human_agreement"
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return nil, 0, err
-	}
 	var (
 		out        []queries.HumanCount
 		annotators int
 	)
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		out = append(out, queries.HumanCount{Pass: r.int(0), Fail: r.int(1), N: r.int(2)})
 		annotators = r.int(3)
 	})
@@ -153,16 +134,21 @@ type row struct {
 	err *error
 }
 
-// scan calls fn for each row, checking the row count when want >= 0.
-func (s *Session) scan(name string, rows []types.Row, want int, fn func(row)) error {
+// each runs statement name (stmt) and calls fn for each row of its result,
+// checking the row count when want >= 0.
+func (s *Session) each(ctx context.Context, name, stmt string, want int, fn func(row)) error {
+	rows, err := s.query(ctx, name, stmt)
+	if err != nil {
+		return err
+	}
 	if want >= 0 && len(rows) != want {
 		return &EngineError{Engine: s.remote, Statement: name, Err: fmt.Errorf("want %d rows, got %d", want, len(rows))}
 	}
-	var err error
+	var bad error
 	for _, r := range rows {
-		fn(row{r: r, err: &err})
-		if err != nil {
-			return &EngineError{Engine: s.remote, Statement: name, Err: err}
+		fn(row{r: r, err: &bad})
+		if bad != nil {
+			return &EngineError{Engine: s.remote, Statement: name, Err: bad}
 		}
 	}
 	return nil
@@ -174,62 +160,42 @@ func (r row) fail(i int, want string) {
 	}
 }
 
-func (r row) str(i int) string {
-	v, ok := r.nullStr(i)
+// nullable returns column i as a T, false for NULL and for a value of
+// another type (which is recorded).
+func nullable[T any](r row, i int, want string) (T, bool) {
+	switch v := r.r.At(i).(type) {
+	case T:
+		return v, true
+	case nil:
+	default:
+		r.fail(i, want)
+	}
+	var zero T
+	return zero, false
+}
+
+// notNull returns column i as a T, recording a NULL or another type.
+func notNull[T any](r row, i int, want string) T {
+	v, ok := nullable[T](r, i, want)
 	if !ok {
-		r.fail(i, "a string")
+		r.fail(i, want)
 	}
 	return v
 }
 
-func (r row) nullStr(i int) (string, bool) {
-	switch v := r.r.At(i).(type) {
-	case nil:
-		return "", false
-	case string:
-		return v, true
-	}
-	r.fail(i, "a string")
-	return "", false
-}
-
-func (r row) nullBool(i int) (bool, bool) {
-	switch v := r.r.At(i).(type) {
-	case nil:
-		return false, false
-	case bool:
-		return v, true
-	}
-	r.fail(i, "a boolean")
-	return false, false
-}
+func (r row) str(i int) string                { return notNull[string](r, i, "a string") }
+func (r row) nullStr(i int) (string, bool)    { return nullable[string](r, i, "a string") }
+func (r row) nullBool(i int) (bool, bool)     { return nullable[bool](r, i, "a boolean") }
+func (r row) bool(i int) bool                 { return notNull[bool](r, i, "a boolean") }
+func (r row) float(i int) float64             { return notNull[float64](r, i, "a double") }
+func (r row) nullFloat(i int) (float64, bool) { return nullable[float64](r, i, "a double") }
 
 func (r row) int(i int) int {
-	switch v := r.r.At(i).(type) {
-	case int64:
-		return int(v)
-	case int32:
-		return int(v)
-	}
-	r.fail(i, "an integer")
-	return 0
-}
-
-func (r row) float(i int) float64 {
-	switch v := r.r.At(i).(type) {
-	case float64:
-		return v
-	}
-	r.fail(i, "a double")
-	return 0
-}
-
-func (r row) bool(i int) bool {
-	v, ok := r.nullBool(i)
+	v, ok := r.nullInt(i)
 	if !ok {
-		r.fail(i, "a boolean")
+		r.fail(i, "an integer")
 	}
-	return v
+	return int(v)
 }
 
 // ptr returns a nullable string column as a pointer (nil for NULL).
@@ -239,17 +205,6 @@ func (r row) ptr(i int) *string {
 		return nil
 	}
 	return &v
-}
-
-func (r row) nullFloat(i int) (float64, bool) {
-	switch v := r.r.At(i).(type) {
-	case nil:
-		return 0, false
-	case float64:
-		return v, true
-	}
-	r.fail(i, "a double")
-	return 0, false
 }
 
 func (r row) nullInt(i int) (int64, bool) {

@@ -154,29 +154,27 @@ func (s *Session) Close() error {
 // Remote returns the engine address.
 func (s *Session) Remote() string { return s.remote }
 
-// exec runs a statement for its side effect.
+// exec runs a statement for its side effect. A command runs when it is
+// submitted; a query relation returned instead (SET) is collected so that
+// its errors surface here.
 func (s *Session) exec(ctx context.Context, name, stmt string) error {
-	s.opts.Logger.Debug("spark exec", "statement", name)
-	df, err := s.sess.Sql(ctx, stmt)
-	if err == nil {
-		// A command runs when it is submitted; a query relation returned
-		// instead (SET) is collected so that its errors surface here.
-		_, err = df.Collect(ctx)
-	}
-	if err != nil {
-		return &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
-	}
-	return nil
+	_, err := s.run(ctx, "spark exec", name, stmt)
+	return err
 }
 
 // query runs a statement and collects its (small) result.
 func (s *Session) query(ctx context.Context, name, stmt string) ([]types.Row, error) {
-	s.opts.Logger.Debug("spark query", "statement", name)
+	return s.run(ctx, "spark query", name, stmt)
+}
+
+// run runs a statement and collects its result, logging kind at debug.
+func (s *Session) run(ctx context.Context, kind, name, stmt string) ([]types.Row, error) {
+	s.opts.Logger.Debug(kind, "statement", name)
 	df, err := s.sess.Sql(ctx, stmt)
-	if err != nil {
-		return nil, &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
+	var rows []types.Row
+	if err == nil {
+		rows, err = df.Collect(ctx)
 	}
-	rows, err := df.Collect(ctx)
 	if err != nil {
 		return nil, &EngineError{Engine: s.remote, Statement: name, Err: cause(err)}
 	}

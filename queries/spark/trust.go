@@ -15,12 +15,8 @@ import (
 // number of results (sql/trust_benchmarks.sql).
 func (s *Session) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error) {
 	const name = "trust_benchmarks"
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return nil, err
-	}
 	var out []queries.BenchmarkCount
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		out = append(out, queries.BenchmarkCount{Benchmark: r.str(0), Results: int64(r.int(1))})
 	})
 	return out, err
@@ -45,12 +41,8 @@ func (s *Session) TrustScope(ctx context.Context, benchmarks []string) error {
 // ordered by benchmark and result id.
 func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error) error {
 	const name = "trust_results"
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return err
-	}
 	var results []schema.Result
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		res := schema.Result{ResultID: r.str(0), Benchmark: r.str(1), TaskID: r.str(2), Agent: r.str(3),
 			Trial: int64(r.int(4)), RecordedScore: r.float(5), RecordedPass: r.bool(6),
 			EpisodeID: r.ptr(7), FinalMessage: r.ptr(8), Instruction: r.ptr(9), Grader: r.str(10), Infra: r.ptr(11)}
@@ -75,12 +67,8 @@ func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error
 // results in scope point at (sql/trust_ground_truth.sql), by episode id.
 func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error) {
 	const name = "trust_ground_truth"
-	rows, err := s.query(ctx, name, bind(sqlFile(name)))
-	if err != nil {
-		return nil, err
-	}
 	out := map[string][]schema.GroundTruth{}
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		g := schema.GroundTruth{EpisodeID: r.str(0), VerifierSHA256: r.str(1), Pass: r.bool(2)}
 		if v, ok := r.nullFloat(3); ok {
 			g.Score = &v
@@ -105,12 +93,9 @@ func (s *Session) TrustActions(ctx context.Context, perBucket int, fn func(episo
 	if err := s.exec(ctx, "trust_episodes", bind(sqlFile("trust_episodes"), perBucket)); err != nil {
 		return err
 	}
-	rows, err := s.query(ctx, "trust_buckets", bind(sqlFile("trust_buckets")))
-	if err != nil {
-		return err
-	}
 	var buckets int
-	if err := s.scan("trust_buckets", rows, 1, func(r row) { buckets = r.int(0) }); err != nil {
+	err := s.each(ctx, "trust_buckets", bind(sqlFile("trust_buckets")), 1, func(r row) { buckets = r.int(0) })
+	if err != nil {
 		return err
 	}
 	for b := range buckets {
@@ -123,12 +108,8 @@ func (s *Session) TrustActions(ctx context.Context, perBucket int, fn func(episo
 
 func (s *Session) trustBucket(ctx context.Context, bucket int, fn func(string, []schema.Action) error) error {
 	const name = "trust_actions"
-	rows, err := s.query(ctx, name, bind(sqlFile(name), bucket))
-	if err != nil {
-		return err
-	}
 	var all []schema.Action
-	err = s.scan(name, rows, -1, func(r row) {
+	err := s.each(ctx, name, bind(sqlFile(name), bucket), -1, func(r row) {
 		all = append(all, schema.Action{EpisodeID: r.str(0), Step: int64(r.int(1)), Role: r.ptr(2), Text: r.ptr(3),
 			Keys: r.ptr(4), ToolName: r.ptr(5), Arguments: r.ptr(6), Observation: r.ptr(7)})
 	})
