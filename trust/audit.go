@@ -45,7 +45,7 @@ type Regrade struct {
 type Input struct {
 	Records []Record
 	// Votes holds model-judge votes on D2 suspects (see Suspects and
-	// CollectVotes); nil when no judge is configured.
+	// ModelLabeler.Votes); nil when no judge is configured.
 	Votes map[VoteKey][]bool
 }
 

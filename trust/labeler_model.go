@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/trustlake/trustlake/schema"
 )
 
-// ModelLabeler is a Labeler (and gate typer) backed by a judge backend
+// ModelLabeler is the D2 labeller (and gate typer) backed by a judge backend
 // (openai, anthropic, exec, rm-http is not meaningful here): it asks each
 // question three times, independently, and returns the three votes. A reply
 // that is not the JSON asked for votes "no" (clean), so a broken judge can
@@ -85,7 +86,7 @@ func (m *ModelLabeler) ask(ctx context.Context, task, prompt string) (string, er
 	return reply.Text, nil
 }
 
-// Votes implements Labeler: three independent calls; a vote is true when
+// Votes asks q in three independent calls; a vote is true when
 // the reply says the task required computing the value.
 func (m *ModelLabeler) Votes(ctx context.Context, q Question) ([3]bool, error) {
 	prompt := fmt.Sprintf(d2Prompt, q.Value, q.Evidence)
@@ -122,13 +123,9 @@ func (m *ModelLabeler) GateType(ctx context.Context, task, gateID string) (strin
 		var r struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal([]byte(strings.TrimSpace(text)), &r) == nil {
-			for _, t := range schema.GateTypes {
-				if r.Type == t {
-					votes[i] = t
-					count[t]++
-				}
-			}
+		if json.Unmarshal([]byte(strings.TrimSpace(text)), &r) == nil && slices.Contains(schema.GateTypes, r.Type) {
+			votes[i] = r.Type
+			count[r.Type]++
 		}
 	}
 	for _, t := range schema.GateTypes {
