@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -23,18 +24,10 @@ func optErr(format string, args ...any) error {
 // Model are shared with the caller, who must not change them meanwhile.
 func (o Options) withDefaults() Options {
 	d := DefaultOptions()
-	if o.Seed == 0 {
-		o.Seed = d.Seed
-	}
-	if o.Tasks == 0 {
-		o.Tasks = d.Tasks
-	}
-	if o.EpisodesPerTask == 0 {
-		o.EpisodesPerTask = d.EpisodesPerTask
-	}
-	if o.Runs == 0 {
-		o.Runs = d.Runs
-	}
+	o.Seed = cmp.Or(o.Seed, d.Seed)
+	o.Tasks = cmp.Or(o.Tasks, d.Tasks)
+	o.EpisodesPerTask = cmp.Or(o.EpisodesPerTask, d.EpisodesPerTask)
+	o.Runs = cmp.Or(o.Runs, d.Runs)
 	if o.Agents == nil {
 		o.Agents = d.Agents
 	}
@@ -44,9 +37,7 @@ func (o Options) withDefaults() Options {
 	if o.Conditions == nil {
 		o.Conditions = d.Conditions
 	}
-	if o.Model == nil {
-		o.Model = d.Model
-	}
+	o.Model = cmp.Or(o.Model, d.Model)
 	if o.BaseTime.IsZero() {
 		o.BaseTime = d.BaseTime
 	}
@@ -55,9 +46,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.Judges = slices.Clone(o.Judges)
 	for i := range o.Judges {
-		if o.Judges[i].Model == "" {
-			o.Judges[i].Model = o.Judges[i].Name + "@1"
-		}
+		o.Judges[i].Model = cmp.Or(o.Judges[i].Model, o.Judges[i].Name+"@1")
 		if o.Judges[i].Conditions == nil {
 			o.Judges[i].Conditions = o.Conditions
 		}

@@ -299,14 +299,8 @@ func Suspects(in Input, opts Options) []Question {
 	for i := range in.Records {
 		r := &in.Records[i]
 		d2 := auditD2(r, nil, opts.ReadOnlyTools)
-		instr := ""
-		if r.Result.Instruction != nil {
-			instr = *r.Result.Instruction
-		}
-		final := ""
-		if r.Result.FinalMessage != nil {
-			final = *r.Result.FinalMessage
-		}
+		instr := orZero(r.Result.Instruction)
+		final := orZero(r.Result.FinalMessage)
 		for _, s := range d2.suspects {
 			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
 		}

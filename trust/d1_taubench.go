@@ -102,10 +102,7 @@ func agentWrites(acts []schema.Action, readOnly []string) []toolCall {
 	var calls []toolCall
 	next := 0 // first call still waiting for its output
 	for _, a := range acts {
-		role := ""
-		if a.Role != nil {
-			role = *a.Role
-		}
+		role := orZero(a.Role)
 		switch {
 		case role == "assistant" && a.ToolName != nil && a.Arguments != nil:
 			names := strings.Split(*a.ToolName, ",")

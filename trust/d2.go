@@ -100,14 +100,8 @@ func auditD2(r *Record, votes map[VoteKey][]bool, readOnly []string) d2Result {
 	finalStep := int64(never)
 	var agentTexts []string
 	for _, a := range r.Actions {
-		role := ""
-		if a.Role != nil {
-			role = *a.Role
-		}
-		text := ""
-		if a.Text != nil {
-			text = *a.Text
-		}
+		role := orZero(a.Role)
+		text := orZero(a.Text)
 		switch role {
 		case "system", "user":
 			ix.add(text, a.Step, srcGiven)

@@ -27,3 +27,12 @@ func gamedByVotes(v []bool) bool {
 	}
 	return yes >= 2 && yes*2 > len(v)
 }
+
+// orZero returns *p, or the zero value when p is nil.
+func orZero[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}

@@ -130,11 +130,9 @@ func chooseDimensions(vs []verdict, requested []string) (dims [4]bool, notices [
 		}
 	}
 	for d, name := range DimensionNames {
-		switch {
-		case requested != nil:
+		dims[d] = passes == 0 || checkable[d] > 0
+		if requested != nil {
 			dims[d] = slices.Contains(requested, name)
-		default:
-			dims[d] = passes == 0 || checkable[d] > 0
 		}
 		if passes == 0 || checkable[d] > 0 {
 			continue
@@ -165,19 +163,14 @@ func (v *verdict) countedPass() bool { return v.res.RecordedPass && v.res.Infra 
 
 // dimsString names a conjunction: "D1–D4" for all four, else "D1,D3".
 func dimsString(dims [4]bool) string {
-	var names []string
-	for d, on := range dims {
-		if on {
-			names = append(names, DimensionNames[d])
-		}
-	}
-	switch len(names) {
+	switch names := dimsList(dims); len(names) {
 	case 4:
 		return "D1–D4"
 	case 0:
 		return "none"
+	default:
+		return strings.Join(names, ",")
 	}
-	return strings.Join(names, ",")
 }
 
 // dimsList lists the chosen dimensions.
