@@ -169,13 +169,11 @@ func NewAuditor(opts Options, votes map[VoteKey][]bool) *Auditor {
 	opts = opts.withDefaults()
 	a := &Auditor{opts: opts, votes: votes, jobs: make(chan job, 4*opts.Workers)}
 	for range opts.Workers {
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
+		a.wg.Go(func() {
 			for j := range a.jobs {
 				a.auditRecord(j.v, &j.rec)
 			}
-		}()
+		})
 	}
 	return a
 }
