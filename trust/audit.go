@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"encoding/json"
 	"runtime"
 	"slices"
@@ -93,12 +94,8 @@ func (o Options) withDefaults() Options {
 	if o.MinRepeats <= 0 {
 		o.MinRepeats = 1
 	}
-	if o.InfraPolicy == "" {
-		o.InfraPolicy = InfraExclude
-	}
-	if o.D2Policy == "" {
-		o.D2Policy = PolicyLenient
-	}
+	o.InfraPolicy = cmp.Or(o.InfraPolicy, InfraExclude)
+	o.D2Policy = cmp.Or(o.D2Policy, PolicyLenient)
 	if o.Alpha <= 0 || o.Alpha >= 1 {
 		o.Alpha = 0.05
 	}
@@ -108,9 +105,7 @@ func (o Options) withDefaults() Options {
 	if o.Resamples <= 0 {
 		o.Resamples = stats.DefaultResamples
 	}
-	if o.Seed == 0 {
-		o.Seed = DefaultSeed
-	}
+	o.Seed = cmp.Or(o.Seed, DefaultSeed)
 	if o.ReadOnlyTools == nil {
 		o.ReadOnlyTools = DefaultReadOnlyTools()
 	}
@@ -307,14 +302,4 @@ func Suspects(in Input, opts Options) []Question {
 		}
 	}
 	return qs
-}
-
-// isReadOnly reports whether a tool name starts with one of the prefixes.
-func isReadOnly(name string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
 }

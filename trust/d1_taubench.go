@@ -126,7 +126,7 @@ func agentWrites(acts []schema.Action, readOnly []string) []toolCall {
 	}
 	out := calls[:0]
 	for _, c := range calls {
-		if !c.failed && !isReadOnly(c.name, readOnly) {
+		if !c.failed && !hasPrefixAny(c.name, readOnly) {
 			out = append(out, c)
 		}
 	}
@@ -142,7 +142,7 @@ func actionsGate(gold []schema.GoldAction, agent []toolCall, readOnly []string) 
 	used := make([]bool, len(agent))
 	var missing []string
 	for _, ga := range gold {
-		if isReadOnly(ga.Name, readOnly) {
+		if hasPrefixAny(ga.Name, readOnly) {
 			continue
 		}
 		var want any

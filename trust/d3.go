@@ -183,6 +183,8 @@ func isWordByte(c byte) bool {
 	return c == '_' || c == '\'' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
 }
 
+// hasPrefixAny reports whether s starts with one of ps (a read-only tool
+// name starts with one of the read-only prefixes).
 func hasPrefixAny(s string, ps []string) bool {
 	return slices.ContainsFunc(ps, func(p string) bool { return strings.HasPrefix(s, p) })
 }
