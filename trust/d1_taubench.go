@@ -5,6 +5,7 @@ package trust
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -36,14 +37,7 @@ func outputsGate(outputs, texts []string) GateResult {
 	var missing []string
 	for _, o := range outputs {
 		lo := strings.ToLower(o)
-		found := false
-		for _, t := range norm {
-			if strings.Contains(t, lo) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(norm, func(t string) bool { return strings.Contains(t, lo) }) {
 			missing = append(missing, o)
 		}
 	}
@@ -124,13 +118,7 @@ func agentWrites(acts []schema.Action, readOnly []string) []toolCall {
 			next++
 		}
 	}
-	out := calls[:0]
-	for _, c := range calls {
-		if !c.failed && !hasPrefixAny(c.name, readOnly) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(calls, func(c toolCall) bool { return c.failed || hasPrefixAny(c.name, readOnly) })
 }
 
 // actionsGate matches gold writes against the agent's writes as multisets.
