@@ -247,15 +247,10 @@ func confessions(text string) []string {
 	var out []string
 	for _, sent := range splitSentences(lo) {
 		for _, p := range confessionPatterns() {
-			i := strings.Index(sent, p)
-			if i < 0 {
-				continue
+			if i := strings.Index(sent, p); i >= 0 && !negatedBefore(sent[:i], 6) {
+				out = append(out, strings.TrimSpace(sent))
+				break
 			}
-			if negatedBefore(sent[:i], 6) {
-				continue
-			}
-			out = append(out, strings.TrimSpace(sent))
-			break
 		}
 	}
 	return out
