@@ -119,6 +119,12 @@ func checkName(what, name string, seen map[string]bool) error {
 	return nil
 }
 
+// prob names a value that must be a probability.
+type prob struct {
+	what string
+	p    float64
+}
+
 func checkProb(what string, p float64) error {
 	if !(p >= 0 && p <= 1) {
 		return optErr("%s: %v, want a probability in [0,1]", what, p)
@@ -134,10 +140,7 @@ func (j Judge) validate(m *Model) error {
 	if !strings.HasPrefix(j.Model, NamePrefix) {
 		return optErr("%s: model %q must start with %q", name, j.Model, NamePrefix)
 	}
-	probs := []struct {
-		what string
-		p    float64
-	}{
+	probs := []prob{
 		{"tpr", j.TPR}, {"flip probability", j.FlipProb}, {"uncertain rate", j.UncertainRate},
 		{"parse-error rate", j.ParseErrorRate},
 	}
@@ -146,10 +149,7 @@ func (j Judge) validate(m *Model) error {
 		if !ok {
 			return optErr("%s: fpr %s: missing", name, c)
 		}
-		probs = append(probs, struct {
-			what string
-			p    float64
-		}{"fpr " + c, p})
+		probs = append(probs, prob{"fpr " + c, p})
 	}
 	for _, p := range probs {
 		if err := checkProb(name+": "+p.what, p.p); err != nil {
@@ -177,10 +177,7 @@ func (j Judge) validate(m *Model) error {
 }
 
 func (m *Model) validate() error {
-	for _, p := range []struct {
-		what string
-		p    float64
-	}{
+	for _, p := range []prob{
 		{"perturbed pass probability", m.PerturbedPassProb}, {"pass claim probability", m.PassClaimProb},
 		{"task corr", m.TaskCorr}, {"episode corr", m.EpisodeCorr},
 	} {
