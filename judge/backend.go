@@ -240,13 +240,20 @@ func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, bas
 		if err == nil || ctx.Err() != nil || !errors.As(err, &ce) || !ce.Retryable || attempt >= retries {
 			return reply, err
 		}
-		wait := max(backoff(base, attempt), ce.RetryAfter)
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return Reply{}, ctx.Err()
+		if err := sleep(ctx, max(backoff(base, attempt), ce.RetryAfter)); err != nil {
+			return Reply{}, err
 		}
+	}
+}
+
+// sleep waits d, or until ctx is done (then it returns ctx.Err()).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

@@ -200,11 +200,7 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 			wait = max(wait, ra)
 			r.lim.pause(ra)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-runCtx.Done():
-			t.Stop()
+		if sleep(runCtx, wait) != nil {
 			r.failed.Add(1)
 			return
 		}
@@ -299,13 +295,7 @@ func (l *limiter) wait(ctx context.Context) error {
 	}
 	l.mu.Unlock()
 	if d := time.Until(at); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return sleep(ctx, d)
 	}
 	return ctx.Err()
 }
