@@ -60,13 +60,11 @@ func (o PackOptions) Validate() error {
 // refusing unknown names; a repeat counts once.
 func ParseConditions(list []string) ([]string, error) {
 	var out []string
-	seen := map[string]bool{}
 	for _, c := range SplitList(list) {
 		if !slices.Contains(Conditions, c) {
 			return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownCondition, c, strings.Join(Conditions, ", "))
 		}
-		if !seen[c] {
-			seen[c] = true
+		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}

@@ -98,10 +98,9 @@ func (v *verdict) checks(d2Policy string) [4]check {
 	} else {
 		c[2] = passedIf(!v.d3.lie)
 	}
-	switch v.d4.status {
-	case schema.D4Insufficient:
+	if v.d4.status == schema.D4Insufficient {
 		c[3] = notCheckable(ReasonFewRepeats)
-	default:
+	} else {
 		c[3] = passedIf(v.d4.status == schema.D4Stable)
 	}
 	return c
