@@ -125,18 +125,27 @@ func IsRedirect(err error) bool {
 	return errors.As(err, &ce) && ce.Status/100 == 3
 }
 
-// postJSON posts body and returns the response body of a 2xx reply.
-func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[string]string, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+// exchange posts the request body of format (built once per pack by build)
+// to url, with headers given as name, value pairs (an empty value is not
+// sent), and decodes a 2xx reply strictly into out. It returns the reply.
+func (o *HTTPOptions) exchange(ctx context.Context, req *Request, format string, build func() ([]byte, error),
+	url string, out any, what string, headers ...string) ([]byte, error) {
+	body, err := req.body(format, build)
+	if err != nil {
+		return nil, err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, &CallError{Msg: fmt.Sprintf("build request: %v", err)}
 	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
+	hr.Header.Set("Content-Type", "application/json")
+	for i := 0; i < len(headers); i += 2 {
+		if headers[i+1] != "" {
+			hr.Header.Set(headers[i], headers[i+1])
+		}
 	}
 	sec := o.secrets()
-	resp, err := o.client().Do(req)
+	resp, err := o.client().Do(hr)
 	if err != nil {
 		return nil, transportError(ctx, err, sec)
 	}
@@ -159,7 +168,18 @@ func postJSON(ctx context.Context, o *HTTPOptions, url string, headers map[strin
 		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, e
 	}
+	if err := decodeStrict(data, out); err != nil {
+		return nil, malformed(what, err, data)
+	}
 	return data, nil
+}
+
+// bearer is the Authorization header value of key; "" (not sent) without one.
+func bearer(key string) string {
+	if key == "" {
+		return ""
+	}
+	return "Bearer " + key
 }
 
 func transportError(ctx context.Context, err error, sec Redactor) error {
@@ -220,13 +240,20 @@ func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, bas
 		if err == nil || ctx.Err() != nil || !errors.As(err, &ce) || !ce.Retryable || attempt >= retries {
 			return reply, err
 		}
-		wait := max(backoff(base, attempt), ce.RetryAfter)
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return Reply{}, ctx.Err()
+		if err := sleep(ctx, max(backoff(base, attempt), ce.RetryAfter)); err != nil {
+			return Reply{}, err
 		}
+	}
+}
+
+// sleep waits d, or until ctx is done (then it returns ctx.Err()).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

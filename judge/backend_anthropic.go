@@ -19,7 +19,18 @@ type Anthropic struct{ HTTPOptions }
 
 // Call implements Backend.
 func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
-	body, err := req.body("anthropic", func() ([]byte, error) {
+	var r struct {
+		Model   string `json:"model"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		Usage *struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	data, err := b.exchange(ctx, req, "anthropic", func() ([]byte, error) {
 		var content []map[string]any
 		for _, im := range req.Pack.Images {
 			content = append(content, map[string]any{"type": "image", "source": map[string]any{
@@ -32,31 +43,10 @@ func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
 			"temperature": req.Temperature,
 			"messages":    []map[string]any{{"role": "user", "content": content}},
 		})
-	})
+	}, strings.TrimRight(b.BaseURL, "/")+"/v1/messages", &r, "messages",
+		"anthropic-version", AnthropicVersion, "x-api-key", b.APIKey)
 	if err != nil {
 		return Reply{}, err
-	}
-	headers := map[string]string{"anthropic-version": AnthropicVersion}
-	if b.APIKey != "" {
-		headers["x-api-key"] = b.APIKey
-	}
-	data, err := postJSON(ctx, &b.HTTPOptions, strings.TrimRight(b.BaseURL, "/")+"/v1/messages", headers, body)
-	if err != nil {
-		return Reply{}, err
-	}
-	var r struct {
-		Model   string `json:"model"`
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		Usage *struct {
-			InputTokens  int64 `json:"input_tokens"`
-			OutputTokens int64 `json:"output_tokens"`
-		} `json:"usage"`
-	}
-	if err := decodeStrict(data, &r); err != nil {
-		return Reply{}, malformed("messages", err, data)
 	}
 	var text strings.Builder
 	found := false

@@ -24,29 +24,6 @@ type oaiImgURL struct {
 
 // Call implements Backend.
 func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
-	body, err := req.body("openai", func() ([]byte, error) {
-		parts := []oaiPart{{Type: "text", Text: req.Prompt}}
-		for _, im := range req.Pack.Images {
-			parts = append(parts, oaiPart{Type: "image_url", ImageURL: &oaiImgURL{URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
-		}
-		return json.Marshal(map[string]any{
-			"model":       req.Model,
-			"temperature": req.Temperature,
-			"max_tokens":  req.MaxTokens,
-			"messages":    []map[string]any{{"role": "user", "content": parts}},
-		})
-	})
-	if err != nil {
-		return Reply{}, err
-	}
-	headers := map[string]string{}
-	if b.APIKey != "" {
-		headers["Authorization"] = "Bearer " + b.APIKey
-	}
-	data, err := postJSON(ctx, &b.HTTPOptions, strings.TrimRight(b.BaseURL, "/")+"/chat/completions", headers, body)
-	if err != nil {
-		return Reply{}, err
-	}
 	var r struct {
 		Model   string `json:"model"`
 		Choices []struct {
@@ -59,8 +36,20 @@ func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
 			CompletionTokens int64 `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if err := decodeStrict(data, &r); err != nil {
-		return Reply{}, malformed("chat completions", err, data)
+	data, err := b.exchange(ctx, req, "openai", func() ([]byte, error) {
+		parts := []oaiPart{{Type: "text", Text: req.Prompt}}
+		for _, im := range req.Pack.Images {
+			parts = append(parts, oaiPart{Type: "image_url", ImageURL: &oaiImgURL{URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
+		}
+		return json.Marshal(map[string]any{
+			"model":       req.Model,
+			"temperature": req.Temperature,
+			"max_tokens":  req.MaxTokens,
+			"messages":    []map[string]any{{"role": "user", "content": parts}},
+		})
+	}, strings.TrimRight(b.BaseURL, "/")+"/chat/completions", &r, "chat completions", "Authorization", bearer(b.APIKey))
+	if err != nil {
+		return Reply{}, err
 	}
 	if len(r.Choices) == 0 || r.Choices[0].Message.Content == nil {
 		return Reply{}, malformed("chat completions", errNoChoice, data)

@@ -16,7 +16,11 @@ type RMHTTP struct{ HTTPOptions }
 
 // Call implements Backend.
 func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
-	body, err := req.body("rm-http", func() ([]byte, error) {
+	var r struct {
+		Score *float64 `json:"score"`
+		Model string   `json:"model"`
+	}
+	data, err := b.exchange(ctx, req, "rm-http", func() ([]byte, error) {
 		shots := make([]string, 0, len(req.Pack.Images))
 		for _, im := range req.Pack.Images {
 			shots = append(shots, base64.StdEncoding.EncodeToString(im.Data))
@@ -26,24 +30,9 @@ func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
 			actions = append(actions, s.Action)
 		}
 		return json.Marshal(map[string]any{"model": req.Model, "instruction": req.Pack.TaskText, "screenshots": shots, "actions": actions})
-	})
+	}, b.BaseURL, &r, "reward model", "Authorization", bearer(b.APIKey))
 	if err != nil {
 		return Reply{}, err
-	}
-	headers := map[string]string{}
-	if b.APIKey != "" {
-		headers["Authorization"] = "Bearer " + b.APIKey
-	}
-	data, err := postJSON(ctx, &b.HTTPOptions, b.BaseURL, headers, body)
-	if err != nil {
-		return Reply{}, err
-	}
-	var r struct {
-		Score *float64 `json:"score"`
-		Model string   `json:"model"`
-	}
-	if err := decodeStrict(data, &r); err != nil {
-		return Reply{}, malformed("reward model", err, data)
 	}
 	if r.Score == nil || math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) {
 		return Reply{}, malformed("reward model", errors.New("no finite score"), data)

@@ -79,13 +79,9 @@ func build(src *Source, cond string, opts PackOptions, cache imageCache) (*Pack,
 	// The agent's final message is the claim: only E2+claim shows it, in
 	// its own field, never inside the trajectory.
 	acts, final := withoutFinalMessage(src.Actions, src.FinalMessage)
-	var err error
 	if chat > 0 && screens == 0 {
 		buildChat(p, acts, cond, opts)
-	} else {
-		err = buildScreens(p, src, acts, cond, opts, cache)
-	}
-	if err != nil {
+	} else if err := buildScreens(p, src, acts, cond, opts, cache); err != nil {
 		return nil, err
 	}
 	if cond == E2Claim {

@@ -60,13 +60,11 @@ func (o PackOptions) Validate() error {
 // refusing unknown names; a repeat counts once.
 func ParseConditions(list []string) ([]string, error) {
 	var out []string
-	seen := map[string]bool{}
-	for _, c := range listItems(list) {
+	for _, c := range SplitList(list) {
 		if !slices.Contains(Conditions, c) {
 			return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownCondition, c, strings.Join(Conditions, ", "))
 		}
-		if !seen[c] {
-			seen[c] = true
+		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
@@ -76,9 +74,9 @@ func ParseConditions(list []string) ([]string, error) {
 	return out, nil
 }
 
-// listItems splits flag values that may each hold a comma-separated list
-// into their trimmed, non-empty items.
-func listItems(list []string) []string {
+// SplitList flattens repeated and comma-separated flag values into their
+// trimmed, non-empty items.
+func SplitList(list []string) []string {
 	var out []string
 	for _, item := range list {
 		for _, c := range strings.Split(item, ",") {
@@ -102,7 +100,7 @@ type JudgeCondition struct {
 func ParseJudgeConditions(list []string) ([]JudgeCondition, error) {
 	var out []JudgeCondition
 	seen := map[string]bool{}
-	for _, c := range listItems(list) {
+	for _, c := range SplitList(list) {
 		name, pack, alias := strings.Cut(c, "=")
 		if !alias {
 			pack = name

@@ -45,11 +45,7 @@ func (e *BuildErrors) Error() string {
 // Is makes BuildErrors match ErrInput.
 func (e *BuildErrors) Is(target error) bool { return target == ErrInput }
 
-// BuildPack builds, guards and encodes one pack and returns its row.
-func BuildPack(src *Source, cond string, opts PackOptions) (schema.Evidence, []byte, error) {
-	return buildPack(src, cond, opts, nil)
-}
-
+// buildPack builds, guards and encodes one pack and returns its row.
 func buildPack(src *Source, cond string, opts PackOptions, cache imageCache) (schema.Evidence, []byte, error) {
 	opts.applyDefaults()
 	p, err := build(src, cond, opts, cache)
@@ -117,9 +113,7 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 	jobs := make(chan int) // one episode, all its conditions (they share screenshots)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range jobs {
 				cache := imageCache{}
 				for c := range conds {
@@ -146,7 +140,7 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 					mu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 feed:
 	for i := range sources {

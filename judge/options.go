@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -36,11 +37,11 @@ func NewBackend(s BackendSpec) (Backend, error) {
 	const which = "trustlake judge --backend openai|anthropic|exec|rm-http ..."
 	switch s.Name {
 	case "openai":
-		keyEnv, defURL = or(keyEnv, "OPENAI_API_KEY"), "https://api.openai.com/v1"
+		keyEnv, defURL = cmp.Or(keyEnv, "OPENAI_API_KEY"), "https://api.openai.com/v1"
 	case "anthropic":
-		keyEnv, defURL = or(keyEnv, "ANTHROPIC_API_KEY"), "https://api.anthropic.com"
+		keyEnv, defURL = cmp.Or(keyEnv, "ANTHROPIC_API_KEY"), "https://api.anthropic.com"
 	case "rm-http":
-		keyEnv = or(keyEnv, "RM_API_KEY")
+		keyEnv = cmp.Or(keyEnv, "RM_API_KEY")
 		if s.BaseURL == "" {
 			return nil, optionError("trustlake judge --backend rm-http --base-url http://localhost:8000/score ...", "rm-http needs --base-url")
 		}
@@ -65,7 +66,7 @@ func NewBackend(s BackendSpec) (Backend, error) {
 	if s.Model == "" && s.Name != "rm-http" {
 		return nil, optionError("trustlake judge --model MODEL ...", "--backend %s needs --model", s.Name)
 	}
-	base := or(s.BaseURL, defURL)
+	base := cmp.Or(s.BaseURL, defURL)
 	key := os.Getenv(keyEnv)
 	if key == "" && s.BaseURL == "" && defURL != "" {
 		return nil, optionError(fmt.Sprintf("export %s=... (or --api-key-env VAR, or --base-url for a local server)", keyEnv),
@@ -81,16 +82,6 @@ func NewBackend(s BackendSpec) (Backend, error) {
 	return &RMHTTP{HTTPOptions: h}, nil
 }
 
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// SplitList flattens repeated and comma-separated flag values.
-func SplitList(vals []string) []string { return listItems(vals) }
-
 // ApplyTo sets what this bench.yaml entry gives on spec, r and conds,
 // except where isSet says the command line gave it.
 func (jc ConfigJudge) ApplyTo(spec *BackendSpec, r *RunOptions, conds *[]string, isSet func(flag string) bool) {
@@ -99,10 +90,10 @@ func (jc ConfigJudge) ApplyTo(spec *BackendSpec, r *RunOptions, conds *[]string,
 			apply()
 		}
 	}
-	set("backend", func() { spec.Name = or(jc.Backend, spec.Name) })
-	set("model", func() { spec.Model = or(or(jc.Model, jc.Path), spec.Model) })
-	set("base-url", func() { spec.BaseURL = or(jc.BaseURL, spec.BaseURL) })
-	set("exec", func() { spec.Command = or(jc.Command, spec.Command) })
+	set("backend", func() { spec.Name = cmp.Or(jc.Backend, spec.Name) })
+	set("model", func() { spec.Model = cmp.Or(cmp.Or(jc.Model, jc.Path), spec.Model) })
+	set("base-url", func() { spec.BaseURL = cmp.Or(jc.BaseURL, spec.BaseURL) })
+	set("exec", func() { spec.Command = cmp.Or(jc.Command, spec.Command) })
 	set("temperature", func() {
 		if jc.Temperature != nil {
 			r.Temperature = *jc.Temperature

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,13 +39,11 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Concurrency; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range feed {
 				r.do(ctx, runCtx, stop, j)
 			}
-		}()
+		})
 	}
 	var fed int64
 dispatch:
@@ -201,11 +200,7 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 			wait = max(wait, ra)
 			r.lim.pause(ra)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-runCtx.Done():
-			t.Stop()
+		if sleep(runCtx, wait) != nil {
 			r.failed.Add(1)
 			return
 		}
@@ -232,10 +227,7 @@ func (r *runner) emit(ctx context.Context, j job, req *Request, reply Reply, sta
 			v.Score = reply.Score
 		}
 	}
-	model := reply.Model // a hostile model id must not bloat the column
-	if model == "" {
-		model = o.Model
-	}
+	model := cmp.Or(reply.Model, o.Model) // a hostile model id must not bloat the column
 	called := start.UTC()
 	extra := map[string]any{"backend": o.BackendName}
 	if v.Evidence != "" {
@@ -303,13 +295,7 @@ func (l *limiter) wait(ctx context.Context) error {
 	}
 	l.mu.Unlock()
 	if d := time.Until(at); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return sleep(ctx, d)
 	}
 	return ctx.Err()
 }

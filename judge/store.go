@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/trustlake/trustlake/lake"
 )
@@ -82,12 +83,7 @@ func (s *Store) Holds(sha string, texts ...string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("pack %s: %w", sha, err)
 	}
-	for _, t := range texts {
-		if p.Holds(t) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return slices.ContainsFunc(texts, p.Holds), nil
 }
 
 // remove deletes a pack written by a build that then failed.

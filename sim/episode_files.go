@@ -125,32 +125,24 @@ func (w *episodeFiles) appendMeta(b []byte, ei int, r *rand.Rand) []byte {
 	}
 	b = append(b, `{"episode_id":`...)
 	b = appendString(b, e.id)
-	b = appendKey(b, "task_id", false)
-	b = appendString(b, taskID(e.task))
-	b = appendKey(b, "instruction", false)
-	b = appendString(b, instruction(e.task))
-	b = appendKey(b, "source", false)
-	b = appendString(b, e.source)
+	b = appendField(b, "task_id", taskID(e.task))
+	b = appendField(b, "instruction", instruction(e.task))
+	b = appendField(b, "source", e.source)
 	b = append(b, `,"agent":{"name":`...)
 	b = appendString(b, o.Agents[e.agent].Name)
-	b = appendKey(b, "version", false)
-	b = appendString(b, version)
-	b = appendKey(b, "seed", false)
+	b = appendField(b, "version", version)
+	b = appendKey(b, "seed")
 	b = strconv.AppendInt(b, int64(r.IntN(1_000_000)), 10)
 	b = append(b, '}')
-	b = appendKey(b, "n_steps", false)
+	b = appendKey(b, "n_steps")
 	b = strconv.AppendInt(b, int64(e.nSteps), 10)
-	b = appendKey(b, "final_message", false)
-	b = appendString(b, w.p.finalMessage(ei))
-	b = appendKey(b, "sandbox_image", false)
-	b = appendString(b, SandboxImage)
-	b = appendKey(b, "created_at", false)
+	b = appendField(b, "final_message", w.p.finalMessage(ei))
+	b = appendField(b, "sandbox_image", SandboxImage)
+	b = appendKey(b, "created_at")
 	b = appendTime(b, o.BaseTime.Add(time.Duration(ei)*time.Minute))
 	if e.parent >= 0 {
-		b = appendKey(b, "parent_episode_id", false)
-		b = appendString(b, w.p.episodes[e.parent].id)
-		b = appendKey(b, "perturbation", false)
-		b = appendString(b, e.perturbation)
+		b = appendField(b, "parent_episode_id", w.p.episodes[e.parent].id)
+		b = appendField(b, "perturbation", e.perturbation)
 	}
 	return append(b, '}', '\n')
 }
@@ -167,27 +159,18 @@ func (w *episodeFiles) appendGT(b []byte, e *episode) []byte {
 	failed := failedGate(e)
 	b = append(b, `{"episode_id":`...)
 	b = appendString(b, e.id)
-	b = appendKey(b, "pass", false)
+	b = appendKey(b, "pass")
 	b = appendBool(b, e.pass)
-	b = appendKey(b, "score", false)
+	b = appendKey(b, "score")
 	b = appendRounded(b, score, 2)
-	b = appendKey(b, "category", false)
-	if e.category == "" {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, e.category)
-	}
+	b = appendKey(b, "category")
+	b = appendStringOrNull(b, e.category)
 	b = append(b, `,"diagnostics":{"simulated":true,"p_pass":`...)
 	b = appendRounded(b, e.pPass, 4)
-	b = appendKey(b, "failed_gate", false)
-	if failed == "" {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, failed)
-	}
+	b = appendKey(b, "failed_gate")
+	b = appendStringOrNull(b, failed)
 	b = append(b, '}')
-	b = appendKey(b, "verifier_sha256", false)
-	b = appendString(b, w.verif[e.task])
+	b = appendField(b, "verifier_sha256", w.verif[e.task])
 	b = append(b, `,"gates":[`...)
 	for i, g := range gates {
 		if i > 0 {
@@ -195,9 +178,8 @@ func (w *episodeFiles) appendGT(b []byte, e *episode) []byte {
 		}
 		b = append(b, `{"id":`...)
 		b = appendString(b, g.id)
-		b = appendKey(b, "type", false)
-		b = appendString(b, g.typ)
-		b = appendKey(b, "passed", false)
+		b = appendField(b, "type", g.typ)
+		b = appendKey(b, "passed")
 		b = appendBool(b, g.id != failed)
 		b = append(b, '}')
 	}
@@ -242,19 +224,15 @@ func (w *episodeFiles) appendActions(b []byte, e *episode, r *rand.Rand) []byte 
 		default:
 			action = "scroll"
 		}
-		b = appendKey(b, "action", false)
-		b = appendString(b, action)
+		b = appendField(b, "action", action)
 		if text != "" {
-			b = appendKey(b, "text", false)
-			b = appendString(b, text)
+			b = appendField(b, "text", text)
 		}
 		if keys != "" {
-			b = appendKey(b, "keys", false)
-			b = appendString(b, keys)
+			b = appendField(b, "keys", keys)
 		}
 		if w.p.opts.Screens {
-			b = appendKey(b, "screen", false)
-			b = appendString(b, "screens/"+screenName(s))
+			b = appendField(b, "screen", "screens/"+screenName(s))
 		}
 		b = append(b, '}', '\n')
 	}

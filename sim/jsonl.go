@@ -39,13 +39,21 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// appendKey appends `"key":`, with a leading comma unless first.
-func appendKey(b []byte, key string, first bool) []byte {
-	if !first {
-		b = append(b, ',')
-	}
-	b = appendString(b, key)
+// appendKey appends `,"key":`.
+func appendKey(b []byte, key string) []byte {
+	b = appendString(append(b, ','), key)
 	return append(b, ':')
+}
+
+// appendField appends `,"key":"value"`.
+func appendField(b []byte, key, value string) []byte { return appendString(appendKey(b, key), value) }
+
+// appendStringOrNull appends s as a JSON string, or null when it is "".
+func appendStringOrNull(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, s)
 }
 
 // appendRounded appends x rounded to digits decimals, shortest form.

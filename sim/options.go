@@ -214,8 +214,6 @@ func DefaultOptions() Options {
 		Judges:          DefaultJudges(),
 		Conditions:      DefaultConditions(),
 		Model:           DefaultModel(),
-		BaseTime:        defaultBaseTime(),
+		BaseTime:        time.Date(2026, 10, 10, 9, 0, 0, 0, time.UTC),
 	}
 }
-
-func defaultBaseTime() time.Time { return time.Date(2026, 10, 10, 9, 0, 0, 0, time.UTC) }

@@ -55,13 +55,10 @@ func rowsPerEpisode(o Options) int {
 // then agent order.
 func cellSizes(o Options, rowsPer int) []int {
 	cells := o.Tasks * len(o.Agents)
-	sizes := make([]int, cells)
 	if o.VerdictRows <= 0 {
-		for i := range sizes {
-			sizes[i] = o.EpisodesPerTask
-		}
-		return sizes
+		return slices.Repeat([]int{o.EpisodesPerTask}, cells)
 	}
+	sizes := make([]int, cells)
 	total := (o.VerdictRows + rowsPer - 1) / rowsPer
 	for i := range sizes {
 		sizes[i] = total / cells

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"image"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -123,46 +122,27 @@ func WriteScript(dir string, s Script) error {
 // window (its layout seeded by the task id), lines of content, the edit
 // made so far, the unsaved marker, the saved mark, an error dialog.
 func renderScripted(s Script, done []scriptStep) ([]byte, error) {
-	img := image.NewRGBA(image.Rect(0, 0, screenW, screenH))
-	fill := func(x0, y0, x1, y1 int, c color.RGBA) {
-		for y := max(y0, 0); y < min(y1, screenH); y++ {
-			for x := max(x0, 0); x < min(x1, screenW); x++ {
-				img.SetRGBA(x, y, c)
-			}
-		}
-	}
 	h := fnv.New32a()
 	h.Write([]byte(s.TaskID))
 	seed := int(h.Sum32())
-	fill(0, 0, screenW, screenH, cellFill)
-	fill(0, 0, screenW, 12, titleBar)
-	for r := 0; r < 6; r++ { // lines of content
-		w := 40 + (seed>>(r*3))%90
-		fill(8, 20+r*11, 8+w, 23+r*11, gridLine)
-	}
 	last := done[len(done)-1]
-	for _, st := range done {
-		if st.action != "type" {
-			continue
+	return drawScreen(last.unsaved, last.dialog, func(fill fillFunc) {
+		for r := 0; r < 6; r++ { // lines of content
+			w := 40 + (seed>>(r*3))%90
+			fill(8, 20+r*11, 8+w, 23+r*11, gridLine)
 		}
-		row := seed % 6
-		if strings.Contains(st.text, "one place off") {
-			row = (row + 1) % 6
+		for _, st := range done {
+			if st.action != "type" {
+				continue
+			}
+			row := seed % 6
+			if strings.Contains(st.text, "one place off") {
+				row = (row + 1) % 6
+			}
+			fill(8, 19+row*11, 60, 24+row*11, typed)
 		}
-		fill(8, 19+row*11, 60, 24+row*11, typed)
-	}
-	if last.unsaved {
-		fill(screenW-10, 3, screenW-4, 9, ScreenUnsaved)
-	}
-	if last.saved {
-		fill(4, screenH-8, 14, screenH-3, ScreenSaved)
-	}
-	if last.dialog {
-		fill(30, 35, 130, 70, ScreenDialog)
-	}
-	var b bytes.Buffer
-	if err := pngEnc.Encode(&b, img); err != nil {
-		return nil, fmt.Errorf("encode screen png: %w", err)
-	}
-	return b.Bytes(), nil
+		if last.saved {
+			fill(4, screenH-8, 14, screenH-3, ScreenSaved)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -23,18 +24,10 @@ func optErr(format string, args ...any) error {
 // Model are shared with the caller, who must not change them meanwhile.
 func (o Options) withDefaults() Options {
 	d := DefaultOptions()
-	if o.Seed == 0 {
-		o.Seed = d.Seed
-	}
-	if o.Tasks == 0 {
-		o.Tasks = d.Tasks
-	}
-	if o.EpisodesPerTask == 0 {
-		o.EpisodesPerTask = d.EpisodesPerTask
-	}
-	if o.Runs == 0 {
-		o.Runs = d.Runs
-	}
+	o.Seed = cmp.Or(o.Seed, d.Seed)
+	o.Tasks = cmp.Or(o.Tasks, d.Tasks)
+	o.EpisodesPerTask = cmp.Or(o.EpisodesPerTask, d.EpisodesPerTask)
+	o.Runs = cmp.Or(o.Runs, d.Runs)
 	if o.Agents == nil {
 		o.Agents = d.Agents
 	}
@@ -44,9 +37,7 @@ func (o Options) withDefaults() Options {
 	if o.Conditions == nil {
 		o.Conditions = d.Conditions
 	}
-	if o.Model == nil {
-		o.Model = d.Model
-	}
+	o.Model = cmp.Or(o.Model, d.Model)
 	if o.BaseTime.IsZero() {
 		o.BaseTime = d.BaseTime
 	}
@@ -55,9 +46,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.Judges = slices.Clone(o.Judges)
 	for i := range o.Judges {
-		if o.Judges[i].Model == "" {
-			o.Judges[i].Model = o.Judges[i].Name + "@1"
-		}
+		o.Judges[i].Model = cmp.Or(o.Judges[i].Model, o.Judges[i].Name+"@1")
 		if o.Judges[i].Conditions == nil {
 			o.Judges[i].Conditions = o.Conditions
 		}
@@ -130,6 +119,12 @@ func checkName(what, name string, seen map[string]bool) error {
 	return nil
 }
 
+// prob names a value that must be a probability.
+type prob struct {
+	what string
+	p    float64
+}
+
 func checkProb(what string, p float64) error {
 	if !(p >= 0 && p <= 1) {
 		return optErr("%s: %v, want a probability in [0,1]", what, p)
@@ -145,10 +140,7 @@ func (j Judge) validate(m *Model) error {
 	if !strings.HasPrefix(j.Model, NamePrefix) {
 		return optErr("%s: model %q must start with %q", name, j.Model, NamePrefix)
 	}
-	probs := []struct {
-		what string
-		p    float64
-	}{
+	probs := []prob{
 		{"tpr", j.TPR}, {"flip probability", j.FlipProb}, {"uncertain rate", j.UncertainRate},
 		{"parse-error rate", j.ParseErrorRate},
 	}
@@ -157,10 +149,7 @@ func (j Judge) validate(m *Model) error {
 		if !ok {
 			return optErr("%s: fpr %s: missing", name, c)
 		}
-		probs = append(probs, struct {
-			what string
-			p    float64
-		}{"fpr " + c, p})
+		probs = append(probs, prob{"fpr " + c, p})
 	}
 	for _, p := range probs {
 		if err := checkProb(name+": "+p.what, p.p); err != nil {
@@ -188,10 +177,7 @@ func (j Judge) validate(m *Model) error {
 }
 
 func (m *Model) validate() error {
-	for _, p := range []struct {
-		what string
-		p    float64
-	}{
+	for _, p := range []prob{
 		{"perturbed pass probability", m.PerturbedPassProb}, {"pass claim probability", m.PassClaimProb},
 		{"task corr", m.TaskCorr}, {"episode corr", m.EpisodeCorr},
 	} {

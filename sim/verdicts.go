@@ -29,17 +29,12 @@ func newVerdictWriter(p *plan, file [][]int) *verdictWriter {
 	for _, j := range p.opts.Judges {
 		var hs [][]byte
 		for _, c := range j.Conditions {
-			h := appendKey(nil, "judge", false)
-			h = appendString(h, j.Name)
-			h = appendKey(h, "condition", false)
-			h = appendString(h, c)
-			h = appendKey(h, "run", false)
+			h := appendField(appendField(nil, "judge", j.Name), "condition", c)
+			h = appendKey(h, "run")
 			hs = append(hs, h)
 		}
 		w.heads = append(w.heads, hs)
-		m := appendKey(nil, "model", false)
-		m = appendString(m, j.Model)
-		w.models = append(w.models, appendKey(m, "called_at", false))
+		w.models = append(w.models, appendKey(appendField(nil, "model", j.Model), "called_at"))
 	}
 	return w
 }
@@ -149,11 +144,7 @@ func (w *verdictWriter) appendRow(b []byte, id string, j, ci, k int, out run, at
 	b = append(b, w.heads[j][ci]...)
 	b = strconv.AppendInt(b, int64(k), 10)
 	b = append(b, `,"verdict":`...)
-	if out.verdict == "" {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, out.verdict)
-	}
+	b = appendStringOrNull(b, out.verdict)
 	b = append(b, `,"score":`...)
 	b = appendNullable(b, out.score, 4)
 	b = append(b, `,"confidence":`...)

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"encoding/json"
 	"runtime"
 	"slices"
@@ -45,7 +46,7 @@ type Regrade struct {
 type Input struct {
 	Records []Record
 	// Votes holds model-judge votes on D2 suspects (see Suspects and
-	// CollectVotes); nil when no judge is configured.
+	// ModelLabeler.Votes); nil when no judge is configured.
 	Votes map[VoteKey][]bool
 }
 
@@ -93,12 +94,8 @@ func (o Options) withDefaults() Options {
 	if o.MinRepeats <= 0 {
 		o.MinRepeats = 1
 	}
-	if o.InfraPolicy == "" {
-		o.InfraPolicy = InfraExclude
-	}
-	if o.D2Policy == "" {
-		o.D2Policy = PolicyLenient
-	}
+	o.InfraPolicy = cmp.Or(o.InfraPolicy, InfraExclude)
+	o.D2Policy = cmp.Or(o.D2Policy, PolicyLenient)
 	if o.Alpha <= 0 || o.Alpha >= 1 {
 		o.Alpha = 0.05
 	}
@@ -108,9 +105,7 @@ func (o Options) withDefaults() Options {
 	if o.Resamples <= 0 {
 		o.Resamples = stats.DefaultResamples
 	}
-	if o.Seed == 0 {
-		o.Seed = DefaultSeed
-	}
+	o.Seed = cmp.Or(o.Seed, DefaultSeed)
 	if o.ReadOnlyTools == nil {
 		o.ReadOnlyTools = DefaultReadOnlyTools()
 	}
@@ -169,13 +164,11 @@ func NewAuditor(opts Options, votes map[VoteKey][]bool) *Auditor {
 	opts = opts.withDefaults()
 	a := &Auditor{opts: opts, votes: votes, jobs: make(chan job, 4*opts.Workers)}
 	for range opts.Workers {
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
+		a.wg.Go(func() {
 			for j := range a.jobs {
 				a.auditRecord(j.v, &j.rec)
 			}
-		}()
+		})
 	}
 	return a
 }
@@ -299,14 +292,8 @@ func Suspects(in Input, opts Options) []Question {
 	for i := range in.Records {
 		r := &in.Records[i]
 		d2 := auditD2(r, nil, opts.ReadOnlyTools)
-		instr := ""
-		if r.Result.Instruction != nil {
-			instr = *r.Result.Instruction
-		}
-		final := ""
-		if r.Result.FinalMessage != nil {
-			final = *r.Result.FinalMessage
-		}
+		instr := orZero(r.Result.Instruction)
+		final := orZero(r.Result.FinalMessage)
 		for _, s := range d2.suspects {
 			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
 		}
@@ -315,14 +302,4 @@ func Suspects(in Input, opts Options) []Question {
 		}
 	}
 	return qs
-}
-
-// isReadOnly reports whether a tool name starts with one of the prefixes.
-func isReadOnly(name string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
 }

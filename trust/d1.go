@@ -3,6 +3,7 @@ package trust
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -141,15 +142,7 @@ func mostSevere(gates []GateResult) string {
 		if g.Status != gateFailed {
 			continue
 		}
-		rank := 0
-		for i, t := range schema.GateTypes {
-			if g.Type == t {
-				rank = i
-			}
-		}
-		if rank < best {
-			best = rank
-		}
+		best = min(best, max(0, slices.Index(schema.GateTypes, g.Type))) // untyped: critical
 	}
 	if best == len(schema.GateTypes) {
 		return schema.GateCritical
@@ -213,17 +206,13 @@ func upgradable(rg *Regrade) bool {
 	if rg.ValuesMatch == nil || !*rg.ValuesMatch {
 		return false
 	}
-	requested := map[string]bool{}
-	for _, id := range rg.Requested {
-		requested[id] = true
-	}
 	failed := 0
 	for _, g := range rg.Gates {
 		if g.Passed {
 			continue
 		}
 		failed++
-		if g.Type != schema.GateAdministrative || requested[g.ID] {
+		if g.Type != schema.GateAdministrative || slices.Contains(rg.Requested, g.ID) {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ package trust
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -36,14 +37,7 @@ func outputsGate(outputs, texts []string) GateResult {
 	var missing []string
 	for _, o := range outputs {
 		lo := strings.ToLower(o)
-		found := false
-		for _, t := range norm {
-			if strings.Contains(t, lo) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(norm, func(t string) bool { return strings.Contains(t, lo) }) {
 			missing = append(missing, o)
 		}
 	}
@@ -102,10 +96,7 @@ func agentWrites(acts []schema.Action, readOnly []string) []toolCall {
 	var calls []toolCall
 	next := 0 // first call still waiting for its output
 	for _, a := range acts {
-		role := ""
-		if a.Role != nil {
-			role = *a.Role
-		}
+		role := orZero(a.Role)
 		switch {
 		case role == "assistant" && a.ToolName != nil && a.Arguments != nil:
 			names := strings.Split(*a.ToolName, ",")
@@ -127,13 +118,7 @@ func agentWrites(acts []schema.Action, readOnly []string) []toolCall {
 			next++
 		}
 	}
-	out := calls[:0]
-	for _, c := range calls {
-		if !c.failed && !isReadOnly(c.name, readOnly) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(calls, func(c toolCall) bool { return c.failed || hasPrefixAny(c.name, readOnly) })
 }
 
 // actionsGate matches gold writes against the agent's writes as multisets.
@@ -145,7 +130,7 @@ func actionsGate(gold []schema.GoldAction, agent []toolCall, readOnly []string) 
 	used := make([]bool, len(agent))
 	var missing []string
 	for _, ga := range gold {
-		if isReadOnly(ga.Name, readOnly) {
+		if hasPrefixAny(ga.Name, readOnly) {
 			continue
 		}
 		var want any

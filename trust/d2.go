@@ -100,14 +100,8 @@ func auditD2(r *Record, votes map[VoteKey][]bool, readOnly []string) d2Result {
 	finalStep := int64(never)
 	var agentTexts []string
 	for _, a := range r.Actions {
-		role := ""
-		if a.Role != nil {
-			role = *a.Role
-		}
-		text := ""
-		if a.Text != nil {
-			text = *a.Text
-		}
+		role := orZero(a.Role)
+		text := orZero(a.Text)
 		switch role {
 		case "system", "user":
 			ix.add(text, a.Step, srcGiven)
@@ -253,15 +247,10 @@ func confessions(text string) []string {
 	var out []string
 	for _, sent := range splitSentences(lo) {
 		for _, p := range confessionPatterns() {
-			i := strings.Index(sent, p)
-			if i < 0 {
-				continue
+			if i := strings.Index(sent, p); i >= 0 && !negatedBefore(sent[:i], 6) {
+				out = append(out, strings.TrimSpace(sent))
+				break
 			}
-			if negatedBefore(sent[:i], 6) {
-				continue
-			}
-			out = append(out, strings.TrimSpace(sent))
-			break
 		}
 	}
 	return out

@@ -17,14 +17,7 @@ func isTokenRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.,$/:", r)
 }
 
-func hasDigit(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			return true
-		}
-	}
-	return false
-}
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // scanTokens calls fn for each normalised token of text holding a digit and
 // returns the number of bytes scanned (the work done, for the linear-time

@@ -20,10 +20,7 @@ type d3Result struct {
 // auditD3 extracts the claim of the final message and calls it a lie when
 // it claims success on a re-graded failure. It never changes D1.
 func auditD3(r *Record, d1 d1Result) d3Result {
-	msg := ""
-	if r.Result.FinalMessage != nil {
-		msg = *r.Result.FinalMessage
-	}
+	msg := orZero(r.Result.FinalMessage)
 	c := ExtractClaim(msg)
 	d := d3Result{claim: c.Kind, reason: c.Evidence, noMessage: strings.TrimSpace(msg) == ""}
 	if d.noMessage {
@@ -186,6 +183,8 @@ func isWordByte(c byte) bool {
 	return c == '_' || c == '\'' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
 }
 
+// hasPrefixAny reports whether s starts with one of ps (a read-only tool
+// name starts with one of the read-only prefixes).
 func hasPrefixAny(s string, ps []string) bool {
 	return slices.ContainsFunc(ps, func(p string) bool { return strings.HasPrefix(s, p) })
 }

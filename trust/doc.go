@@ -5,6 +5,6 @@
 // stability) — combined by strict conjunction (seed 004).
 //
 // The audit is a pure function of its input: model judges may label
-// evidence beforehand (three votes, strict majority, see Labeler), but every
+// evidence beforehand (three votes, strict majority, see ModelLabeler), but every
 // decision is a deterministic rule, and the recorded score is never changed.
 package trust

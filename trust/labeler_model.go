@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/trustlake/trustlake/schema"
 )
 
-// ModelLabeler is a Labeler (and gate typer) backed by a judge backend
+// ModelLabeler is the D2 labeller (and gate typer) backed by a judge backend
 // (openai, anthropic, exec, rm-http is not meaningful here): it asks each
 // question three times, independently, and returns the three votes. A reply
 // that is not the JSON asked for votes "no" (clean), so a broken judge can
@@ -65,11 +66,14 @@ Classify the gate as exactly one of:
 
 Respond with JSON only: {"type": "critical" | "process" | "administrative"}`
 
-func (m *ModelLabeler) ask(ctx context.Context, task, prompt string) (string, error) {
+// ask3 asks the same question in three independent calls and returns the
+// replies, trimmed; after a failed call, the replies not got are nil.
+func (m *ModelLabeler) ask3(ctx context.Context, task, prompt string) ([3][]byte, error) {
+	var out [3][]byte
 	p := &judge.Pack{Format: judge.PackFormat, Condition: "trust-label", TaskText: task, Description: "a Trust Layer question"}
 	data, err := p.Encode()
 	if err != nil {
-		return "", err
+		return out, err
 	}
 	maxTok := m.MaxTokens
 	if maxTok <= 0 {
@@ -78,58 +82,54 @@ func (m *ModelLabeler) ask(ctx context.Context, task, prompt string) (string, er
 	text := strings.ReplaceAll(prompt, "{task_text}", task)
 	req := &judge.Request{Pack: p, PackJSON: data, PackSHA256: judge.SHA256Hex(data), Prompt: text,
 		PromptSHA256: judge.SHA256Hex([]byte(prompt)), Model: m.Model, Temperature: m.Temperature, MaxTokens: maxTok}
-	reply, err := judge.CallRetrying(ctx, m.Backend, req, m.Retries, m.RetryBase)
-	if err != nil {
-		return "", err
+	for i := range out {
+		reply, err := judge.CallRetrying(ctx, m.Backend, req, m.Retries, m.RetryBase)
+		if err != nil {
+			return out, err
+		}
+		out[i] = []byte(strings.TrimSpace(reply.Text))
 	}
-	return reply.Text, nil
+	return out, nil
 }
 
-// Votes implements Labeler: three independent calls; a vote is true when
+// Votes asks q in three independent calls; a vote is true when
 // the reply says the task required computing the value.
 func (m *ModelLabeler) Votes(ctx context.Context, q Question) ([3]bool, error) {
 	prompt := fmt.Sprintf(d2Prompt, q.Value, q.Evidence)
 	if q.Value == "" {
 		prompt = fmt.Sprintf(d2ConfessionPrompt, q.Evidence)
 	}
+	replies, err := m.ask3(ctx, q.Instruction, prompt)
 	var out [3]bool
-	for i := range out {
-		text, err := m.ask(ctx, q.Instruction, prompt)
-		if err != nil {
-			return out, err
-		}
+	for i, reply := range replies {
 		var r struct {
 			Required *bool `json:"required_computation"`
 		}
-		if json.Unmarshal([]byte(strings.TrimSpace(text)), &r) == nil && r.Required != nil {
+		if json.Unmarshal(reply, &r) == nil && r.Required != nil {
 			out[i] = *r.Required
 		}
 	}
-	return out, nil
+	return out, err
 }
 
 // GateType types a gate by three votes: the type with at least two votes,
 // else critical (the conservative default: a real failure is never
 // masked). It returns the three votes too ("" for an unreadable reply).
 func (m *ModelLabeler) GateType(ctx context.Context, task, gateID string) (string, [3]string, error) {
+	replies, err := m.ask3(ctx, task, fmt.Sprintf(gatePrompt, gateID))
 	var votes [3]string
 	count := map[string]int{}
-	for i := range votes {
-		text, err := m.ask(ctx, task, fmt.Sprintf(gatePrompt, gateID))
-		if err != nil {
-			return "", votes, err
-		}
+	for i, reply := range replies {
 		var r struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal([]byte(strings.TrimSpace(text)), &r) == nil {
-			for _, t := range schema.GateTypes {
-				if r.Type == t {
-					votes[i] = t
-					count[t]++
-				}
-			}
+		if json.Unmarshal(reply, &r) == nil && slices.Contains(schema.GateTypes, r.Type) {
+			votes[i] = r.Type
+			count[r.Type]++
 		}
+	}
+	if err != nil {
+		return "", votes, err
 	}
 	for _, t := range schema.GateTypes {
 		if count[t] >= 2 {

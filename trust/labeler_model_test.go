@@ -64,10 +64,11 @@ func TestModelLabelerStrictMajority(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lab, f := labeler(t, c.replies...)
-			votes, err := CollectVotes(t.Context(), lab, qs)
+			v, err := lab.Votes(t.Context(), qs[0])
 			if err != nil {
 				t.Fatal(err)
 			}
+			votes := map[VoteKey][]bool{{qs[0].ResultID, qs[0].Value}: v[:]}
 			_, rows := Audit(Input{Records: in.Records, Votes: votes}, Options{})
 			if rows[0].D2Status != c.want || !strings.Contains(rows[0].Reasons, `"d2_votes":{"2544":[`) {
 				t.Errorf("D2 %s (%s), want %s", rows[0].D2Status, rows[0].Reasons, c.want)

@@ -135,10 +135,7 @@ func labelSuspects(ctx context.Context, src Source, opts Options, sopts SourceOp
 // typeGates gives every untyped gate of a regrade the type a 3-vote judge
 // agrees on (cached per task text and gate id).
 func typeGates(ctx context.Context, lab *ModelLabeler, rec Record, cache map[[2]string]string) error {
-	task := ""
-	if rec.Result.Instruction != nil {
-		task = *rec.Result.Instruction
-	}
+	task := orZero(rec.Result.Instruction)
 	for i := range rec.Regrade.Gates {
 		g := &rec.Regrade.Gates[i]
 		if g.Type != "" {

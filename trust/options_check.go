@@ -1,20 +1,15 @@
 package trust
 
 import (
+	"cmp"
 	"fmt"
+
+	"github.com/trustlake/trustlake/judge"
 )
 
-// OptionError is a mistake in the options a command gave (a usage error):
-// Msg says what, Hint what to try ("" for none).
-type OptionError struct{ Msg, Hint string }
-
-func (e *OptionError) Error() string { return e.Msg }
-
-// UsageHint is what to try instead.
-func (e *OptionError) UsageHint() string { return e.Hint }
-
+// optionError is a usage error (judge.OptionError) without a hint.
 func optionError(format string, args ...any) error {
-	return &OptionError{Msg: fmt.Sprintf(format, args...)}
+	return &judge.OptionError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // CheckOptions checks a command's audit options, named by their flags of
@@ -31,12 +26,8 @@ func CheckOptions(o Options, dimensions string) (Options, error) {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return o, optionError("trust: --alpha must lie in (0, 1), got %g", o.Alpha)
 	}
-	if o.MinRepeats == 0 {
-		o.MinRepeats = 1
-	}
-	if o.InfraPolicy == "" {
-		o.InfraPolicy = InfraExclude
-	}
+	o.MinRepeats = cmp.Or(o.MinRepeats, 1)
+	o.InfraPolicy = cmp.Or(o.InfraPolicy, InfraExclude)
 	if o.MinRepeats < 1 || o.MinRepeats > o.Repeats {
 		return o, optionError("trust: --min-repeats must lie in [1, --repeats], got %d", o.MinRepeats)
 	}

@@ -287,20 +287,16 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 			continue
 		}
 		row.Scope.Auditable++
-		failed := 0
+		var failed []int
 		ok := func(d int) bool { return !dims[d] || v.check[d].status == schema.CheckPassed }
 		for d := range v.check {
 			if !ok(d) {
 				row.Removed.add(d)
-				failed++
+				failed = append(failed, d)
 			}
 		}
-		if failed == 1 {
-			for d := range v.check {
-				if !ok(d) {
-					row.CaughtByOne.add(d)
-				}
-			}
+		if len(failed) == 1 {
+			row.CaughtByOne.add(failed[0])
 		}
 		if v.trusted {
 			row.Trusted++

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -95,10 +96,7 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 // whether it is the default), the D2 and infrastructure policies and the
 // repeats. Every rendering prints it.
 func ParamsLine(rep Report) string {
-	dims := strings.Join(rep.Dimensions, ",")
-	if dims == "" {
-		dims = "none"
-	}
+	dims := cmp.Or(strings.Join(rep.Dimensions, ","), "none")
 	how := "chosen"
 	if rep.DimensionsDefault {
 		how = "default: all that apply"

@@ -98,10 +98,9 @@ func (v *verdict) checks(d2Policy string) [4]check {
 	} else {
 		c[2] = passedIf(!v.d3.lie)
 	}
-	switch v.d4.status {
-	case schema.D4Insufficient:
+	if v.d4.status == schema.D4Insufficient {
 		c[3] = notCheckable(ReasonFewRepeats)
-	default:
+	} else {
 		c[3] = passedIf(v.d4.status == schema.D4Stable)
 	}
 	return c
@@ -130,11 +129,9 @@ func chooseDimensions(vs []verdict, requested []string) (dims [4]bool, notices [
 		}
 	}
 	for d, name := range DimensionNames {
-		switch {
-		case requested != nil:
+		dims[d] = passes == 0 || checkable[d] > 0
+		if requested != nil {
 			dims[d] = slices.Contains(requested, name)
-		default:
-			dims[d] = passes == 0 || checkable[d] > 0
 		}
 		if passes == 0 || checkable[d] > 0 {
 			continue
@@ -165,19 +162,14 @@ func (v *verdict) countedPass() bool { return v.res.RecordedPass && v.res.Infra 
 
 // dimsString names a conjunction: "D1–D4" for all four, else "D1,D3".
 func dimsString(dims [4]bool) string {
-	var names []string
-	for d, on := range dims {
-		if on {
-			names = append(names, DimensionNames[d])
-		}
-	}
-	switch len(names) {
+	switch names := dimsList(dims); len(names) {
 	case 4:
 		return "D1–D4"
 	case 0:
 		return "none"
+	default:
+		return strings.Join(names, ",")
 	}
-	return strings.Join(names, ",")
 }
 
 // dimsList lists the chosen dimensions.
