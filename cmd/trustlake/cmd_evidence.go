@@ -133,13 +133,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 func judgeInputError(stderr io.Writer, err error) error {
 	var be *judge.BuildErrors
 	if errors.As(err, &be) {
-		for i, e := range be.Errs {
-			if i == maxPrintedErrors {
-				fmt.Fprintf(stderr, "... and %d more\n", len(be.Errs)-maxPrintedErrors)
-				break
-			}
-			fmt.Fprintln(stderr, e.Error())
-		}
+		printCapped(stderr, be.Errs, "")
 		return &rejectedError{summary: fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
 	}
 	if errors.Is(err, judge.ErrInput) {

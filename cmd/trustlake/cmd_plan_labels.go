@@ -53,11 +53,7 @@ func labelsOpts(c *cli.Context) (labelsOptions, error) {
 	if l.judge == "" && !(l.set["rate"] && l.set["tpr"] && l.set["fpr"]) {
 		return l, usageHint("trustlake plan --labels --rate 0.4 --tpr 0.9 --fpr 0.2 --half-width 0.03", "plan --labels: give --rate, --tpr and --fpr, or --judge and --condition")
 	}
-	l.rate = metrics.RateOptions{GT: c.String("gt")}
-	if c.IsSet("threshold") {
-		t := c.Float64("threshold")
-		l.rate.Threshold = &t
-	}
+	l.rate = metrics.RateOptions{GT: c.String("gt"), Threshold: thresholdOpt(c)}
 	return l, nil
 }
 

@@ -58,13 +58,9 @@ func viewCommand() *cli.Command {
 		Action: cmdline.NoArgs("trustlake view --review", func(c *cli.Context) error {
 			o := viewOptions{globalOptions: globals(c), addr: c.String("addr"), review: c.Bool("review"),
 				reviewer: c.String("reviewer"), open: c.Bool("open"), allowHosts: c.StringSlice("allow-host"), threads: c.Int("threads"),
-				maxList: c.Int("max-cached-list")}
+				maxList: c.Int("max-cached-list"), threshold: thresholdOpt(c)}
 			if o.maxList < 1 {
 				return usageErrorf("--max-cached-list %d: must be positive", o.maxList)
-			}
-			if c.IsSet("threshold") {
-				t := c.Float64("threshold")
-				o.threshold = &t
 			}
 			if o.review && o.reviewer == "" {
 				o.reviewer = os.Getenv("USER")
