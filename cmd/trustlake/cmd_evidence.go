@@ -99,14 +99,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 	if err != nil {
 		return err
 	}
-	lo := judge.LoadOptions{TaskTexts: texts}
-	if len(o.episodes) > 0 {
-		lo.Episodes = map[string]bool{}
-		for _, id := range o.episodes {
-			lo.Episodes[id] = true
-		}
-	}
-	srcs, err := judge.LoadSources(l, lo)
+	srcs, err := judge.LoadSources(l, judge.LoadOptions{TaskTexts: texts, Episodes: idSet(o.episodes)})
 	if err != nil {
 		return judgeInputError(o.stderr, err)
 	}

@@ -124,6 +124,18 @@ func printCapped[E error](w io.Writer, errs []E, what string) {
 	}
 }
 
+// idSet is the set of ids, nil when there are none.
+func idSet(ids []string) map[string]bool {
+	if len(ids) == 0 {
+		return nil
+	}
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
+}
+
 // thresholdOpt is --threshold, nil when not given.
 func thresholdOpt(c *cli.Context) *float64 {
 	if !c.IsSet("threshold") {
