@@ -8,7 +8,6 @@ import (
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/stats"
 )
 
@@ -86,9 +85,6 @@ func runPlanLabels(ctx context.Context, opts planOptions, stdout io.Writer) erro
 		return metricsError(err)
 	}
 	p.Judge, p.Condition = l.judge, l.condition
-	if opts.json {
-		return render.JSON(stdout, p)
-	}
-	metrics.WriteLabelsText(stdout, p, episodes)
-	return nil
+	text := func(w io.Writer, p metrics.LabelsPlan) { metrics.WriteLabelsText(w, p, episodes) }
+	return output(stdout, opts.stderr, opts.json, p, text, nil)
 }
