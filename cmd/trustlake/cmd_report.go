@@ -99,8 +99,8 @@ func reportCommand() *cli.Command {
 			if err := checkAdjust(no.Adjust, no.Q); err != nil {
 				return err
 			}
-			topts := trustOptions{globalOptions: g, d2Policy: no.D2Policy, repeats: no.Repeats, alpha: no.Alpha,
-				resamples: no.Resamples, seed: no.Seed}
+			topts := trustOptions{globalOptions: g, audit: trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
+				Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}}
 			no.Audit = func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
 				aopts, err := topts.auditOptions()
 				if err != nil {
