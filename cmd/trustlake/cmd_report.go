@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/nightly"
 	"github.com/trustlake/trustlake/report"
@@ -77,10 +78,7 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 			&cli.StringFlag{Name: "view-url", Usage: "link the HTML's counts to a running `trustlake view` at `URL` (e.g. http://127.0.0.1:8080/)"},
 		}, flags...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake report --out DIR", func(c *cli.Context) error {
 			if c.String("out") == "" {
 				return usageHint("trustlake report --out DIR", "report: --out DIR is required")
 			}
@@ -126,7 +124,7 @@ func reportCommand() *cli.Command {
 			}
 			opts.nightly = no
 			return runReport(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
 }
 
