@@ -48,7 +48,8 @@ func checklistCommand() *cli.Command {
 	}
 }
 
-func runChecklist(ctx context.Context, g globalOptions, mc metricCommon, o metrics.ChecklistOptions, stdout io.Writer) error {
+func runChecklist(ctx context.Context, g globalOptions, mc metricCommon, o metrics.ChecklistOptions,
+	stdout io.Writer) error {
 	src, err := g.openLakeRead()
 	if err != nil {
 		return err

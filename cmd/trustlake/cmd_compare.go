@@ -49,9 +49,8 @@ func compareCommand() *cli.Command {
 				return usageHint("trustlake compare A@E2-lastk B@E2-lastk, or trustlake compare --claim-sway A",
 					"compare: give two JUDGE@CONDITION arguments, or --claim-sway JUDGE alone")
 			}
-			cmp, err := onEngine(c.Context, globals(c), mc.engine, mc.threads, func(s metrics.Engine) (metrics.Comparison, error) {
-				return metrics.Compare(c.Context, s, o)
-			})
+			run := func(s metrics.Engine) (metrics.Comparison, error) { return metrics.Compare(c.Context, s, o) }
+			cmp, err := onEngine(c.Context, globals(c), mc.engine, mc.threads, run)
 			if err != nil {
 				return err
 			}

@@ -48,7 +48,8 @@ func exportCommand() *cli.Command {
 	}
 }
 
-func runExport(ctx context.Context, g globalOptions, attach []string, query, format, out string, stdout io.Writer) error {
+func runExport(ctx context.Context, g globalOptions, attach []string, query, format, out string,
+	stdout io.Writer) error {
 	s, err := openSession(ctx, g, attach, 0)
 	if err != nil {
 		return err

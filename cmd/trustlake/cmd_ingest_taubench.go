@@ -48,7 +48,8 @@ func ingestTauBenchCommand() *cli.Command {
 
 // runIngestTauBench ingests the files; with --skip-bad, rejected records
 // are printed after the summary of what was committed.
-func runIngestTauBench(ctx context.Context, opts ingestOptions, files []string, tb ingest.TauBenchOptions, stdout io.Writer) error {
+func runIngestTauBench(ctx context.Context, opts ingestOptions, files []string, tb ingest.TauBenchOptions,
+	stdout io.Writer) error {
 	var skipped *ingest.Skipped
 	err := runIngest(ctx, opts, stdout, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
 		st, err := ingest.TauBench(ctx, dst, files, tb, o)

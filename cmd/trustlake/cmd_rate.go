@@ -51,9 +51,10 @@ func rateCommand() *cli.Command {
 				return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
 			}
 			ctx := c.Context
-			o := metrics.RateOptions{Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), ByAgent: by == metrics.ByAgent,
-				Source: c.String("source"), GT: c.String("gt"), UncertainPolicy: c.String("uncertain-policy"),
-				Score: c.Bool("score"), Lambda: c.String("lambda"), Alpha: c.Float64("alpha"),
+			o := metrics.RateOptions{Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"),
+				ByAgent: by == metrics.ByAgent, Source: c.String("source"), GT: c.String("gt"),
+				UncertainPolicy: c.String("uncertain-policy"),
+				Score:           c.Bool("score"), Lambda: c.String("lambda"), Alpha: c.Float64("alpha"),
 				Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed"), Threshold: thresholdOpt(c), Stop: ctx.Done()}
 			rep, err := inSession(ctx, globals(c), c.Int("threads"), func(s *queries.Session) (metrics.RateReport, error) {
 				return metrics.Rate(ctx, s, o)

@@ -89,8 +89,9 @@ func reportCommand() *cli.Command {
 			g := globals(c)
 			no := nightly.Options{Title: c.String("title"), LakeDir: g.lakeDir, Version: version, Source: c.String("source"),
 				UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold,
-				Threads: mc.threads, FPRTarget: c.Float64("fpr-target"), Folds: c.Int("folds"), D2Policy: c.String("d2-unconfirmed"),
-				Repeats: c.Int("repeats"), Adjust: c.String("adjust"), Q: c.Float64("q"), Bins: c.Int("bins"), Logger: g.logger()}
+				Threads: mc.threads, FPRTarget: c.Float64("fpr-target"), Folds: c.Int("folds"),
+				D2Policy: c.String("d2-unconfirmed"), Repeats: c.Int("repeats"), Adjust: c.String("adjust"),
+				Q: c.Float64("q"), Bins: c.Int("bins"), Logger: g.logger()}
 			if no.Bins < 1 {
 				return usageErrorf("--bins %d: must be positive", no.Bins)
 			}
@@ -107,7 +108,8 @@ func reportCommand() *cli.Command {
 				rep, _, err := auditLake(ctx, src, topts, aopts)
 				return rep, err
 			}
-			opts := reportOptions{globalOptions: g, out: c.String("out"), baseline: c.String("baseline"), viewURL: c.String("view-url")}
+			opts := reportOptions{globalOptions: g, out: c.String("out"), baseline: c.String("baseline"),
+				viewURL: c.String("view-url")}
 			for _, e := range c.Generic("fail-on").(*exprList).exprs {
 				g, err := report.ParseGate(e)
 				if err != nil {

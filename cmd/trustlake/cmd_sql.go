@@ -83,7 +83,8 @@ func openSession(ctx context.Context, g globalOptions, attach []string, threads 
 	return s, nil
 }
 
-func runSQL(ctx context.Context, g globalOptions, attach []string, threads int, query, format string, stdout io.Writer) error {
+func runSQL(ctx context.Context, g globalOptions, attach []string, threads int, query, format string,
+	stdout io.Writer) error {
 	s, err := openSession(ctx, g, attach, threads)
 	if err != nil {
 		return err

@@ -32,12 +32,14 @@ func thresholdCommand() *cli.Command {
 			if c.Int("bootstrap") <= 0 || c.Uint64("seed") == 0 {
 				return usageErrorf("threshold: --bootstrap and --seed must be positive")
 			}
-			opts := metrics.ThresholdOptions{Judge: queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")},
+			jc := queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")}
+			opts := metrics.ThresholdOptions{Judge: jc,
 				Source: c.String("source"), TargetFPR: c.Float64("fpr-target"), Folds: c.Int("folds"),
 				Alpha: c.Float64("alpha"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}
-			r, err := inSession(c.Context, globals(c), c.Int("threads"), func(s *queries.Session) (metrics.ThresholdReport, error) {
+			run := func(s *queries.Session) (metrics.ThresholdReport, error) {
 				return metrics.Threshold(c.Context, s, opts)
-			})
+			}
+			r, err := inSession(c.Context, globals(c), c.Int("threads"), run)
 			if err != nil {
 				return err
 			}

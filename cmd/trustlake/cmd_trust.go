@@ -71,9 +71,9 @@ func trustCommand() *cli.Command {
 				return err
 			}
 			opts := trustOptions{globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
-				audit: trust.Options{Repeats: c.Int("repeats"), MinRepeats: c.Int("min-repeats"), D2Policy: c.String("d2-unconfirmed"),
-					Alpha: c.Float64("alpha"), InfraPolicy: c.String("infra-policy"), PassK: c.Int("pass-k"),
-					Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")},
+				audit: trust.Options{Repeats: c.Int("repeats"), MinRepeats: c.Int("min-repeats"),
+					D2Policy: c.String("d2-unconfirmed"), Alpha: c.Float64("alpha"), InfraPolicy: c.String("infra-policy"),
+					PassK: c.Int("pass-k"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")},
 				dimensions: c.String("dimensions"), engine: eo}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
