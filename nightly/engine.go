@@ -74,20 +74,16 @@ func newEngine(s *queries.Session, threshold *float64) *engine {
 func (e *engine) openSecond(ctx context.Context, src *lake.Lake, opts queries.Options) {
 	defer close(e.secondReady)
 	s, err := queries.Open(ctx, src, opts)
-	if err != nil {
-		if opts.Logger != nil {
-			opts.Logger.Debug("report: calibration on the one session", "reason", err)
-		}
-		return
-	}
-	if s.Version() != e.sess.Version() {
-		if opts.Logger != nil {
-			opts.Logger.Debug("report: calibration on the one session", "reason", "the lake changed since the report's snapshot")
-		}
+	var reason any = err
+	if err == nil && s.Version() != e.sess.Version() {
+		reason = "the lake changed since the report's snapshot"
 		s.Close()
-		return
 	}
-	e.second = s
+	if reason == nil {
+		e.second = s
+	} else if opts.Logger != nil {
+		opts.Logger.Debug("report: calibration on the one session", "reason", reason)
+	}
 }
 
 // closeSecond closes the second session, once openSecond is done.

@@ -80,19 +80,14 @@ func (s *Server) episodes(ctx context.Context, f queries.ViewerFilter) (episodeP
 	if err != nil {
 		return page, err
 	}
+	f.Limit = limit + 1
 	if whole != nil {
-		f.Limit = limit + 1
 		page.Episodes = cutPage(whole, f)
-	} else {
-		f.Limit = limit + 1
-		err := s.withSession(ctx, func(sess *queries.Session) error {
-			rows, err := sess.ViewerEpisodes(ctx, f)
-			page.Episodes = rows
-			return err
-		})
-		if err != nil {
-			return page, err
-		}
+	} else if err := s.withSession(ctx, func(sess *queries.Session) (err error) {
+		page.Episodes, err = sess.ViewerEpisodes(ctx, f)
+		return err
+	}); err != nil {
+		return page, err
 	}
 	if len(page.Episodes) > limit {
 		page.Episodes = page.Episodes[:limit]

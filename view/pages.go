@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,7 +70,6 @@ var funcs = template.FuncMap{
 		return strconv.FormatFloat(*p, 'f', 2, 64)
 	},
 	"categories": func() []string { return schema.Categories },
-	"lt":         func(a, b int) bool { return a < b },
 	"list":       func(v ...string) []string { return v },
 	"list2":      func(a, b *JudgeRuns) []*JudgeRuns { return []*JudgeRuns{a, b} },
 	"pretty": func(raw json.RawMessage) string {
@@ -156,18 +156,11 @@ func (s *Server) pageOverview(w http.ResponseWriter, r *http.Request) {
 			if o != "" {
 				q.Set("outcome", o)
 			}
-			links[cmpOr(o, "all")] = "/episodes?" + q.Encode()
+			links[cmp.Or(o, "all")] = "/episodes?" + q.Encode()
 		}
 		d.Rows = append(d.Rows, overviewRow{Row: row, Links: links})
 	}
 	s.render(w, http.StatusOK, "overview", "overview", d)
-}
-
-func cmpOr(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a
 }
 
 type episodesData struct {

@@ -10,14 +10,7 @@ import (
 	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 )
-
-type checklistOptions struct {
-	globalOptions
-	metricCommon
-	opts metrics.ChecklistOptions
-}
 
 func checklistCommand() *cli.Command {
 	return &cli.Command{
@@ -44,41 +37,37 @@ func checklistCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := checklistOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.ChecklistOptions{
+			o := metrics.ChecklistOptions{
 				Judge:     queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")},
 				TargetFPR: c.Float64("fpr-target"), HalfWidth: c.Float64("half-width"),
 				MinSelfConsistency: c.Float64("min-self-consistency"), MaxParseErrorRate: c.Float64("max-parse-error"),
 				UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold,
-				AllowNotChecked: c.Bool("allow-not-checked")}}
-			return runChecklist(c.Context, opts, c.App.Writer)
+				AllowNotChecked: c.Bool("allow-not-checked")}
+			return runChecklist(c.Context, globals(c), mc, o, c.App.Writer)
 		},
 	}
 }
 
-func runChecklist(ctx context.Context, opts checklistOptions, stdout io.Writer) error {
-	src, err := opts.openLakeRead()
+func runChecklist(ctx context.Context, g globalOptions, mc metricCommon, o metrics.ChecklistOptions,
+	stdout io.Writer) error {
+	src, err := g.openLakeRead()
 	if err != nil {
 		return err
 	}
-	opts.opts.Packs = judge.NewStore(src)
-	r, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
-		return metrics.Checklist(ctx, s, opts.opts)
+	o.Packs = judge.NewStore(src)
+	r, err := inSession(ctx, g, mc.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
+		return metrics.Checklist(ctx, s, o)
 	})
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		if err := render.JSON(stdout, r); err != nil {
-			return err
-		}
-	} else {
-		metrics.WriteChecklistText(stdout, r)
-		printWarnings(opts.stderr, r.Warnings)
+	if err := output(stdout, g.stderr, mc.json, r, metrics.WriteChecklistText, r.Warnings); err != nil {
+		return err
 	}
 	if !r.Pass {
 		return &checkFailedError{summary: fmt.Sprintf("checklist not passed: %d failed, %d not checked", r.Failed, r.NotChecked)}
 	}
-	if !opts.json {
+	if !mc.json {
 		fmt.Fprintf(stdout, "PASS (%d not checked)\n", r.NotChecked)
 	}
 	return nil

@@ -1,23 +1,12 @@
 package main
 
 import (
-	"context"
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
 )
-
-type compareOptions struct {
-	globalOptions
-	metricCommon
-	source string
-	gt     string
-	a, b   queries.JudgeCondition
-}
 
 func compareCommand() *cli.Command {
 	return &cli.Command{
@@ -43,34 +32,29 @@ func compareCommand() *cli.Command {
 			if mc.engine, err = engineOpts(c); err != nil {
 				return err
 			}
-			opts := compareOptions{globalOptions: globals(c), metricCommon: mc, source: c.String("source"), gt: c.String("gt")}
+			o := metrics.CompareOptions{Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha,
+				Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt")}
 			switch j := c.String("claim-sway"); {
 			case j != "" && c.NArg() == 0:
-				opts.a = queries.JudgeCondition{Judge: j, Condition: schema.ConditionClaim}
-				opts.b = queries.JudgeCondition{Judge: j, Condition: schema.ConditionLastK}
+				o.A = queries.JudgeCondition{Judge: j, Condition: schema.ConditionClaim}
+				o.B = queries.JudgeCondition{Judge: j, Condition: schema.ConditionLastK}
 			case j == "" && c.NArg() == 2:
-				if opts.a, err = parseJudgeCondition(c.Args().Get(0)); err != nil {
+				if o.A, err = parseJudgeCondition(c.Args().Get(0)); err != nil {
 					return err
 				}
-				if opts.b, err = parseJudgeCondition(c.Args().Get(1)); err != nil {
+				if o.B, err = parseJudgeCondition(c.Args().Get(1)); err != nil {
 					return err
 				}
 			default:
 				return usageHint("trustlake compare A@E2-lastk B@E2-lastk, or trustlake compare --claim-sway A",
 					"compare: give two JUDGE@CONDITION arguments, or --claim-sway JUDGE alone")
 			}
-			return runCompare(c.Context, opts, c.App.Writer)
+			run := func(s metrics.Engine) (metrics.Comparison, error) { return metrics.Compare(c.Context, s, o) }
+			cmp, err := onEngine(c.Context, globals(c), mc.engine, mc.threads, run)
+			if err != nil {
+				return err
+			}
+			return output(c.App.Writer, c.App.ErrWriter, mc.json, cmp, metrics.WriteComparisonText, cmp.Warnings)
 		},
 	}
-}
-
-func runCompare(ctx context.Context, opts compareOptions, stdout io.Writer) error {
-	cmp, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Comparison, error) {
-		return metrics.Compare(ctx, s, metrics.CompareOptions{A: opts.a, B: opts.b, Source: opts.source,
-			UncertainPolicy: opts.policy, Alpha: opts.alpha, Resamples: opts.resamples, Seed: opts.seed, Threshold: opts.threshold, GT: opts.gt})
-	})
-	if err != nil {
-		return err
-	}
-	return output(stdout, opts.stderr, opts.json, cmp, metrics.WriteComparisonText, cmp.Warnings)
 }

@@ -99,14 +99,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 	if err != nil {
 		return err
 	}
-	lo := judge.LoadOptions{TaskTexts: texts}
-	if len(o.episodes) > 0 {
-		lo.Episodes = map[string]bool{}
-		for _, id := range o.episodes {
-			lo.Episodes[id] = true
-		}
-	}
-	srcs, err := judge.LoadSources(l, lo)
+	srcs, err := judge.LoadSources(l, judge.LoadOptions{TaskTexts: texts, Episodes: idSet(o.episodes)})
 	if err != nil {
 		return judgeInputError(o.stderr, err)
 	}
@@ -133,13 +126,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 func judgeInputError(stderr io.Writer, err error) error {
 	var be *judge.BuildErrors
 	if errors.As(err, &be) {
-		for i, e := range be.Errs {
-			if i == maxPrintedErrors {
-				fmt.Fprintf(stderr, "... and %d more\n", len(be.Errs)-maxPrintedErrors)
-				break
-			}
-			fmt.Fprintln(stderr, e.Error())
-		}
+		printCapped(stderr, be.Errs, "")
 		return &rejectedError{summary: fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
 	}
 	if errors.Is(err, judge.ErrInput) {

@@ -15,15 +15,6 @@ import (
 	"github.com/trustlake/trustlake/queries"
 )
 
-type exportOptions struct {
-	globalOptions
-	table  string
-	query  string
-	format string
-	out    string
-	attach []string
-}
-
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "export",
@@ -39,32 +30,32 @@ func exportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "attach", Usage: "expose a file as a view: `NAME=PATH` (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
-			opts := exportOptions{globalOptions: globals(c), table: c.String("table"), query: c.String("query"),
-				format: c.String("format"), out: c.String("out"), attach: c.StringSlice("attach")}
-			if (opts.table == "") == (opts.query == "") {
+			table, query, format := c.String("table"), c.String("query"), c.String("format")
+			if (table == "") == (query == "") {
 				return usageHint("trustlake export --table verdicts --format arrow --out v.arrow", "export: give exactly one of --table and --query")
 			}
-			if err := checkFormat(opts.format, queries.ExportFormats); err != nil {
+			if err := checkFormat(format, queries.ExportFormats); err != nil {
 				return err
 			}
-			if opts.table != "" {
-				if _, err := lake.LookupTable(opts.table); err != nil && opts.table != "categories" {
+			if table != "" {
+				if _, err := lake.LookupTable(table); err != nil && table != "categories" {
 					return usageErrorf("export: %v", err)
 				}
-				opts.query = "SELECT * FROM " + opts.table
+				query = "SELECT * FROM " + table
 			}
-			return runExport(c.Context, opts, c.App.Writer)
+			return runExport(c.Context, globals(c), c.StringSlice("attach"), query, format, c.String("out"), c.App.Writer)
 		},
 	}
 }
 
-func runExport(ctx context.Context, opts exportOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, opts.attach, 0)
+func runExport(ctx context.Context, g globalOptions, attach []string, query, format, out string,
+	stdout io.Writer) error {
+	s, err := openSession(ctx, g, attach, 0)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	n, err := s.Export(ctx, opts.query, opts.format, opts.out)
+	n, err := s.Export(ctx, query, format, out)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -73,14 +64,14 @@ func runExport(ctx context.Context, opts exportOptions, stdout io.Writer) error 
 			return usageHint("trustlake export --out FILE (a FILE outside --lake)", "export --out: %v", err)
 		}
 		if errors.Is(err, queries.ErrOutDir) {
-			hint := "mkdir -p " + cmdline.ShellQuote(filepath.Dir(opts.out))
-			if _, serr := os.Stat(filepath.Dir(opts.out)); serr == nil {
+			hint := "mkdir -p " + cmdline.ShellQuote(filepath.Dir(out))
+			if _, serr := os.Stat(filepath.Dir(out)); serr == nil {
 				hint = "trustlake export --out FOLDER/FILE (FOLDER an existing folder)"
 			}
-			return usageHint(hint, "export --out %s: %v", opts.out, err)
+			return usageHint(hint, "export --out %s: %v", out, err)
 		}
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d rows to %s (%s)\n", n, opts.out, opts.format)
+	fmt.Fprintf(stdout, "wrote %d rows to %s (%s)\n", n, out, format)
 	return nil
 }

@@ -13,25 +13,6 @@ import (
 	"github.com/trustlake/trustlake/sim"
 )
 
-// genOptions are the flags of trustlake gen.
-type genOptions struct {
-	out                string
-	tasks              int
-	episodesPerTask    int
-	verdictRows        int
-	runs               int
-	seed               uint64
-	agents             []string
-	judges             []string
-	conditions         []string
-	sources            []string
-	singleVerdictsFile bool
-	screens            bool
-	noEpisodes         bool
-	verdictsOnly       bool
-	workers            int
-}
-
 func genCommand() *cli.Command {
 	d := sim.DefaultOptions()
 	var judges, agents []string
@@ -69,48 +50,45 @@ func genCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per CPU); output does not depend on it"},
 		},
 		Action: cmdline.NoArgs("trustlake gen --out demo --verdict-rows 1000000", func(c *cli.Context) error {
-			opts := genOptions{
-				out: c.String("out"), tasks: c.Int("tasks"), episodesPerTask: c.Int("episodes-per-task"),
-				verdictRows: c.Int("verdict-rows"), runs: c.Int("runs"), seed: c.Uint64("seed"),
-				agents: c.StringSlice("agents"), judges: c.StringSlice("judges"),
-				conditions: c.StringSlice("conditions"), sources: c.StringSlice("sources"),
-				singleVerdictsFile: c.Bool("single-verdicts-file"), screens: c.Bool("screens"),
-				noEpisodes: c.Bool("no-episodes"), verdictsOnly: c.Bool("verdicts-only"), workers: c.Int("workers"),
+			o, err := simOptions(c)
+			if err != nil {
+				return err
 			}
-			return runGen(c.Context, opts, c.App.Writer, c.App.ErrWriter)
+			return runGen(c.Context, c.String("out"), o, c.App.Writer, c.App.ErrWriter)
 		}),
 	}
 }
 
 // simOptions turns flags into sim.Options; every mistake is a usage error.
-func (g genOptions) simOptions() (sim.Options, error) {
+func simOptions(c *cli.Context) (sim.Options, error) {
 	o := sim.DefaultOptions()
-	if g.tasks < 1 || g.episodesPerTask < 1 || g.runs < 1 || g.verdictRows < 0 {
+	o.Tasks, o.EpisodesPerTask, o.Runs = c.Int("tasks"), c.Int("episodes-per-task"), c.Int("runs")
+	o.VerdictRows, o.Seed, o.Conditions = c.Int("verdict-rows"), c.Uint64("seed"), c.StringSlice("conditions")
+	o.SingleVerdictsFile, o.Screens, o.Workers = c.Bool("single-verdicts-file"), c.Bool("screens"), c.Int("workers")
+	noEpisodes, verdictsOnly := c.Bool("no-episodes"), c.Bool("verdicts-only")
+	if o.Tasks < 1 || o.EpisodesPerTask < 1 || o.Runs < 1 || o.VerdictRows < 0 {
 		return o, usageErrorf("gen: --tasks, --episodes-per-task and --runs must be ≥ 1, --verdict-rows ≥ 0")
 	}
-	if g.noEpisodes && g.verdictsOnly {
+	if noEpisodes && verdictsOnly {
 		return o, usageErrorf("gen: give at most one of --no-episodes and --verdicts-only")
 	}
-	if g.screens && (g.noEpisodes || g.verdictsOnly) {
+	if o.Screens && (noEpisodes || verdictsOnly) {
 		return o, usageErrorf("gen: --screens needs full episode folders (drop --no-episodes / --verdicts-only)")
 	}
-	o.Tasks, o.EpisodesPerTask, o.Runs, o.VerdictRows, o.Seed = g.tasks, g.episodesPerTask, g.runs, g.verdictRows, g.seed
-	o.Conditions = g.conditions
-	o.SingleVerdictsFile, o.Screens, o.Workers = g.singleVerdictsFile, g.screens, g.workers
 	switch {
-	case g.verdictsOnly:
+	case verdictsOnly:
 		o.Episodes = sim.EpisodeNone
-	case g.noEpisodes:
+	case noEpisodes:
 		o.Episodes = sim.EpisodeMinimal
 	}
 	var err error
-	if o.Agents, err = sim.ParseAgents(g.agents); err != nil {
+	if o.Agents, err = sim.ParseAgents(c.StringSlice("agents")); err != nil {
 		return o, usageErrorf("gen: %v", err)
 	}
-	if o.Judges, err = sim.ParseJudges(g.judges); err != nil {
+	if o.Judges, err = sim.ParseJudges(c.StringSlice("judges")); err != nil {
 		return o, usageErrorf("gen: %v", err)
 	}
-	if err := sim.ParseSources(o.Model, g.sources); err != nil {
+	if err := sim.ParseSources(o.Model, c.StringSlice("sources")); err != nil {
 		return o, usageErrorf("gen: %v", err)
 	}
 	if err := o.Validate(); err != nil {
@@ -119,11 +97,7 @@ func (g genOptions) simOptions() (sim.Options, error) {
 	return o, nil
 }
 
-func runGen(ctx context.Context, g genOptions, stdout, stderr io.Writer) error {
-	o, err := g.simOptions()
-	if err != nil {
-		return err
-	}
+func runGen(ctx context.Context, out string, o sim.Options, stdout, stderr io.Writer) error {
 	if isTerminal(stderr) {
 		o.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\rgen: %d/%d episodes", done, total)
@@ -132,7 +106,7 @@ func runGen(ctx context.Context, g genOptions, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	st, err := sim.Generate(ctx, g.out, o)
+	st, err := sim.Generate(ctx, out, o)
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -151,6 +125,6 @@ func runGen(ctx context.Context, g genOptions, stdout, stderr io.Writer) error {
 		what = " (verdicts only, no folders)"
 	}
 	fmt.Fprintf(stdout, "wrote %d episodes%s, %d verdict rows (%d file(s)) to %s\n",
-		st.Episodes, what, st.VerdictRows, len(st.VerdictFiles), filepath.Clean(g.out))
+		st.Episodes, what, st.VerdictRows, len(st.VerdictFiles), filepath.Clean(out))
 	return nil
 }

@@ -12,13 +12,6 @@ import (
 	"github.com/trustlake/trustlake/lake"
 )
 
-// ingestTauBenchOptions are the flags of trustlake ingest tau-bench.
-type ingestTauBenchOptions struct {
-	ingestOptions
-	tb    ingest.TauBenchOptions
-	files []string
-}
-
 func ingestTauBenchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tau-bench",
@@ -46,25 +39,20 @@ func ingestTauBenchCommand() *cli.Command {
 			if c.IsSet("scale") && !(c.Float64("scale") > 0) {
 				return usageErrorf("ingest tau-bench: --scale must be > 0, got %g", c.Float64("scale"))
 			}
-			opts := ingestTauBenchOptions{
-				ingestOptions: ingestOpts(c),
-				tb: ingest.TauBenchOptions{
-					Domain: c.String("domain"), Agent: c.String("agent"), Benchmark: c.String("benchmark"),
-					Scale: c.Float64("scale"), SkipBad: c.Bool("skip-bad"),
-				},
-				files: c.Args().Slice(),
-			}
-			return runIngestTauBench(c.Context, opts, c.App.Writer)
+			tb := ingest.TauBenchOptions{Domain: c.String("domain"), Agent: c.String("agent"), Benchmark: c.String("benchmark"),
+				Scale: c.Float64("scale"), SkipBad: c.Bool("skip-bad")}
+			return runIngestTauBench(c.Context, ingestOpts(c), c.Args().Slice(), tb, c.App.Writer)
 		}),
 	}
 }
 
 // runIngestTauBench ingests the files; with --skip-bad, rejected records
 // are printed after the summary of what was committed.
-func runIngestTauBench(ctx context.Context, opts ingestTauBenchOptions, stdout io.Writer) error {
+func runIngestTauBench(ctx context.Context, opts ingestOptions, files []string, tb ingest.TauBenchOptions,
+	stdout io.Writer) error {
 	var skipped *ingest.Skipped
-	err := runIngest(ctx, opts.ingestOptions, stdout, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
-		st, err := ingest.TauBench(ctx, dst, opts.files, opts.tb, o)
+	err := runIngest(ctx, opts, stdout, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+		st, err := ingest.TauBench(ctx, dst, files, tb, o)
 		if errors.As(err, &skipped) {
 			return st, nil
 		}

@@ -16,16 +16,6 @@ import (
 	"github.com/trustlake/trustlake/render"
 )
 
-// judgeOptions are the flags of trustlake judge (and of trust --labeler).
-type judgeOptions struct {
-	globalOptions
-	backend   string
-	backendV  judge.Backend
-	run       judge.RunOptions
-	json      bool
-	promptArg string
-}
-
 // backendFlags are shared by judge and trust --labeler.
 func backendFlags() []cli.Flag {
 	return []cli.Flag{
@@ -79,11 +69,11 @@ func judgeCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		}, backendFlags()...),
 		Action: cmdline.NoArgs("trustlake judge --backend exec --exec ./judge.sh --judge NAME", func(c *cli.Context) error {
-			o, err := judgeOptionsFrom(c)
+			r, err := judgeRunOptions(c)
 			if err != nil {
 				return err
 			}
-			return runJudge(c.Context, o, c.App.Writer)
+			return runJudge(c.Context, globals(c), r, c.Bool("json"), c.App.Writer)
 		}),
 	}
 }
@@ -104,8 +94,8 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 	return p, nil
 }
 
-func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
-	o := judgeOptions{globalOptions: globals(c), json: c.Bool("json"), promptArg: c.String("prompt")}
+// judgeRunOptions reads the flags of trustlake judge.
+func judgeRunOptions(c *cli.Context) (judge.RunOptions, error) {
 	spec := judge.BackendSpec{Name: c.String("backend"), Model: c.String("model"), BaseURL: c.String("base-url"),
 		KeyEnv: c.String("api-key-env"), Command: c.String("exec"), PassEnv: c.StringSlice("pass-env"), Conns: c.Int("concurrency")}
 	r := judge.RunOptions{Judge: c.String("judge"), Temperature: c.Float64("temperature"), MaxTokens: c.Int("max-tokens"),
@@ -119,57 +109,51 @@ func judgeOptionsFrom(c *cli.Context) (judgeOptions, error) {
 	if name := c.String("config"); name != "" {
 		cfg, err := judge.LoadConfig(name, os.LookupEnv)
 		if err != nil {
-			return o, &rejectedError{summary: err.Error()}
+			return r, &rejectedError{summary: err.Error()}
 		}
 		jc, ok := cfg.Judges[r.Judge]
 		if !ok {
-			return o, usageErrorf("judge: %s has no judges.%s entry", name, r.Judge)
+			return r, usageErrorf("judge: %s has no judges.%s entry", name, r.Judge)
 		}
 		jc.ApplyTo(&spec, &r, &condList, c.IsSet)
 	}
 	conds, err := judge.ParseJudgeConditions(condList)
 	if err != nil {
-		return o, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
+		return r, usageHint("trustlake judge --conditions E2-lastk,E2+claim ...", "judge: %v", err)
 	}
 	r.Conditions = conds
 	if err := judge.CheckRun(r); err != nil {
-		return o, err
+		return r, err
 	}
-	prompt, err := loadPrompt(o.promptArg)
+	prompt, err := loadPrompt(c.String("prompt"))
 	if err != nil {
-		return o, err
+		return r, err
 	}
-	if err := judge.CheckVariant(prompt, o.promptArg, conds); err != nil {
-		return o, err
+	if err := judge.CheckVariant(prompt, c.String("prompt"), conds); err != nil {
+		return r, err
 	}
 	r.Prompt = prompt
 	if !r.DryRun {
 		b, err := judge.NewBackend(spec)
 		if err != nil {
-			return o, err
+			return r, err
 		}
 		r.Backend = b
 	}
-	o.backend, r.BackendName, r.Model = spec.Name, spec.Name, spec.Model
-	if eps := judge.SplitList(c.StringSlice("episodes")); len(eps) > 0 {
-		r.Episodes = map[string]bool{}
-		for _, e := range eps {
-			r.Episodes[e] = true
-		}
-	}
-	o.run = r
-	return o, nil
+	r.BackendName, r.Model = spec.Name, spec.Model
+	r.Episodes = idSet(judge.SplitList(c.StringSlice("episodes")))
+	return r, nil
 }
 
-func runJudge(ctx context.Context, o judgeOptions, stdout io.Writer) error {
-	l, err := o.openLake()
+func runJudge(ctx context.Context, g globalOptions, r judge.RunOptions, asJSON bool, stdout io.Writer) error {
+	l, err := g.openLake()
 	if err != nil {
 		return err
 	}
-	o.run.Logger = o.logger()
-	o.run.Progress = judgeProgress(o.stderr, o.run.Judge)
-	sum, err := judge.Run(ctx, l, o.run)
-	clearProgress(o.stderr)
+	r.Logger = g.logger()
+	r.Progress = judgeProgress(g.stderr, r.Judge)
+	sum, err := judge.Run(ctx, l, r)
+	clearProgress(g.stderr)
 	switch {
 	case errors.Is(err, judge.ErrNoPack):
 		return usageHint("trustlake evidence --conditions ...", "judge: %v", err)
@@ -178,12 +162,12 @@ func runJudge(ctx context.Context, o judgeOptions, stdout io.Writer) error {
 	case err != nil && !errors.Is(err, judge.ErrIncomplete):
 		return err
 	}
-	if o.json {
+	if asJSON {
 		if werr := render.JSON(stdout, sum); werr != nil {
 			return werr
 		}
 	} else {
-		judge.WriteSummaryText(stdout, o.run.Judge, sum)
+		judge.WriteSummaryText(stdout, r.Judge, sum)
 	}
 	if err != nil {
 		return &incompleteError{summary: "judge: " + err.Error()}

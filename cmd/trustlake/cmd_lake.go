@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,11 +13,6 @@ import (
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/render"
 )
-
-type lakeCheckOptions struct {
-	globalOptions
-	json bool
-}
 
 func lakeCommand() *cli.Command {
 	return &cli.Command{
@@ -30,7 +26,7 @@ func lakeCommand() *cli.Command {
 				" Exit 4 means the lake is damaged.",
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"}},
 			Action: func(c *cli.Context) error {
-				return runLakeCheck(c.Context, lakeCheckOptions{globalOptions: globals(c), json: c.Bool("json")}, c.App.Writer)
+				return runLakeCheck(c.Context, globals(c), c.Bool("json"), c.App.Writer)
 			},
 		}, {
 			Name:  "compact",
@@ -87,8 +83,8 @@ func runLakeCompact(ctx context.Context, g globalOptions, tables []string, asJSO
 	return nil
 }
 
-func runLakeCheck(ctx context.Context, opts lakeCheckOptions, stdout io.Writer) error {
-	l, err := opts.openLakeRead()
+func runLakeCheck(ctx context.Context, g globalOptions, asJSON bool, stdout io.Writer) error {
+	l, err := g.openLakeRead()
 	if err != nil {
 		return err
 	}
@@ -96,18 +92,13 @@ func runLakeCheck(ctx context.Context, opts lakeCheckOptions, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	if opts.json {
+	if asJSON {
 		if err := render.JSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {
-		tables := make([]string, 0, len(rep.Rows))
-		for t := range rep.Rows {
-			tables = append(tables, t)
-		}
-		sort.Strings(tables)
 		fmt.Fprintf(stdout, "manifest version %d, %d files\n", rep.Version, rep.Files)
-		for _, t := range tables {
+		for _, t := range slices.Sorted(maps.Keys(rep.Rows)) {
 			fmt.Fprintf(stdout, "%s: %d rows\n", t, rep.Rows[t])
 		}
 		for _, p := range rep.Problems {

@@ -40,11 +40,7 @@ type metricCommon struct {
 
 func metricCommonOpts(c *cli.Context) (metricCommon, error) {
 	m := metricCommon{json: c.Bool("json"), policy: c.String("uncertain-policy"), alpha: c.Float64("alpha"),
-		resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), threads: c.Int("threads")}
-	if c.IsSet("threshold") {
-		t := c.Float64("threshold")
-		m.threshold = &t
-	}
+		resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), threads: c.Int("threads"), threshold: thresholdOpt(c)}
 	if m.resamples <= 0 {
 		return m, usageErrorf("--bootstrap %d: must be positive", m.resamples)
 	}

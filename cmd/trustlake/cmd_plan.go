@@ -1,13 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
-	"github.com/trustlake/trustlake/render"
 )
 
 type planOptions struct {
@@ -85,24 +85,13 @@ func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
 		opts.pw.Stop = ctx.Done()
 		p, err := metrics.PlanPower(opts.pw)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return metricsError(err)
+			return cmp.Or(ctx.Err(), metricsError(err))
 		}
-		if opts.json {
-			return render.JSON(stdout, p)
-		}
-		metrics.WritePowerText(stdout, p)
-		return nil
+		return output(stdout, opts.stderr, opts.json, p, metrics.WritePowerText, nil)
 	}
 	p, err := metrics.PlanNegatives(opts.fpr, opts.half, opts.alpha)
 	if err != nil {
 		return metricsError(err)
 	}
-	if opts.json {
-		return render.JSON(stdout, p)
-	}
-	metrics.WriteNegativesText(stdout, p)
-	return nil
+	return output(stdout, opts.stderr, opts.json, p, metrics.WriteNegativesText, nil)
 }

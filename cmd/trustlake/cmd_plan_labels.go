@@ -8,7 +8,6 @@ import (
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
-	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/stats"
 )
 
@@ -53,11 +52,7 @@ func labelsOpts(c *cli.Context) (labelsOptions, error) {
 	if l.judge == "" && !(l.set["rate"] && l.set["tpr"] && l.set["fpr"]) {
 		return l, usageHint("trustlake plan --labels --rate 0.4 --tpr 0.9 --fpr 0.2 --half-width 0.03", "plan --labels: give --rate, --tpr and --fpr, or --judge and --condition")
 	}
-	l.rate = metrics.RateOptions{GT: c.String("gt")}
-	if c.IsSet("threshold") {
-		t := c.Float64("threshold")
-		l.rate.Threshold = &t
-	}
+	l.rate = metrics.RateOptions{GT: c.String("gt"), Threshold: thresholdOpt(c)}
 	return l, nil
 }
 
@@ -90,9 +85,6 @@ func runPlanLabels(ctx context.Context, opts planOptions, stdout io.Writer) erro
 		return metricsError(err)
 	}
 	p.Judge, p.Condition = l.judge, l.condition
-	if opts.json {
-		return render.JSON(stdout, p)
-	}
-	metrics.WriteLabelsText(stdout, p, episodes)
-	return nil
+	text := func(w io.Writer, p metrics.LabelsPlan) { metrics.WriteLabelsText(w, p, episodes) }
+	return output(stdout, opts.stderr, opts.json, p, text, nil)
 }

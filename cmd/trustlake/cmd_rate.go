@@ -1,8 +1,7 @@
 package main
 
 import (
-	"context"
-	"io"
+	"cmp"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,13 +9,6 @@ import (
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
-
-type rateOptions struct {
-	globalOptions
-	json    bool
-	threads int
-	opts    metrics.RateOptions
-}
 
 func rateCommand() *cli.Command {
 	return &cli.Command{
@@ -58,30 +50,19 @@ func rateCommand() *cli.Command {
 			if c.Uint64("seed") == 0 {
 				return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
 			}
-			o := rateOptions{globalOptions: globals(c), json: c.Bool("json"), threads: c.Int("threads"), opts: metrics.RateOptions{
-				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), ByAgent: by == metrics.ByAgent,
-				Source: c.String("source"), GT: c.String("gt"), UncertainPolicy: c.String("uncertain-policy"),
-				Score: c.Bool("score"), Lambda: c.String("lambda"), Alpha: c.Float64("alpha"),
-				Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}}
-			if c.IsSet("threshold") {
-				t := c.Float64("threshold")
-				o.opts.Threshold = &t
+			ctx := c.Context
+			o := metrics.RateOptions{Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"),
+				ByAgent: by == metrics.ByAgent, Source: c.String("source"), GT: c.String("gt"),
+				UncertainPolicy: c.String("uncertain-policy"),
+				Score:           c.Bool("score"), Lambda: c.String("lambda"), Alpha: c.Float64("alpha"),
+				Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed"), Threshold: thresholdOpt(c), Stop: ctx.Done()}
+			rep, err := inSession(ctx, globals(c), c.Int("threads"), func(s *queries.Session) (metrics.RateReport, error) {
+				return metrics.Rate(ctx, s, o)
+			})
+			if err != nil {
+				return cmp.Or(ctx.Err(), err)
 			}
-			return runRate(c.Context, o, c.App.Writer)
+			return output(c.App.Writer, c.App.ErrWriter, c.Bool("json"), rep, metrics.WriteRateTable, rep.Warnings)
 		}),
 	}
-}
-
-func runRate(ctx context.Context, o rateOptions, stdout io.Writer) error {
-	o.opts.Stop = ctx.Done()
-	rep, err := inSession(ctx, o.globalOptions, o.threads, func(s *queries.Session) (metrics.RateReport, error) {
-		return metrics.Rate(ctx, s, o.opts)
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
-	}
-	return output(stdout, o.stderr, o.json, rep, metrics.WriteRateTable, rep.Warnings)
 }

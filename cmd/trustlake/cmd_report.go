@@ -15,9 +15,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/nightly"
-	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -25,21 +25,9 @@ import (
 // reportOptions are the flags of trustlake report.
 type reportOptions struct {
 	globalOptions
-	metricCommon
-	out        string
-	baseline   string
-	gates      []report.Gate
-	checklists []queries.JudgeCondition
-	title      string
-	source     string
-	fprTarget  float64
-	folds      int
-	d2Policy   string
-	repeats    int
-	adjust     string
-	q          float64
-	bins       int
-	viewURL    string // --view-url: the HTML links its counts there
+	nightly                nightly.Options
+	gates                  []report.Gate
+	out, baseline, viewURL string // --view-url: the HTML links its counts there
 }
 
 func reportCommand() *cli.Command {
@@ -90,10 +78,7 @@ func reportCommand() *cli.Command {
 			&cli.IntFlag{Name: "bins", Value: 10, Usage: "calibration: `N` equal-width and N equal-mass bins"},
 			&cli.StringFlag{Name: "view-url", Usage: "link the HTML's counts to a running `trustlake view` at `URL` (e.g. http://127.0.0.1:8080/)"},
 		}, flags...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageHint("trustlake report --out DIR", "report: unexpected argument %q", c.Args().First())
-			}
+		Action: cmdline.NoArgs("trustlake report --out DIR", func(c *cli.Context) error {
 			if c.String("out") == "" {
 				return usageHint("trustlake report --out DIR", "report: --out DIR is required")
 			}
@@ -101,15 +86,30 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := reportOptions{globalOptions: globals(c), metricCommon: mc, out: c.String("out"), baseline: c.String("baseline"),
-				title: c.String("title"), source: c.String("source"), fprTarget: c.Float64("fpr-target"), folds: c.Int("folds"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), adjust: c.String("adjust"), q: c.Float64("q"), bins: c.Int("bins"), viewURL: c.String("view-url")}
-			if opts.bins < 1 {
-				return usageErrorf("--bins %d: must be positive", opts.bins)
+			g := globals(c)
+			no := nightly.Options{Title: c.String("title"), LakeDir: g.lakeDir, Version: version, Source: c.String("source"),
+				UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold,
+				Threads: mc.threads, FPRTarget: c.Float64("fpr-target"), Folds: c.Int("folds"),
+				D2Policy: c.String("d2-unconfirmed"), Repeats: c.Int("repeats"), Adjust: c.String("adjust"),
+				Q: c.Float64("q"), Bins: c.Int("bins"), Logger: g.logger()}
+			if no.Bins < 1 {
+				return usageErrorf("--bins %d: must be positive", no.Bins)
 			}
-			if err := checkAdjust(opts.adjust, opts.q); err != nil {
+			if err := checkAdjust(no.Adjust, no.Q); err != nil {
 				return err
 			}
+			topts := trustOptions{globalOptions: g, audit: trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
+				Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}}
+			no.Audit = func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
+				aopts, err := topts.auditOptions()
+				if err != nil {
+					return trust.Report{}, err
+				}
+				rep, _, err := auditLake(ctx, src, topts, aopts)
+				return rep, err
+			}
+			opts := reportOptions{globalOptions: g, out: c.String("out"), baseline: c.String("baseline"),
+				viewURL: c.String("view-url")}
 			for _, e := range c.Generic("fail-on").(*exprList).exprs {
 				g, err := report.ParseGate(e)
 				if err != nil {
@@ -122,30 +122,12 @@ func reportCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				opts.checklists = append(opts.checklists, jc)
+				no.Checklists = append(no.Checklists, jc)
 			}
+			opts.nightly = no
 			return runReport(c.Context, opts, c.App.Writer)
-		},
+		}),
 	}
-}
-
-// nightlyOptions turns the flags into the report builder's options.
-func (o reportOptions) nightlyOptions() nightly.Options {
-	return nightly.Options{Title: o.title, LakeDir: o.lakeDir, Version: version, Source: o.source, UncertainPolicy: o.policy,
-		Alpha: o.alpha, Resamples: o.resamples, Seed: o.seed, Threshold: o.threshold, Threads: o.threads,
-		FPRTarget: o.fprTarget, Folds: o.folds, D2Policy: o.d2Policy, Repeats: o.repeats, Checklists: o.checklists,
-		Adjust: o.adjust, Q: o.q, Bins: o.bins,
-		Logger: o.logger(),
-		Audit: func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
-			topts := trustOptions{globalOptions: o.globalOptions, d2Policy: o.d2Policy, repeats: o.repeats, alpha: o.alpha,
-				resamples: o.resamples, seed: o.seed}
-			aopts, err := topts.auditOptions()
-			if err != nil {
-				return trust.Report{}, err
-			}
-			rep, _, err := auditLake(ctx, src, topts, aopts)
-			return rep, err
-		}}
 }
 
 func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error {
@@ -153,13 +135,12 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	nopts := opts.nightlyOptions()
-	doc, err := nightly.Build(ctx, src, nopts)
+	doc, err := nightly.Build(ctx, src, opts.nightly)
 	if err != nil {
 		return metricsError(err)
 	}
 	if opts.baseline != "" {
-		if err := nightly.CompareBaseline(ctx, src, doc, opts.baseline, nopts); err != nil {
+		if err := nightly.CompareBaseline(ctx, src, doc, opts.baseline, opts.nightly); err != nil {
 			return baselineError(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,14 +13,6 @@ import (
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/render"
 )
-
-type sqlOptions struct {
-	globalOptions
-	query   string
-	format  string
-	attach  []string
-	threads int
-}
 
 func sqlCommand() *cli.Command {
 	return &cli.Command{
@@ -41,26 +34,24 @@ func sqlCommand() *cli.Command {
 			&cli.IntFlag{Name: "threads", Usage: "DuckDB threads (0: all cores)"},
 		},
 		Action: func(c *cli.Context) error {
-			opts := sqlOptions{globalOptions: globals(c), format: c.String("format"), attach: c.StringSlice("attach"), threads: c.Int("threads")}
-			switch c.NArg() {
-			case 0:
+			query, format := c.Args().First(), c.String("format")
+			if c.NArg() > 1 {
+				return usageHint(`trustlake sql "SELECT ..."`, "sql: give the query as one argument (quote it)")
+			}
+			if c.NArg() == 0 {
 				b, err := io.ReadAll(c.App.Reader)
 				if err != nil {
 					return fmt.Errorf("read query from stdin: %w", err)
 				}
-				opts.query = string(b)
-			case 1:
-				opts.query = c.Args().First()
-			default:
-				return usageHint(`trustlake sql "SELECT ..."`, "sql: give the query as one argument (quote it)")
+				query = string(b)
 			}
-			if strings.TrimSpace(opts.query) == "" {
+			if strings.TrimSpace(query) == "" {
 				return usageHint(`trustlake sql "SELECT count(*) FROM verdicts"`, "sql: empty query")
 			}
-			if err := checkFormat(opts.format, render.Formats); err != nil {
+			if err := checkFormat(format, render.Formats); err != nil {
 				return err
 			}
-			return runSQL(c.Context, opts, c.App.Writer)
+			return runSQL(c.Context, globals(c), c.StringSlice("attach"), c.Int("threads"), query, format, c.App.Writer)
 		},
 	}
 }
@@ -92,13 +83,14 @@ func openSession(ctx context.Context, g globalOptions, attach []string, threads 
 	return s, nil
 }
 
-func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
-	s, err := openSession(ctx, opts.globalOptions, opts.attach, opts.threads)
+func runSQL(ctx context.Context, g globalOptions, attach []string, threads int, query, format string,
+	stdout io.Writer) error {
+	s, err := openSession(ctx, g, attach, threads)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	rows, err := s.ReadOnlyQuery(ctx, opts.query)
+	rows, err := s.ReadOnlyQuery(ctx, query)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -109,11 +101,8 @@ func runSQL(ctx context.Context, opts sqlOptions, stdout io.Writer) error {
 		return queryError(err)
 	}
 	defer rows.Close()
-	if _, err := render.Rows(stdout, rows, opts.format); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("sql: %w", err)
+	if _, err := render.Rows(stdout, rows, format); err != nil {
+		return cmp.Or(ctx.Err(), fmt.Errorf("sql: %w", err))
 	}
 	return nil
 }

@@ -1,21 +1,11 @@
 package main
 
 import (
-	"context"
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
 )
-
-type thresholdOptions struct {
-	globalOptions
-	json    bool
-	threads int
-	opts    metrics.ThresholdOptions
-}
 
 func thresholdCommand() *cli.Command {
 	return &cli.Command{
@@ -42,21 +32,18 @@ func thresholdCommand() *cli.Command {
 			if c.Int("bootstrap") <= 0 || c.Uint64("seed") == 0 {
 				return usageErrorf("threshold: --bootstrap and --seed must be positive")
 			}
-			opts := thresholdOptions{globalOptions: globals(c), json: c.Bool("json"), threads: c.Int("threads"),
-				opts: metrics.ThresholdOptions{Judge: queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")},
-					Source: c.String("source"), TargetFPR: c.Float64("fpr-target"), Folds: c.Int("folds"),
-					Alpha: c.Float64("alpha"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}}
-			return runThreshold(c.Context, opts, c.App.Writer)
+			jc := queries.JudgeCondition{Judge: c.String("judge"), Condition: c.String("condition")}
+			opts := metrics.ThresholdOptions{Judge: jc,
+				Source: c.String("source"), TargetFPR: c.Float64("fpr-target"), Folds: c.Int("folds"),
+				Alpha: c.Float64("alpha"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}
+			run := func(s *queries.Session) (metrics.ThresholdReport, error) {
+				return metrics.Threshold(c.Context, s, opts)
+			}
+			r, err := inSession(c.Context, globals(c), c.Int("threads"), run)
+			if err != nil {
+				return err
+			}
+			return output(c.App.Writer, c.App.ErrWriter, c.Bool("json"), r, metrics.WriteThresholdText, r.Warnings)
 		},
 	}
-}
-
-func runThreshold(ctx context.Context, opts thresholdOptions, stdout io.Writer) error {
-	r, err := inSession(ctx, opts.globalOptions, opts.threads, func(s *queries.Session) (metrics.ThresholdReport, error) {
-		return metrics.Threshold(ctx, s, opts.opts)
-	})
-	if err != nil {
-		return err
-	}
-	return output(stdout, opts.stderr, opts.json, r, metrics.WriteThresholdText, r.Warnings)
 }

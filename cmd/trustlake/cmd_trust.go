@@ -24,15 +24,8 @@ type trustOptions struct {
 	globalOptions
 	benchmarks []string
 	json       bool
-	d2Policy   string
-	repeats    int
-	alpha      float64
+	audit      trust.Options // checked with dimensions by auditOptions
 	dimensions string
-	infra      string
-	passK      int
-	minRepeats int
-	resamples  int                 // D4 bootstrap; 0 means 2000
-	seed       uint64              // 0 means trust.DefaultSeed
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 	engine     engineOptions
 }
@@ -77,12 +70,11 @@ func trustCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := trustOptions{
-				globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
-				d2Policy: c.String("d2-unconfirmed"), repeats: c.Int("repeats"), alpha: c.Float64("alpha"),
-				dimensions: c.String("dimensions"), infra: c.String("infra-policy"), passK: c.Int("pass-k"), minRepeats: c.Int("min-repeats"),
-				resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), engine: eo,
-			}
+			opts := trustOptions{globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
+				audit: trust.Options{Repeats: c.Int("repeats"), MinRepeats: c.Int("min-repeats"),
+					D2Policy: c.String("d2-unconfirmed"), Alpha: c.Float64("alpha"), InfraPolicy: c.String("infra-policy"),
+					PassK: c.Int("pass-k"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")},
+				dimensions: c.String("dimensions"), engine: eo}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
@@ -101,8 +93,7 @@ func trustCommand() *cli.Command {
 }
 
 func (o trustOptions) auditOptions() (trust.Options, error) {
-	return trust.CheckOptions(trust.Options{Repeats: o.repeats, MinRepeats: o.minRepeats, D2Policy: o.d2Policy, Alpha: o.alpha,
-		InfraPolicy: o.infra, PassK: o.passK, Resamples: o.resamples, Seed: o.seed}, o.dimensions)
+	return trust.CheckOptions(o.audit, o.dimensions)
 }
 
 // trustJSON is the --json output: the report and what was stored.

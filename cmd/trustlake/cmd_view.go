@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -18,19 +17,6 @@ import (
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/view"
 )
-
-// viewOptions are the flags of trustlake view.
-type viewOptions struct {
-	globalOptions
-	addr       string
-	review     bool
-	reviewer   string
-	open       bool
-	allowHosts []string
-	threads    int
-	maxList    int
-	threshold  *float64
-}
 
 func viewCommand() *cli.Command {
 	return &cli.Command{
@@ -56,55 +42,51 @@ func viewCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-cached-list", Value: view.DefaultMaxCachedList, Usage: "hold lists of up to `N` episodes in memory; longer ones page through SQL and link an episode's neighbours through step links"},
 		},
 		Action: cmdline.NoArgs("trustlake view --review", func(c *cli.Context) error {
-			o := viewOptions{globalOptions: globals(c), addr: c.String("addr"), review: c.Bool("review"),
-				reviewer: c.String("reviewer"), open: c.Bool("open"), allowHosts: c.StringSlice("allow-host"), threads: c.Int("threads"),
-				maxList: c.Int("max-cached-list")}
-			if o.maxList < 1 {
-				return usageErrorf("--max-cached-list %d: must be positive", o.maxList)
+			g := globals(c)
+			o := view.Options{Review: c.Bool("review"), Reviewer: c.String("reviewer"), Threads: c.Int("threads"),
+				MaxCachedList: c.Int("max-cached-list"), Metrics: metrics.Options{Threshold: thresholdOpt(c)}, Logger: g.logger()}
+			if o.MaxCachedList < 1 {
+				return usageErrorf("--max-cached-list %d: must be positive", o.MaxCachedList)
 			}
-			if c.IsSet("threshold") {
-				t := c.Float64("threshold")
-				o.threshold = &t
-			}
-			if o.review && o.reviewer == "" {
-				o.reviewer = os.Getenv("USER")
-				if o.reviewer == "" {
+			if o.Review && o.Reviewer == "" {
+				o.Reviewer = os.Getenv("USER")
+				if o.Reviewer == "" {
 					return usageHint("trustlake view --review --reviewer NAME", "--review: no reviewer name (--reviewer, or $USER)")
 				}
 			}
-			return runView(c.Context, o, c.App.ErrWriter)
+			return runView(c.Context, g, c.String("addr"), c.Bool("open"), c.StringSlice("allow-host"), o)
 		}),
 	}
 }
 
 // runView serves until ctx ends, then lets in-flight requests finish.
-func runView(ctx context.Context, o viewOptions, stderr io.Writer) error {
-	host, _, err := net.SplitHostPort(o.addr)
+func runView(ctx context.Context, g globalOptions, addr string, open bool, allowHosts []string, o view.Options) error {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usageHint("trustlake view --addr 127.0.0.1:8080", "--addr %q: %v", o.addr, err)
+		return usageHint("trustlake view --addr 127.0.0.1:8080", "--addr %q: %v", addr, err)
 	}
 	var src *lake.Lake
-	if src, err = o.openLakeRead(); err != nil {
+	if src, err = g.openLakeRead(); err != nil {
 		return err
 	}
-	if o.review {
-		if src, err = o.openLake(); err != nil {
+	if o.Review {
+		if src, err = g.openLake(); err != nil {
 			return err
 		}
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return usageHint("trustlake view --addr 127.0.0.1:0", "listen on %s: %v", o.addr, err)
+		return usageHint("trustlake view --addr 127.0.0.1:0", "listen on %s: %v", addr, err)
 	}
+	stderr := g.stderr
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stderr, "trustlake view: %s\n", url)
 	if !isLoopback(host) {
 		fmt.Fprintf(stderr, "warning: --addr %s is not a loopback address: anyone who can reach it can read the lake%s\n",
-			o.addr, map[bool]string{true: " and record reviews", false: ""}[o.review])
+			addr, map[bool]string{true: " and record reviews", false: ""}[o.Review])
 	}
-	srv, err := view.New(src, view.Options{Review: o.review, Reviewer: o.reviewer, Threads: o.threads, MaxCachedList: o.maxList,
-		Hosts:   append([]string{o.addr, ln.Addr().String(), host}, o.allowHosts...),
-		Metrics: metrics.Options{Threshold: o.threshold}, Logger: o.logger()})
+	o.Hosts = append([]string{addr, ln.Addr().String(), host}, allowHosts...)
+	srv, err := view.New(src, o)
 	if err != nil {
 		ln.Close()
 		return usageErrorf("%v", err)
@@ -113,7 +95,7 @@ func runView(ctx context.Context, o viewOptions, stderr io.Writer) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
-	if o.open {
+	if open {
 		if err := exec.Command("xdg-open", url).Start(); err != nil {
 			fmt.Fprintf(stderr, "warning: --open: %v\n", err)
 		}

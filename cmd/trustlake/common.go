@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,21 +108,45 @@ func printRejected(w io.Writer, err error) error {
 	if !errors.As(err, &rej) {
 		return err
 	}
-	for i, e := range rej.Errors {
+	printCapped(w, rej.Errors, " rejected record(s)")
+	return &rejectedError{summary: rej.Error()}
+}
+
+// printCapped prints errs one a line, up to maxPrintedErrors, then
+// "... and N more" followed by what.
+func printCapped[E error](w io.Writer, errs []E, what string) {
+	for i, e := range errs {
 		if i == maxPrintedErrors {
-			fmt.Fprintf(w, "... and %d more rejected record(s)\n", len(rej.Errors)-maxPrintedErrors)
+			fmt.Fprintf(w, "... and %d more%s\n", len(errs)-maxPrintedErrors, what)
 			break
 		}
 		fmt.Fprintln(w, e.Error())
 	}
-	return &rejectedError{summary: rej.Error()}
+}
+
+// idSet is the set of ids, nil when there are none.
+func idSet(ids []string) map[string]bool {
+	if len(ids) == 0 {
+		return nil
+	}
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
+}
+
+// thresholdOpt is --threshold, nil when not given.
+func thresholdOpt(c *cli.Context) *float64 {
+	if !c.IsSet("threshold") {
+		return nil
+	}
+	return new(c.Float64("threshold"))
 }
 
 func checkFormat(f string, allowed []string) error {
-	for _, a := range allowed {
-		if f == a {
-			return nil
-		}
+	if slices.Contains(allowed, f) {
+		return nil
 	}
 	return usageErrorf("--format %q: want one of %s", f, strings.Join(allowed, ", "))
 }
