@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,9 +16,8 @@ import (
 
 // Options configure an ingest. Zero values mean the defaults.
 type Options struct {
-	Replace      bool         // overwrite rows whose key exists with different content
-	MaxLineBytes int          // longest accepted JSONL line; 0 means 16 MiB
-	Logger       *slog.Logger // nil discards
+	Replace      bool // overwrite rows whose key exists with different content
+	MaxLineBytes int  // longest accepted JSONL line; 0 means 16 MiB
 	// Progress, when set, is called now and then with the rows read so far.
 	Progress func(rows int64)
 }
@@ -27,9 +25,6 @@ type Options struct {
 func (o *Options) applyDefaults() {
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = 16 << 20
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
 	}
 }
 
