@@ -78,9 +78,6 @@ func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int6
 			extra = appendExtra(extra, f)
 		}
 		if err != nil {
-			if fe, ok := err.(*schema.FieldError); ok {
-				return lineOf(data, f.off), fe
-			}
 			return lineOf(data, f.off), bad(f, err)
 		}
 	}

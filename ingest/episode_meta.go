@@ -74,9 +74,6 @@ func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) 
 			extra = appendExtra(extra, f)
 		}
 		if err != nil {
-			if fe, ok := err.(*schema.FieldError); ok {
-				return lineOf(data, f.off), fe
-			}
 			return lineOf(data, f.off), bad(f, err)
 		}
 	}
@@ -138,7 +135,7 @@ func decodeAgent(f *field, ep *schema.Episode, extra *[]byte) error {
 			*extra = appendExtra(*extra, &cp)
 		}
 		if err != nil {
-			return &schema.FieldError{Field: "agent." + string(s.key), Err: fmt.Errorf("%w: %v", typeOrValue(s, err), err)}
+			return &schema.FieldError{Field: "agent." + string(s.key), Err: fmt.Errorf("%w: %v", typeOrValue(err), err)}
 		}
 	}
 	return nil
