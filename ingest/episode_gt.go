@@ -21,13 +21,11 @@ func (b *batch) groundTruth(ctx context.Context, dir, episodeID string) error {
 	if _, err := os.Lstat(name); os.IsNotExist(err) {
 		return nil
 	}
-	data, fields, err := readObject(ctx, name, b.opts.MaxLineBytes)
-	if err != nil {
-		b.rejectObject(name, data, err)
-		return nil
-	}
+	data, fields, line, err := readObject(ctx, name, b.opts.MaxLineBytes)
 	var g schema.GroundTruth
-	line, err := decodeGroundTruth(fields, data, &g)
+	if err == nil {
+		line, err = decodeGroundTruth(fields, data, &g)
+	}
 	if err == nil && g.EpisodeID != episodeID {
 		err = &schema.FieldError{Field: "episode_id", Err: schema.Reason(schema.ErrValue, "%q does not match meta.json's %q", g.EpisodeID, episodeID)}
 	}

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/bits"
 )
@@ -37,8 +36,6 @@ type field struct {
 	kind kind
 	off  int // offset of the key's opening quote in the scanned input
 }
-
-var errEOL = errors.New("unexpected end of input")
 
 type syntaxError struct {
 	off int
