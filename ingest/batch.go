@@ -1,13 +1,14 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -220,7 +221,7 @@ func (b *batch) expandDirs(args []string, ext string) []string {
 			continue
 		}
 		matches, _ := filepath.Glob(filepath.Join(a, "*"+ext))
-		sort.Strings(matches)
+		slices.Sort(matches)
 		if len(matches) == 0 {
 			b.reject(a, 0, schema.Reason(schema.ErrMissing, "a folder with no *%s files", ext))
 		}
@@ -238,11 +239,8 @@ func sortInputOrder(errs RecordErrors) {
 			rank[e.File] = len(rank)
 		}
 	}
-	sort.SliceStable(errs, func(i, j int) bool {
-		if ri, rj := rank[errs[i].File], rank[errs[j].File]; ri != rj {
-			return ri < rj
-		}
-		return errs[i].Line < errs[j].Line
+	slices.SortStableFunc(errs, func(a, b *schema.RecordError) int {
+		return cmp.Or(cmp.Compare(rank[a.File], rank[b.File]), cmp.Compare(a.Line, b.Line))
 	})
 }
 

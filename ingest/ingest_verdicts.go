@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -184,7 +183,7 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 		dec.slabs(nil, nil) // the chunk's slabs go with its rows
 		rc.lines = nil
 		if len(rc.errs) > 0 {
-			sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
+			sortByLine(c.errs)
 		}
 		rc.res <- c
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -79,7 +80,7 @@ func (b *batch) inspectFiles(paths []string) []string {
 				logs = append(logs, filepath.Join(p, n))
 			}
 		}
-		sort.Strings(logs)
+		slices.Sort(logs)
 		if len(logs) == 0 {
 			b.reject(p, 0, schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs"))
 		}
@@ -242,12 +243,7 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
 		}
 	}
-	names := make([]string, 0, len(run.skipped))
-	for n := range run.skipped {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(run.skipped)) {
 		warn("scorer %s: %d score(s) not recorded as results (missing, not a scalar, or outside [0, 1])", n, run.skipped[n])
 	}
 }
