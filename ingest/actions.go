@@ -72,7 +72,7 @@ func (b *batch) episodeActions(ctx context.Context, dir string, ep *schema.Episo
 			screens++
 		}
 		a.SrcFile, a.SrcLine = name, n
-		if err := add(b, lake.Actions, &a, name, n); err != nil {
+		if err := add(b, lake.Actions, &a); err != nil {
 			return screens, err
 		}
 	}

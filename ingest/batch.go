@@ -126,19 +126,32 @@ func writer[T any](b *batch, table string) (*lake.Writer[T], error) {
 	return nw, nil
 }
 
+// sourced is a row type: its provenance names the input record it came from.
+type sourced interface{ Origin() (string, int64) }
+
 // add validates nothing (decoders do) and offers the row to the table's
 // writer, turning key conflicts into record errors at the row's source.
-func add[T any](b *batch, table string, row *T, file string, line int64) error {
+func add[T sourced](b *batch, table string, row *T) error {
 	wr, err := writer[T](b, table)
 	if err != nil {
 		return err
 	}
-	return addTo(b, wr, table, row, file, line)
+	return addTo(b, wr, table, row)
+}
+
+// addAll adds rows to table in order.
+func addAll[T sourced](b *batch, table string, rows []T) error {
+	for i := range rows {
+		if err := add(b, table, &rows[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addTo is add with the table's writer at hand (a stream of one table
 // looks it up once, not once per row).
-func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file string, line int64) error {
+func addTo[T sourced](b *batch, wr *lake.Writer[T], table string, row *T) error {
 	_, err := wr.Add(row)
 	if err == nil {
 		if !b.ownRefs {
@@ -148,6 +161,7 @@ func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file strin
 	}
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {
+		file, line := (*row).Origin()
 		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
 		return nil
 	}

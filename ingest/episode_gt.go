@@ -37,7 +37,7 @@ func (b *batch) groundTruth(ctx context.Context, dir, episodeID string) error {
 		b.stats.NeedsReview++
 	}
 	g.SrcFile = name
-	return add(b, lake.GroundTruth, &g, name, 0)
+	return add(b, lake.GroundTruth, &g)
 }
 
 func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int64, error) {

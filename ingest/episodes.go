@@ -189,7 +189,7 @@ func (b *batch) episode(ctx context.Context, dir string) error {
 		return err
 	}
 	ep.NScreens = n
-	if err := add(b, lake.Episodes, &ep, metaName, 0); err != nil {
+	if err := add(b, lake.Episodes, &ep); err != nil {
 		return err
 	}
 	return b.groundTruth(ctx, dir, ep.EpisodeID)

@@ -52,7 +52,7 @@ func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Optio
 					return nil
 				}
 				g.SrcFile, g.SrcLine = name, line
-				return add(b, lake.GroundTruth, &g, name, line)
+				return add(b, lake.GroundTruth, &g)
 			})
 			return err
 		})

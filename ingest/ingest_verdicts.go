@@ -135,7 +135,7 @@ func (b *batch) verdictStream(ctx context.Context, r io.Reader, src string) erro
 				ei++
 			}
 			rows++
-			if err := addTo(b, wr, lake.Verdicts, v, src, v.SrcLine); err != nil {
+			if err := addTo(b, wr, lake.Verdicts, v); err != nil {
 				return err
 			}
 		}

@@ -172,34 +172,19 @@ func (b *batch) addInspect(out *inspectRows) error {
 	if bad {
 		return nil
 	}
-	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
+	if err := add(b, lake.Episodes, &out.ep); err != nil {
 		return err
 	}
-	for i := range out.acts {
-		a := &out.acts[i]
-		if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Actions, out.acts); err != nil {
+		return err
 	}
-	for i := range out.results {
-		r := &out.results[i]
-		if err := add(b, lake.Results, r, r.SrcFile, r.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Results, out.results); err != nil {
+		return err
 	}
-	for i := range out.verdicts {
-		v := &out.verdicts[i]
-		if err := add(b, lake.Verdicts, v, v.SrcFile, v.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Verdicts, out.verdicts); err != nil {
+		return err
 	}
-	for i := range out.truths {
-		g := &out.truths[i]
-		if err := add(b, lake.GroundTruth, g, g.SrcFile, g.SrcLine); err != nil {
-			return err
-		}
-	}
-	return nil
+	return addAll(b, lake.GroundTruth, out.truths)
 }
 
 // firstOr returns a pointer to the first row, or nil: the rows of one

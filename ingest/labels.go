@@ -60,7 +60,7 @@ func (b *batch) addLabel(l *schema.Label, src string, line int64) error {
 		b.stats.NeedsReview++
 	}
 	l.SrcFile, l.SrcLine = src, line
-	return add(b, lake.Labels, l, src, line)
+	return add(b, lake.Labels, l)
 }
 
 func checkLabelHeader(h []string) error {

@@ -77,7 +77,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		var v schema.Verdict
 		if err = newVerdictDecoder().decode(line, &v); err == nil {
 			v.SrcFile, v.SrcLine = src, n
-			return add(b, table, &v, src, n)
+			return add(b, table, &v)
 		}
 	case lake.Episodes:
 		var ep schema.Episode
@@ -86,7 +86,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		}
 		if err == nil {
 			ep.Dir, ep.SrcFile, ep.SrcLine = src, src, n
-			return add(b, table, &ep, src, n)
+			return add(b, table, &ep)
 		}
 	case lake.Actions:
 		var head struct {
@@ -98,7 +98,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		if *fields, err = decodeAction(line, *fields, &a); err == nil {
 			a.Extra = dropKeys(a.Extra, "agent")
 			a.SrcFile, a.SrcLine = src, n
-			return add(b, table, &a, src, n)
+			return add(b, table, &a)
 		}
 	case lake.GroundTruth:
 		var g schema.GroundTruth
@@ -110,7 +110,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 				b.stats.NeedsReview++
 			}
 			g.SrcFile, g.SrcLine = src, n
-			return add(b, table, &g, src, n)
+			return add(b, table, &g)
 		}
 	case lake.Labels:
 		var in struct {

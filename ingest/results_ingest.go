@@ -28,7 +28,7 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 		return nil
 	}
 	res.SrcFile, res.SrcLine = src, n
-	return add(b, lake.Results, &res, src, n)
+	return add(b, lake.Results, &res)
 }
 
 // Results ingests recorded benchmark results (JSONL, see DecodeResults)
@@ -40,7 +40,7 @@ func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				return add(b, lake.Results, &r, r.SrcFile, r.SrcLine)
+				return add(b, lake.Results, &r)
 			}))
 		})
 	})
