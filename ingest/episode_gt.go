@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -116,11 +117,7 @@ func decodeGates(f *field) (string, error) {
 		if g.ID == "" {
 			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].id", i), Err: schema.ErrMissing}
 		}
-		ok := false
-		for _, t := range schema.GateTypes {
-			ok = ok || g.Type == t
-		}
-		if !ok {
+		if !slices.Contains(schema.GateTypes, g.Type) {
 			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].type", i), Err: schema.Reason(schema.ErrValue, "%q is not one of %s", g.Type, strings.Join(schema.GateTypes, ", "))}
 		}
 	}
