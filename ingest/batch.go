@@ -183,8 +183,12 @@ func (b *batch) reject(file string, line int64, err error) {
 }
 
 // recordErrors turns err into RecordErrors at file:line: one per field
-// error it holds, or one without a field.
+// error it holds, or one without a field; a RecordError it holds (one that
+// names its own place) is kept as it is.
 func recordErrors(file string, line int64, err error) []*schema.RecordError {
+	if re := (*schema.RecordError)(nil); errors.As(err, &re) {
+		return []*schema.RecordError{re}
+	}
 	if fes := schema.SplitFieldErrors(err); len(fes) > 1 {
 		out := make([]*schema.RecordError, len(fes))
 		for i, fe := range fes {

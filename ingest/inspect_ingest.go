@@ -94,13 +94,13 @@ func (b *batch) inspectFiles(paths []string) []string {
 func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOptions, rows *int64) error {
 	rd, err := openInspect(name)
 	if err != nil {
-		b.inputErr(name, err)
+		b.reject(name, 0, err)
 		return nil
 	}
 	defer rd.Close()
 	h, err := rd.header()
 	if err != nil {
-		b.inputErr(name, err)
+		b.reject(name, 0, err)
 		return nil
 	}
 	run := newInspectRun(name, h, iopts)
@@ -116,12 +116,7 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 			out, ferrs = run.rows(s, e.where, e.line)
 		}
 		for _, fe := range ferrs {
-			var re *schema.RecordError
-			if errors.As(fe.err, &re) {
-				b.errs = append(b.errs, re)
-				continue
-			}
-			b.errs = append(b.errs, &schema.RecordError{File: e.where, Line: e.line, Field: fe.field, Err: fe.err})
+			b.reject(e.where, e.line, &schema.FieldError{Field: fe.field, Err: fe.err})
 		}
 		if out == nil {
 			return nil
@@ -144,16 +139,6 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 	}
 	b.inspectWarnings(name, h, run, samples)
 	return nil
-}
-
-// inputErr records a problem with a whole input file.
-func (b *batch) inputErr(name string, err error) {
-	var re *schema.RecordError
-	if errors.As(err, &re) {
-		b.errs = append(b.errs, re)
-		return
-	}
-	b.reject(name, 0, err)
 }
 
 func (b *batch) addInspect(out *inspectRows) error {
