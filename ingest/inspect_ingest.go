@@ -42,17 +42,9 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 }
 
 // inspectWriters bound the lake writers' memory, so that it does not grow
-// with the samples of a log: batches of 256 rows (an Inspect row is wide:
-// a verdict keeps the grader's metadata, ~1.5 KB; four batches of 4,096
-// per partition would be most of the memory); the batch's keys on disk
-// in runs of 8,192 (in memory they cost 32 bytes a row plus a source name
-// per sample: ~1 KB a sample over five tables); row groups of 16,384 rows
-// (an open row group holds its compressed pages and page statistics);
-// a verdicts file's run counts (~100 bytes an episode) on disk every
-// 4,096 episodes (a sample's verdicts come together); data files of at
-// most 65,536 rows (an open file holds its page index, a few bytes a row);
-// dictionaries capped at 16 KiB (an Inspect row's _src_file names its
-// sample's entry: a dictionary would hold every sample's name).
+// with the samples of a log: Inspect rows are wide (a verdict keeps the
+// grader's metadata), and each sample's rows name their own entry, which
+// a dictionary would hold for every sample.
 var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192, CountsInMemory: 4096, FileRows: 1 << 16, DictionaryBytes: 16 << 10}
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
