@@ -2,7 +2,7 @@ package ingest
 
 import (
 	"context"
-	"io"
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -23,57 +23,58 @@ func (b *batch) episodeActions(ctx context.Context, dir string, ep *schema.Episo
 		return 0, nil
 	}
 	defer f.Close()
-	lr := newLineReader(f, b.opts.MaxLineBytes)
+	ch := &chunker{r: f, maxLine: b.opts.MaxLineBytes}
+	c := &rawChunk{lines: &lineBuf{}}
 	var fields []field
 	var screens int64
 	for {
-		if err := ctx.Err(); err != nil {
-			return screens, err
-		}
-		line, n, err := lr.next()
-		if err == io.EOF {
+		lb := c.lines
+		lb.buf, lb.starts, lb.ends, lb.nums, c.errs = lb.buf[:0], lb.starts[:0], lb.ends[:0], lb.nums[:0], nil
+		if !ch.fill(c, name) {
 			return screens, nil
 		}
-		if err != nil && n == 0 {
-			b.reject(name, 0, err)
-			return screens, nil
+		for _, e := range c.errs { // lines too long (finish puts errors in line order)
+			b.reject(name, e.Line, e.Err)
 		}
-		if err != nil {
-			b.reject(name, n, err)
-			continue
-		}
-		if isBlank(line) {
-			continue
-		}
-		if err := checkJSONText(line); err != nil {
-			b.reject(name, n, err)
-			continue
-		}
-		a := schema.Action{EpisodeID: ep.EpisodeID, Agent: ep.Agent}
-		fields, err = decodeAction(line, fields, &a)
-		if err != nil {
-			b.reject(name, n, err)
-			continue
-		}
-		if a.Screen != nil {
-			if err := safeRel(*a.Screen); err != nil {
-				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+		for i, end := range lb.ends {
+			line, n := lb.buf[lb.starts[i]:end], lb.nums[i]
+			if err := ctx.Err(); err != nil {
+				return screens, err
+			}
+			if err := checkJSONText(line); err != nil {
+				b.reject(name, n, err)
 				continue
 			}
-			sum, ok, err := fileSHA256(ctx, dir, *a.Screen)
-			if err == nil && !ok {
-				err = schema.Reason(schema.ErrMissing, "%q does not exist in the episode folder", *a.Screen)
-			}
+			a := schema.Action{EpisodeID: ep.EpisodeID, Agent: ep.Agent}
+			fields, err = decodeAction(line, fields, &a)
 			if err != nil {
-				b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+				b.reject(name, n, err)
 				continue
 			}
-			a.ScreenSHA256 = &sum
-			screens++
+			if a.Screen != nil {
+				if err := safeRel(*a.Screen); err != nil {
+					b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+					continue
+				}
+				sum, ok, err := fileSHA256(ctx, dir, *a.Screen)
+				if err == nil && !ok {
+					err = schema.Reason(schema.ErrMissing, "%q does not exist in the episode folder", *a.Screen)
+				}
+				if err != nil {
+					b.reject(name, n, &schema.FieldError{Field: "screen", Err: err})
+					continue
+				}
+				a.ScreenSHA256 = &sum
+				screens++
+			}
+			a.SrcFile, a.SrcLine = name, n
+			if err := add(b, lake.Actions, &a); err != nil {
+				return screens, err
+			}
 		}
-		a.SrcFile, a.SrcLine = name, n
-		if err := add(b, lake.Actions, &a, name, n); err != nil {
-			return screens, err
+		if c.err != nil { // a read error, without fill's "read FILE: "
+			b.reject(name, 0, errors.Unwrap(c.err))
+			return screens, nil
 		}
 	}
 }

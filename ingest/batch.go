@@ -1,14 +1,14 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -17,9 +17,8 @@ import (
 
 // Options configure an ingest. Zero values mean the defaults.
 type Options struct {
-	Replace      bool         // overwrite rows whose key exists with different content
-	MaxLineBytes int          // longest accepted JSONL line; 0 means 16 MiB
-	Logger       *slog.Logger // nil discards
+	Replace      bool // overwrite rows whose key exists with different content
+	MaxLineBytes int  // longest accepted JSONL line; 0 means 16 MiB
 	// Progress, when set, is called now and then with the rows read so far.
 	Progress func(rows int64)
 }
@@ -27,9 +26,6 @@ type Options struct {
 func (o *Options) applyDefaults() {
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = 16 << 20
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
 	}
 }
 
@@ -130,19 +126,32 @@ func writer[T any](b *batch, table string) (*lake.Writer[T], error) {
 	return nw, nil
 }
 
+// sourced is a row type: its provenance names the input record it came from.
+type sourced interface{ Origin() (string, int64) }
+
 // add validates nothing (decoders do) and offers the row to the table's
 // writer, turning key conflicts into record errors at the row's source.
-func add[T any](b *batch, table string, row *T, file string, line int64) error {
+func add[T sourced](b *batch, table string, row *T) error {
 	wr, err := writer[T](b, table)
 	if err != nil {
 		return err
 	}
-	return addTo(b, wr, table, row, file, line)
+	return addTo(b, wr, table, row)
+}
+
+// addAll adds rows to table in order.
+func addAll[T sourced](b *batch, table string, rows []T) error {
+	for i := range rows {
+		if err := add(b, table, &rows[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addTo is add with the table's writer at hand (a stream of one table
 // looks it up once, not once per row).
-func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file string, line int64) error {
+func addTo[T sourced](b *batch, wr *lake.Writer[T], table string, row *T) error {
 	_, err := wr.Add(row)
 	if err == nil {
 		if !b.ownRefs {
@@ -152,6 +161,7 @@ func addTo[T any](b *batch, wr *lake.Writer[T], table string, row *T, file strin
 	}
 	var ce *lake.ConflictError
 	if errors.As(err, &ce) {
+		file, line := (*row).Origin()
 		b.reject(file, line, &schema.FieldError{Field: keyField(table), Err: fmt.Errorf("%w: %v", schema.ErrConflict, ce)})
 		return nil
 	}
@@ -173,8 +183,12 @@ func (b *batch) reject(file string, line int64, err error) {
 }
 
 // recordErrors turns err into RecordErrors at file:line: one per field
-// error it holds, or one without a field.
+// error it holds, or one without a field; a RecordError it holds (one that
+// names its own place) is kept as it is.
 func recordErrors(file string, line int64, err error) []*schema.RecordError {
+	if re := (*schema.RecordError)(nil); errors.As(err, &re) {
+		return []*schema.RecordError{re}
+	}
 	if fes := schema.SplitFieldErrors(err); len(fes) > 1 {
 		out := make([]*schema.RecordError, len(fes))
 		for i, fe := range fes {
@@ -225,7 +239,7 @@ func (b *batch) expandDirs(args []string, ext string) []string {
 			continue
 		}
 		matches, _ := filepath.Glob(filepath.Join(a, "*"+ext))
-		sort.Strings(matches)
+		slices.Sort(matches)
 		if len(matches) == 0 {
 			b.reject(a, 0, schema.Reason(schema.ErrMissing, "a folder with no *%s files", ext))
 		}
@@ -243,11 +257,8 @@ func sortInputOrder(errs RecordErrors) {
 			rank[e.File] = len(rank)
 		}
 	}
-	sort.SliceStable(errs, func(i, j int) bool {
-		if ri, rj := rank[errs[i].File], rank[errs[j].File]; ri != rj {
-			return ri < rj
-		}
-		return errs[i].Line < errs[j].Line
+	slices.SortStableFunc(errs, func(a, b *schema.RecordError) int {
+		return cmp.Or(cmp.Compare(rank[a.File], rank[b.File]), cmp.Compare(a.Line, b.Line))
 	})
 }
 

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -30,6 +31,62 @@ func newCSVRecords(f io.Reader, maxRecord int) *csvRecords {
 	r := csv.NewReader(cr)
 	r.FieldsPerRecord = -1
 	return &csvRecords{cr: cr, r: r, max: maxRecord}
+}
+
+// eachCSV reads one CSV input: its header, which checkHeader accepts or
+// refuses (at line 1), then each record with as many fields as the header,
+// handed to row with its line. An input without a header is rejected with
+// empty. It returns how many records it read.
+func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty error, checkHeader func([]string) error,
+	row func(rec []string, line int64) error) (int, error) {
+	c := newCSVRecords(f, b.opts.MaxLineBytes)
+	header, err := c.header()
+	if err == io.EOF {
+		b.reject(name, 0, empty)
+		return 0, nil
+	}
+	if err != nil {
+		_, err := b.rejectCSV(name, err)
+		return 0, err
+	}
+	if err := checkHeader(header); err != nil {
+		b.reject(name, 1, err)
+		return 0, nil
+	}
+	for records := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return records, err
+		}
+		rec, line, err := c.read()
+		if err == io.EOF {
+			return records, nil
+		}
+		if err != nil {
+			if stop, err := b.rejectCSV(name, err); stop {
+				return records, err
+			}
+			continue
+		}
+		records++
+		if len(rec) != len(header) {
+			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
+			continue
+		}
+		if err := row(rec, line); err != nil {
+			return records, err
+		}
+	}
+}
+
+// rejectCSV reports a refused CSV record (a *csvReject) at its line; stop
+// says the rest of the file is not read, with err set for an I/O error.
+func (b *batch) rejectCSV(name string, err error) (stop bool, _ error) {
+	var cr *csvReject
+	if !errors.As(err, &cr) {
+		return true, fmt.Errorf("read %s: %w", name, err)
+	}
+	b.reject(name, cr.line, cr.err)
+	return cr.stop, nil
 }
 
 // csvReject is a record the reader refuses; stop says the rest of the

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -21,13 +22,11 @@ func (b *batch) groundTruth(ctx context.Context, dir, episodeID string) error {
 	if _, err := os.Lstat(name); os.IsNotExist(err) {
 		return nil
 	}
-	data, fields, err := readObject(ctx, name, b.opts.MaxLineBytes)
-	if err != nil {
-		b.rejectObject(name, data, err)
-		return nil
-	}
+	data, fields, line, err := readObject(ctx, name, b.opts.MaxLineBytes)
 	var g schema.GroundTruth
-	line, err := decodeGroundTruth(fields, data, &g)
+	if err == nil {
+		line, err = decodeGroundTruth(fields, data, &g)
+	}
 	if err == nil && g.EpisodeID != episodeID {
 		err = &schema.FieldError{Field: "episode_id", Err: schema.Reason(schema.ErrValue, "%q does not match meta.json's %q", g.EpisodeID, episodeID)}
 	}
@@ -39,7 +38,7 @@ func (b *batch) groundTruth(ctx context.Context, dir, episodeID string) error {
 		b.stats.NeedsReview++
 	}
 	g.SrcFile = name
-	return add(b, lake.GroundTruth, &g, name, 0)
+	return add(b, lake.GroundTruth, &g)
 }
 
 func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int64, error) {
@@ -78,9 +77,6 @@ func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int6
 			extra = appendExtra(extra, f)
 		}
 		if err != nil {
-			if fe, ok := err.(*schema.FieldError); ok {
-				return lineOf(data, f.off), fe
-			}
 			return lineOf(data, f.off), bad(f, err)
 		}
 	}
@@ -121,11 +117,7 @@ func decodeGates(f *field) (string, error) {
 		if g.ID == "" {
 			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].id", i), Err: schema.ErrMissing}
 		}
-		ok := false
-		for _, t := range schema.GateTypes {
-			ok = ok || g.Type == t
-		}
-		if !ok {
+		if !slices.Contains(schema.GateTypes, g.Type) {
 			return "", &schema.FieldError{Field: fmt.Sprintf("gates[%d].type", i), Err: schema.Reason(schema.ErrValue, "%q is not one of %s", g.Type, strings.Join(schema.GateTypes, ", "))}
 		}
 	}

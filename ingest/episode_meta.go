@@ -17,21 +17,14 @@ import (
 func ReadMeta(ctx context.Context, dir string) (schema.Episode, error) {
 	name := filepath.Join(dir, "meta.json")
 	var ep schema.Episode
-	data, fields, err := readObject(ctx, name, 16<<20)
+	data, fields, line, err := readObject(ctx, name, 16<<20)
 	if err == nil {
-		var line int64
-		if line, err = decodeMeta(fields, data, &ep); err != nil {
-			return ep, recordError(name, line, err)
-		}
-		return ep, nil
+		line, err = decodeMeta(fields, data, &ep)
 	}
-	switch e := err.(type) {
-	case *syntaxError:
-		return ep, recordError(name, lineOf(data, e.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", e)})
-	case *lineError:
-		return ep, recordError(name, lineOf(data, e.off), e.err)
+	if err != nil {
+		return ep, recordErrors(name, line, err)[0] // the first error of the file
 	}
-	return ep, recordError(name, 0, err)
+	return ep, nil
 }
 
 func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) {
@@ -74,9 +67,6 @@ func decodeMeta(fields []field, data []byte, ep *schema.Episode) (int64, error) 
 			extra = appendExtra(extra, f)
 		}
 		if err != nil {
-			if fe, ok := err.(*schema.FieldError); ok {
-				return lineOf(data, f.off), fe
-			}
 			return lineOf(data, f.off), bad(f, err)
 		}
 	}
@@ -138,7 +128,7 @@ func decodeAgent(f *field, ep *schema.Episode, extra *[]byte) error {
 			*extra = appendExtra(*extra, &cp)
 		}
 		if err != nil {
-			return &schema.FieldError{Field: "agent." + string(s.key), Err: fmt.Errorf("%w: %v", typeOrValue(s, err), err)}
+			return &schema.FieldError{Field: "agent." + string(s.key), Err: fmt.Errorf("%w: %v", typeOrValue(err), err)}
 		}
 	}
 	return nil

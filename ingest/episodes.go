@@ -55,13 +55,7 @@ func Episodes(ctx context.Context, dst *lake.Lake, paths []string, opts Options)
 func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 	var out []string
 	var bad RecordErrors
-	reject := func(p string, err error) {
-		re := &schema.RecordError{File: p, Err: err}
-		if fe, ok := err.(*schema.FieldError); ok {
-			re.Field, re.Err = fe.Field, fe.Err
-		}
-		bad = append(bad, re)
-	}
+	reject := func(p string, err error) { bad = append(bad, recordErrors(p, 0, err)...) }
 	symlink := func(p string) error {
 		target, _ := os.Readlink(p)
 		return schema.Reason(schema.ErrPath, "symlinked episode folder (points to %s); refusing to follow", target)
@@ -113,63 +107,54 @@ func EpisodeDirs(args []string) ([]string, RecordErrors, error) {
 }
 
 // readObject reads a whole JSON object file inside an episode folder (a
-// regular file, symlinks not followed); errors carry the line.
-func readObject(ctx context.Context, name string, max int) ([]byte, []field, error) {
+// regular file, symlinks not followed) and splits it (parseObject); an
+// error comes with its line, or 0.
+func readObject(ctx context.Context, name string, max int) ([]byte, []field, int64, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	f, err := openRegular(name, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if len(data) > max {
-		return nil, nil, schema.Reason(schema.ErrTooLong, "more than %d bytes", max)
+		return nil, nil, 0, schema.Reason(schema.ErrTooLong, "more than %d bytes", max)
 	}
-	fields, err := parseObject(data)
-	return data, fields, err
+	fields, line, err := parseObject(data)
+	return data, fields, line, err
 }
 
 // parseObject splits a whole-file JSON object (meta.json, gt.json) into its
 // fields. It refuses an empty file, invalid UTF-8, anything encoding/json
-// refuses and a key repeated at any depth.
-func parseObject(data []byte) ([]field, error) {
+// refuses and a key repeated at any depth; an error comes with its line.
+func parseObject(data []byte) ([]field, int64, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errNoRecords
+		return nil, 0, errNoRecords
 	}
 	if err := checkJSONText(data); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	fields, err := scanObject(nil, data)
-	if err != nil {
-		return nil, err
-	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	if err == nil {
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, &syntaxError{off: int(se.Offset), msg: se.Error()}
+		if err = json.Unmarshal(data, new(json.RawMessage)); errors.As(err, &se) {
+			err = &syntaxError{off: int(se.Offset), msg: se.Error()}
 		}
-		return nil, err
+	}
+	if se, ok := err.(*syntaxError); ok {
+		return nil, lineOf(data, se.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", se)}
+	} else if err != nil {
+		return nil, 0, err
 	}
 	if fe, off := checkKeys(data); fe != nil {
-		return nil, &lineError{off: off, err: fe}
+		return nil, lineOf(data, off), fe
 	}
-	return fields, nil
-}
-
-// recordError builds the RecordError of a whole-file input.
-func recordError(name string, line int64, err error) *schema.RecordError {
-	re := &schema.RecordError{File: name, Line: line, Err: err}
-	var fe *schema.FieldError
-	if errors.As(err, &fe) {
-		re.Field, re.Err = fe.Field, fe.Err
-	}
-	return re
+	return fields, 0, nil
 }
 
 // lineOf returns the 1-based line of byte offset off in data.
@@ -180,38 +165,16 @@ func lineOf(data []byte, off int) int64 {
 	return int64(bytes.Count(data[:off], []byte{'\n'})) + 1
 }
 
-// lineError is an error at byte offset off of a whole-file input.
-type lineError struct {
-	off int
-	err error
-}
-
-func (e *lineError) Error() string { return e.err.Error() }
-func (e *lineError) Unwrap() error { return e.err }
-
-func (b *batch) rejectObject(name string, data []byte, err error) {
-	if le, ok := err.(*lineError); ok {
-		b.reject(name, lineOf(data, le.off), le.err)
-		return
-	}
-	if se, ok := err.(*syntaxError); ok {
-		b.reject(name, lineOf(data, se.off), &schema.FieldError{Field: "json", Err: schema.Reason(schema.ErrSyntax, "%v", se)})
-		return
-	}
-	b.reject(name, 0, err)
-}
-
 func (b *batch) episode(ctx context.Context, dir string) error {
 	b.stats.Inputs++
 	metaName := filepath.Join(dir, "meta.json")
-	data, fields, err := readObject(ctx, metaName, b.opts.MaxLineBytes)
-	if err != nil {
-		b.rejectObject(metaName, data, err)
-		return nil
-	}
+	data, fields, line, err := readObject(ctx, metaName, b.opts.MaxLineBytes)
 	var ep schema.Episode
-	if line, fe := decodeMeta(fields, data, &ep); fe != nil {
-		b.reject(metaName, line, fe)
+	if err == nil {
+		line, err = decodeMeta(fields, data, &ep)
+	}
+	if err != nil {
+		b.reject(metaName, line, err)
 		return nil
 	}
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -226,7 +189,7 @@ func (b *batch) episode(ctx context.Context, dir string) error {
 		return err
 	}
 	ep.NScreens = n
-	if err := add(b, lake.Episodes, &ep, metaName, 0); err != nil {
+	if err := add(b, lake.Episodes, &ep); err != nil {
 		return err
 	}
 	return b.groundTruth(ctx, dir, ep.EpisodeID)

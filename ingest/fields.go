@@ -20,7 +20,7 @@ func (e *typeError) Error() string { return "want " + e.want + ", got " + e.got 
 
 // typeOrValue classifies an accessor error: a wrong type is ErrType,
 // anything else (NaN, overflow, bad escape) is ErrValue.
-func typeOrValue(_ *field, err error) error {
+func typeOrValue(err error) error {
 	var te *typeError
 	if errors.As(err, &te) {
 		return schema.ErrType
@@ -28,8 +28,12 @@ func typeOrValue(_ *field, err error) error {
 	return schema.ErrValue
 }
 
+// bad is the field error of field f: err itself when it is one.
 func bad(f *field, err error) *schema.FieldError {
-	return fieldError(string(f.key), typeOrValue(f, err), err)
+	if fe, ok := err.(*schema.FieldError); ok {
+		return fe
+	}
+	return fieldError(string(f.key), typeOrValue(err), err)
 }
 
 // parseTime parses an RFC 3339 timestamp; one without a zone is refused
@@ -51,18 +55,13 @@ func parseTime(s string) (time.Time, error) {
 }
 
 func (f *field) optTime() (*time.Time, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	s, err := f.str()
-	if err != nil {
-		return nil, err
-	}
-	t, err := parseTime(s)
-	if err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return opt(f, func() (time.Time, error) {
+		s, err := f.str()
+		if err != nil {
+			return time.Time{}, err
+		}
+		return parseTime(s)
+	})
 }
 
 // parseUTCSeconds is the fast path for the common "2006-01-02T15:04:05Z".

@@ -112,7 +112,7 @@ func FuzzDecodeGroundTruth(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fields, err := parseObject(data)
+		fields, _, err := parseObject(data)
 		if err != nil {
 			return
 		}

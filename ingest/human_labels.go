@@ -29,11 +29,31 @@ var (
 // successful/unsuccessful; unsure (or uncertain, unknown) judgments are
 // skipped and counted in a warning. Every error of a line is reported.
 func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
+	want := strings.Join(humanColumns[:3], ",") + "[,note]"
+	empty := schema.Reason(schema.ErrMissing, "empty file (want the header %s)", want)
+	checkHeader := func(header []string) error {
+		if h := strings.Join(header, ","); h != strings.Join(humanColumns[:3], ",") && h != strings.Join(humanColumns, ",") {
+			return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, h)}
+		}
+		return nil
+	}
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		unsure := 0
 		err := b.eachFile(ctx, files, func(ctx context.Context, f io.Reader, name string) error {
-			n, err := b.humanStream(ctx, f, name)
-			unsure += n
+			_, err := b.eachCSV(ctx, f, name, empty, checkHeader, func(rec []string, line int64) error {
+				g, skip, errs := humanRow(rec)
+				for _, e := range errs {
+					b.reject(name, line, e)
+				}
+				if skip {
+					unsure++
+				}
+				if skip || len(errs) > 0 {
+					return nil
+				}
+				g.SrcFile, g.SrcLine = name, line
+				return add(b, lake.GroundTruth, &g)
+			})
 			return err
 		})
 		if unsure > 0 {
@@ -41,60 +61,6 @@ func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Optio
 		}
 		return err
 	})
-}
-
-// humanStream reads one human-labels CSV and returns the unsure judgments
-// it skipped.
-func (b *batch) humanStream(ctx context.Context, f io.Reader, name string) (int, error) {
-	c := newCSVRecords(f, b.opts.MaxLineBytes)
-	want := strings.Join(humanColumns[:3], ",") + "[,note]"
-	header, err := c.header()
-	if err == io.EOF {
-		b.reject(name, 0, schema.Reason(schema.ErrMissing, "empty file (want the header %s)", want))
-		return 0, nil
-	}
-	if err != nil {
-		_, err := b.rejectCSV(name, err)
-		return 0, err
-	}
-	if h := strings.Join(header, ","); h != strings.Join(humanColumns[:3], ",") && h != strings.Join(humanColumns, ",") {
-		b.reject(name, 1, &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, h)})
-		return 0, nil
-	}
-	unsure := 0
-	for {
-		if err := ctx.Err(); err != nil {
-			return unsure, err
-		}
-		rec, line, err := c.read()
-		if err == io.EOF {
-			return unsure, nil
-		}
-		if err != nil {
-			if stop, err := b.rejectCSV(name, err); stop {
-				return unsure, err
-			}
-			continue
-		}
-		if len(rec) != len(header) {
-			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
-			continue
-		}
-		g, skip, errs := humanRow(rec)
-		for _, e := range errs {
-			b.reject(name, line, e)
-		}
-		if skip {
-			unsure++
-		}
-		if skip || len(errs) > 0 {
-			continue
-		}
-		g.SrcFile, g.SrcLine = name, line
-		if err := add(b, lake.GroundTruth, &g, name, line); err != nil {
-			return unsure, err
-		}
-	}
 }
 
 // humanRow turns one CSV record into a ground-truth row; skip is true for

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -136,7 +135,7 @@ func (b *batch) verdictStream(ctx context.Context, r io.Reader, src string) erro
 				ei++
 			}
 			rows++
-			if err := addTo(b, wr, lake.Verdicts, v, src, v.SrcLine); err != nil {
+			if err := addTo(b, wr, lake.Verdicts, v); err != nil {
 				return err
 			}
 		}
@@ -184,7 +183,7 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 		dec.slabs(nil, nil) // the chunk's slabs go with its rows
 		rc.lines = nil
 		if len(rc.errs) > 0 {
-			sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
+			sortByLine(c.errs)
 		}
 		rc.res <- c
 	}

@@ -71,14 +71,7 @@ func (r *inspectRun) actions(s *inspectSample, epID string, prov schema.Provenan
 					parseErrs = append(parseErrs, *tc.ParseError)
 				}
 			}
-			name := strings.Join(names, ",")
-			a.ToolName = &name
-			argText := []byte(args[0])
-			if len(args) > 1 {
-				argText, _ = json.Marshal(args)
-			}
-			at := string(argText)
-			a.Arguments = &at
+			a.ToolName, a.Arguments = toolCallColumns(names, args)
 			extra["tool_call_ids"] = ids
 			if len(parseErrs) > 0 {
 				extra["parse_errors"] = parseErrs

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -41,17 +42,9 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 }
 
 // inspectWriters bound the lake writers' memory, so that it does not grow
-// with the samples of a log: batches of 256 rows (an Inspect row is wide:
-// a verdict keeps the grader's metadata, ~1.5 KB; four batches of 4,096
-// per partition would be most of the memory); the batch's keys on disk
-// in runs of 8,192 (in memory they cost 32 bytes a row plus a source name
-// per sample: ~1 KB a sample over five tables); row groups of 16,384 rows
-// (an open row group holds its compressed pages and page statistics);
-// a verdicts file's run counts (~100 bytes an episode) on disk every
-// 4,096 episodes (a sample's verdicts come together); data files of at
-// most 65,536 rows (an open file holds its page index, a few bytes a row);
-// dictionaries capped at 16 KiB (an Inspect row's _src_file names its
-// sample's entry: a dictionary would hold every sample's name).
+// with the samples of a log: Inspect rows are wide (a verdict keeps the
+// grader's metadata), and each sample's rows name their own entry, which
+// a dictionary would hold for every sample.
 var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowGroupRows: 8192, CountsInMemory: 4096, FileRows: 1 << 16, DictionaryBytes: 16 << 10}
 
 // inspectListings are the JSON files inspect-ai writes beside the logs of
@@ -79,7 +72,7 @@ func (b *batch) inspectFiles(paths []string) []string {
 				logs = append(logs, filepath.Join(p, n))
 			}
 		}
-		sort.Strings(logs)
+		slices.Sort(logs)
 		if len(logs) == 0 {
 			b.reject(p, 0, schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs"))
 		}
@@ -93,13 +86,13 @@ func (b *batch) inspectFiles(paths []string) []string {
 func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOptions, rows *int64) error {
 	rd, err := openInspect(name)
 	if err != nil {
-		b.inputErr(name, err)
+		b.reject(name, 0, err)
 		return nil
 	}
 	defer rd.Close()
 	h, err := rd.header()
 	if err != nil {
-		b.inputErr(name, err)
+		b.reject(name, 0, err)
 		return nil
 	}
 	run := newInspectRun(name, h, iopts)
@@ -115,12 +108,7 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 			out, ferrs = run.rows(s, e.where, e.line)
 		}
 		for _, fe := range ferrs {
-			var re *schema.RecordError
-			if errors.As(fe.err, &re) {
-				b.errs = append(b.errs, re)
-				continue
-			}
-			b.errs = append(b.errs, &schema.RecordError{File: e.where, Line: e.line, Field: fe.field, Err: fe.err})
+			b.reject(e.where, e.line, &schema.FieldError{Field: fe.field, Err: fe.err})
 		}
 		if out == nil {
 			return nil
@@ -145,16 +133,6 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 	return nil
 }
 
-// inputErr records a problem with a whole input file.
-func (b *batch) inputErr(name string, err error) {
-	var re *schema.RecordError
-	if errors.As(err, &re) {
-		b.errs = append(b.errs, re)
-		return
-	}
-	b.reject(name, 0, err)
-}
-
 func (b *batch) addInspect(out *inspectRows) error {
 	// The mapping builds valid rows from a valid log; what the log may
 	// still lack (a model, a task name) is caught here.
@@ -171,34 +149,19 @@ func (b *batch) addInspect(out *inspectRows) error {
 	if bad {
 		return nil
 	}
-	if err := add(b, lake.Episodes, &out.ep, out.ep.SrcFile, out.ep.SrcLine); err != nil {
+	if err := add(b, lake.Episodes, &out.ep); err != nil {
 		return err
 	}
-	for i := range out.acts {
-		a := &out.acts[i]
-		if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Actions, out.acts); err != nil {
+		return err
 	}
-	for i := range out.results {
-		r := &out.results[i]
-		if err := add(b, lake.Results, r, r.SrcFile, r.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Results, out.results); err != nil {
+		return err
 	}
-	for i := range out.verdicts {
-		v := &out.verdicts[i]
-		if err := add(b, lake.Verdicts, v, v.SrcFile, v.SrcLine); err != nil {
-			return err
-		}
+	if err := addAll(b, lake.Verdicts, out.verdicts); err != nil {
+		return err
 	}
-	for i := range out.truths {
-		g := &out.truths[i]
-		if err := add(b, lake.GroundTruth, g, g.SrcFile, g.SrcLine); err != nil {
-			return err
-		}
-	}
-	return nil
+	return addAll(b, lake.GroundTruth, out.truths)
 }
 
 // firstOr returns a pointer to the first row, or nil: the rows of one
@@ -242,12 +205,7 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))
 		}
 	}
-	names := make([]string, 0, len(run.skipped))
-	for n := range run.skipped {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(run.skipped)) {
 		warn("scorer %s: %d score(s) not recorded as results (missing, not a scalar, or outside [0, 1])", n, run.skipped[n])
 	}
 }

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/bits"
 )
@@ -37,8 +36,6 @@ type field struct {
 	kind kind
 	off  int // offset of the key's opening quote in the scanned input
 }
-
-var errEOL = errors.New("unexpected end of input")
 
 type syntaxError struct {
 	off int
@@ -158,8 +155,7 @@ func scanFields(dst []field, b []byte, i int, keys []keyHint) ([]field, int, err
 		if err != nil {
 			return dst, i, err
 		}
-		// Into the slot in place: appending a field literal was a tenth
-		// of the scan.
+		// Into the slot in place (appending a literal costs a copy).
 		if len(dst) < cap(dst) {
 			dst = dst[:len(dst)+1]
 		} else {
@@ -375,15 +371,12 @@ func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	return len(b), escaped, synErr(len(b), "unterminated string (truncated line?)")
 }
 
-// plain8 reports whether none of the eight bytes of x is a quote, a
+// special8 returns the high bits of the bytes of x that are a quote, a
 // backslash or below 0x20 (the classic "has zero byte" and "has byte less
 // than n" tests on the word; both exact as to whether any byte matches).
-func plain8(x uint64) bool { return special8(x) == 0 }
-
-// special8 returns the high bits of the bytes of x that plain8 finds not
-// plain; its lowest set bit is exactly that of the first such byte (the
-// tests' borrows only reach the bytes above a match), so
-// TrailingZeros64/8 is its index.
+// Its lowest set bit is exactly that of the first such byte (the tests'
+// borrows only reach the bytes above a match), so TrailingZeros64/8 is
+// its index.
 func special8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, bslash := x^(ones*'"'), x^(ones*'\\')

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,13 +18,7 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 
 // unquote decodes the raw bytes of a JSON string body (without quotes).
 func unquote(raw []byte) (string, error) {
-	bs := -1
-	for i, c := range raw {
-		if c == '\\' {
-			bs = i
-			break
-		}
-	}
+	bs := bytes.IndexByte(raw, '\\')
 	if bs < 0 {
 		return string(raw), nil
 	}
@@ -102,16 +97,19 @@ func (f *field) str() (string, error) {
 	return unquote(f.val[1 : len(f.val)-1])
 }
 
-func (f *field) optStr() (*string, error) {
+// opt decodes an optional field: nil for null, else the value get reads.
+func opt[T any](f *field, get func() (T, error)) (*T, error) {
 	if f.kind == kNull {
 		return nil, nil
 	}
-	s, err := f.str()
+	v, err := get()
 	if err != nil {
 		return nil, err
 	}
-	return &s, nil
+	return &v, nil
 }
+
+func (f *field) optStr() (*string, error) { return opt(f, f.str) }
 
 func (f *field) float() (float64, error) {
 	switch f.kind {
@@ -134,16 +132,7 @@ func (f *field) float() (float64, error) {
 	return v, nil
 }
 
-func (f *field) optFloat() (*float64, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.float()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
+func (f *field) optFloat() (*float64, error) { return opt(f, f.float) }
 
 func (f *field) int() (int64, error) {
 	if f.kind != kNumber {
@@ -160,16 +149,7 @@ func (f *field) int() (int64, error) {
 	return v, nil
 }
 
-func (f *field) optInt() (*int64, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.int()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
+func (f *field) optInt() (*int64, error) { return opt(f, f.int) }
 
 func (f *field) boolean() (bool, error) {
 	if f.kind != kBool {
@@ -178,16 +158,7 @@ func (f *field) boolean() (bool, error) {
 	return f.val[0] == 't', nil
 }
 
-func (f *field) optBool() (*bool, error) {
-	if f.kind == kNull {
-		return nil, nil
-	}
-	v, err := f.boolean()
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
+func (f *field) optBool() (*bool, error) { return opt(f, f.boolean) }
 
 // appendExtra appends `"key":value` to an extra-fields object being built.
 func appendExtra(dst []byte, f *field) []byte {

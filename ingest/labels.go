@@ -2,9 +2,9 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -25,46 +25,10 @@ func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (
 
 // labelStream reads one labels CSV; name names it in messages.
 func (b *batch) labelStream(ctx context.Context, f io.Reader, name string) error {
-	c := newCSVRecords(f, b.opts.MaxLineBytes)
-	header, err := c.header()
-	if err == io.EOF {
-		b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (empty input; want the header %s)", strings.Join(labelColumns, ",")))
-		return nil
-	}
-	if err != nil {
-		_, err := b.rejectCSV(name, err)
-		return err
-	}
-	if err := checkLabelHeader(header); err != nil {
-		b.reject(name, 1, err)
-		return nil
-	}
-	records, before := 0, len(b.errs)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rec, line, err := c.read()
-		if err == io.EOF {
-			if records == 0 && len(b.errs) == before {
-				b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (only the header)"))
-			}
-			return nil
-		}
-		if err != nil {
-			if stop, err := b.rejectCSV(name, err); stop {
-				return err
-			}
-			continue
-		}
-		records++
-		if len(rec) != len(header) {
-			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
-			continue
-		}
+	before := len(b.errs)
+	empty := schema.Reason(schema.ErrMissing, "no records (empty input; want the header %s)", strings.Join(labelColumns, ","))
+	records, err := b.eachCSV(ctx, f, name, empty, checkLabelHeader, func(rec []string, line int64) error {
 		l := schema.Label{EpisodeID: strings.TrimSpace(rec[0]), CategoryRaw: strings.TrimSpace(rec[1])}
-		raw := l.CategoryRaw
-		l.Category, _ = schema.NormalizeCategory(&raw)
 		if len(rec) > 2 && rec[2] != "" {
 			l.Annotator = &rec[2]
 		}
@@ -73,42 +37,36 @@ func (b *batch) labelStream(ctx context.Context, f io.Reader, name string) error
 		}
 		if err := checkLineString(rec); err != nil {
 			b.reject(name, line, err)
-			continue
+			return nil
 		}
-		if err := l.Validate(); err != nil {
-			b.reject(name, line, err)
-			continue
-		}
-		if l.Category == nil {
-			b.stats.NeedsReview++
-		}
-		l.SrcFile, l.SrcLine = name, line
-		if err := add(b, lake.Labels, &l, name, line); err != nil {
-			return err
-		}
+		return b.addLabel(&l, name, line)
+	})
+	if err == nil && records == 0 && len(b.errs) == before {
+		b.reject(name, 0, schema.Reason(schema.ErrMissing, "no records (only the header)"))
 	}
+	return err
 }
 
-// rejectCSV reports a refused CSV record (a *csvReject) at its line; stop
-// says the rest of the file is not read, with err set for an I/O error.
-func (b *batch) rejectCSV(name string, err error) (stop bool, _ error) {
-	var cr *csvReject
-	if !errors.As(err, &cr) {
-		return true, fmt.Errorf("read %s: %w", name, err)
+// addLabel validates and adds a label row; a category outside the seven
+// codes is kept raw and counted as needing review.
+func (b *batch) addLabel(l *schema.Label, src string, line int64) error {
+	raw := l.CategoryRaw
+	l.Category, _ = schema.NormalizeCategory(&raw)
+	if err := l.Validate(); err != nil {
+		b.reject(src, line, err)
+		return nil
 	}
-	b.reject(name, cr.line, cr.err)
-	return cr.stop, nil
+	if l.Category == nil {
+		b.stats.NeedsReview++
+	}
+	l.SrcFile, l.SrcLine = src, line
+	return add(b, lake.Labels, l)
 }
 
 func checkLabelHeader(h []string) error {
-	want := strings.Join(labelColumns[:2], ",") + "[," + strings.Join(labelColumns[2:], ",") + "]"
-	if len(h) < 2 || len(h) > len(labelColumns) {
+	if len(h) < 2 || len(h) > len(labelColumns) || !slices.Equal(h, labelColumns[:len(h)]) {
+		want := strings.Join(labelColumns[:2], ",") + "[," + strings.Join(labelColumns[2:], ",") + "]"
 		return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
-	}
-	for i, c := range h {
-		if c != labelColumns[i] {
-			return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
-		}
 	}
 	return nil
 }

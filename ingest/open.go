@@ -58,8 +58,6 @@ func kindOf(m os.FileMode) string {
 		return "a device"
 	case m&os.ModeSocket != 0:
 		return "a socket"
-	case m&os.ModeSymlink != 0:
-		return "a symlink"
 	}
 	return "mode " + m.String()
 }

@@ -75,26 +75,19 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 	switch table {
 	case lake.Verdicts:
 		var v schema.Verdict
-		if err = newVerdictDecoder().decode(line, &v); err != nil {
-			b.reject(src, n, err)
-			return nil
+		if err = newVerdictDecoder().decode(line, &v); err == nil {
+			v.SrcFile, v.SrcLine = src, n
+			return add(b, table, &v)
 		}
-		v.SrcFile, v.SrcLine = src, n
-		return add(b, table, &v, src, n)
 	case lake.Episodes:
-		fs, err := scanObject((*fields)[:0], line)
-		if err != nil {
-			b.reject(src, n, err)
-			return nil
-		}
-		*fields = fs
 		var ep schema.Episode
-		if _, err := decodeMeta(fs, line, &ep); err != nil {
-			b.reject(src, n, err)
-			return nil
+		if *fields, err = scanObject((*fields)[:0], line); err == nil {
+			_, err = decodeMeta(*fields, line, &ep)
 		}
-		ep.Dir, ep.SrcFile, ep.SrcLine = src, src, n
-		return add(b, table, &ep, src, n)
+		if err == nil {
+			ep.Dir, ep.SrcFile, ep.SrcLine = src, src, n
+			return add(b, table, &ep)
+		}
 	case lake.Actions:
 		var head struct {
 			EpisodeID string `json:"episode_id"`
@@ -102,30 +95,23 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		}
 		json.Unmarshal(line, &head)
 		a := schema.Action{EpisodeID: head.EpisodeID, Agent: head.Agent}
-		if *fields, err = decodeAction(line, *fields, &a); err != nil {
-			b.reject(src, n, err)
-			return nil
+		if *fields, err = decodeAction(line, *fields, &a); err == nil {
+			a.Extra = dropKeys(a.Extra, "agent")
+			a.SrcFile, a.SrcLine = src, n
+			return add(b, table, &a)
 		}
-		a.Extra = dropKeys(a.Extra, "agent")
-		a.SrcFile, a.SrcLine = src, n
-		return add(b, table, &a, src, n)
 	case lake.GroundTruth:
-		fs, err := scanObject((*fields)[:0], line)
-		if err != nil {
-			b.reject(src, n, err)
-			return nil
-		}
-		*fields = fs
 		var g schema.GroundTruth
-		if _, err := decodeGroundTruth(fs, line, &g); err != nil {
-			b.reject(src, n, err)
-			return nil
+		if *fields, err = scanObject((*fields)[:0], line); err == nil {
+			_, err = decodeGroundTruth(*fields, line, &g)
 		}
-		if g.Category == nil && g.CategoryRaw != nil {
-			b.stats.NeedsReview++
+		if err == nil {
+			if g.Category == nil && g.CategoryRaw != nil {
+				b.stats.NeedsReview++
+			}
+			g.SrcFile, g.SrcLine = src, n
+			return add(b, table, &g)
 		}
-		g.SrcFile, g.SrcLine = src, n
-		return add(b, table, &g, src, n)
 	case lake.Labels:
 		var in struct {
 			EpisodeID string  `json:"episode_id"`
@@ -133,26 +119,17 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 			Annotator *string `json:"annotator"`
 			Note      *string `json:"note"`
 		}
-		if err := json.Unmarshal(line, &in); err != nil {
-			b.reject(src, n, &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)})
-			return nil
+		if err = json.Unmarshal(line, &in); err == nil {
+			return b.addLabel(&schema.Label{EpisodeID: in.EpisodeID, CategoryRaw: in.Category, Annotator: in.Annotator, Note: in.Note}, src, n)
 		}
-		l := schema.Label{EpisodeID: in.EpisodeID, CategoryRaw: in.Category, Annotator: in.Annotator, Note: in.Note}
-		raw := l.CategoryRaw
-		l.Category, _ = schema.NormalizeCategory(&raw)
-		if err := l.Validate(); err != nil {
-			b.reject(src, n, err)
-			return nil
-		}
-		if l.Category == nil {
-			b.stats.NeedsReview++
-		}
-		l.SrcFile, l.SrcLine = src, n
-		return add(b, table, &l, src, n)
+		err = &schema.FieldError{Field: "record", Err: schema.Reason(schema.ErrType, "%v", err)}
 	case lake.Results:
 		return b.resultRecord(src, n, line)
+	default:
+		return fmt.Errorf("ingest sql: table %s cannot be loaded this way", table)
 	}
-	return fmt.Errorf("ingest sql: table %s cannot be loaded this way", table)
+	b.reject(src, n, err)
+	return nil
 }
 
 // dropKeys removes keys from an extra-fields JSON object.

@@ -2,7 +2,8 @@ package ingest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
@@ -105,12 +106,7 @@ func (r *episodeRefs) check(tx *lake.Tx, st *Stats) error {
 			break
 		}
 	}
-	tables := make([]string, 0, len(r.named))
-	for t := range r.named {
-		tables = append(tables, t)
-	}
-	sort.Strings(tables)
-	for _, t := range tables {
+	for _, t := range slices.Sorted(maps.Keys(r.named)) {
 		rows, eps := 0, []string{}
 		for id, n := range r.named[t] {
 			if !have[id] && !r.added[id] {
@@ -121,7 +117,7 @@ func (r *episodeRefs) check(tx *lake.Tx, st *Stats) error {
 		if rows == 0 {
 			continue
 		}
-		sort.Strings(eps)
+		slices.Sort(eps)
 		st.MissingEpisodes[t] = rows
 		ex := eps[:min(3, len(eps))]
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %d row(s) name %d episode(s) absent from the lake (e.g. %s)",

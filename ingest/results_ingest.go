@@ -14,13 +14,10 @@ import (
 // (duplicate result ids, trials that disagree on task identity); "line"
 // in messages is the record number.
 func (b *batch) resultRecord(src string, n int64, line []byte) error {
-	res, ferrs := decodeResultLine(line)
-	if len(ferrs) == 0 {
-		if b.resultCheck == nil {
-			b.resultCheck = newResultChecker()
-		}
-		ferrs = b.resultCheck.check(&res, n)
+	if b.resultCheck == nil {
+		b.resultCheck = newResultChecker()
 	}
+	res, ferrs := b.resultCheck.decode(line, n)
 	for _, e := range ferrs {
 		b.errs = append(b.errs, &schema.RecordError{File: src, Line: n, Field: e.field, Err: e.err})
 	}
@@ -28,7 +25,7 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 		return nil
 	}
 	res.SrcFile, res.SrcLine = src, n
-	return add(b, lake.Results, &res, src, n)
+	return add(b, lake.Results, &res)
 }
 
 // Results ingests recorded benchmark results (JSONL, see DecodeResults)
@@ -40,7 +37,7 @@ func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				return add(b, lake.Results, &r, r.SrcFile, r.SrcLine)
+				return add(b, lake.Results, &r)
 			}))
 		})
 	})

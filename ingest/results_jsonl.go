@@ -68,14 +68,11 @@ func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) err
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		res, ferrs := decodeResultLine(line)
-		if len(ferrs) == 0 {
-			ferrs = chk.check(&res, lineNo)
+		res, ferrs := chk.decode(line, lineNo)
+		for _, e := range ferrs {
+			c.add(lineNo, e.field, e.err)
 		}
 		if len(ferrs) > 0 {
-			for _, e := range ferrs {
-				c.add(lineNo, e.field, e.err)
-			}
 			continue
 		}
 		res.Provenance = schema.Provenance{SrcFile: file, SrcLine: lineNo}
@@ -110,10 +107,12 @@ func newResultChecker() *resultChecker {
 	return &resultChecker{ids: map[string]int64{}, instr: map[[2]string]instrSeen{}}
 }
 
-// check returns the errors of res against the results seen before, and
-// remembers res when there are none.
-func (c *resultChecker) check(res *schema.Result, line int64) []fieldErr {
-	var ferrs []fieldErr
+// decode decodes one results line (decodeResultLine) and checks it against
+// the results seen before, remembering it when it has no errors.
+func (c *resultChecker) decode(b []byte, line int64) (res schema.Result, ferrs []fieldErr) {
+	if res, ferrs = decodeResultLine(b); len(ferrs) > 0 {
+		return res, ferrs
+	}
 	if prev, ok := c.ids[res.ResultID]; ok {
 		ferrs = append(ferrs, fieldErr{"result_id", schema.Reason(schema.ErrDuplicate, "%q already at line %d", res.ResultID, prev)})
 	}
@@ -125,13 +124,13 @@ func (c *resultChecker) check(res *schema.Result, line int64) []fieldErr {
 		}
 	}
 	if len(ferrs) > 0 {
-		return ferrs
+		return res, ferrs
 	}
 	c.ids[res.ResultID] = line
 	if _, ok := c.instr[k]; !ok && res.Instruction != nil {
 		c.instr[k] = instrSeen{*res.Instruction, line}
 	}
-	return nil
+	return res, nil
 }
 
 // readLine returns the next line without its newline. When the line is

@@ -3,19 +3,15 @@ package ingest
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // WriteSummary prints what an ingest did for people: per table the rows
 // added, unchanged and replaced, the categories that need review, warnings.
 func WriteSummary(w io.Writer, st Stats) {
-	tables := make([]string, 0, len(st.Tables))
-	for t := range st.Tables {
-		tables = append(tables, t)
-	}
-	sort.Strings(tables)
-	for _, t := range tables {
+	for _, t := range slices.Sorted(maps.Keys(st.Tables)) {
 		s := st.Tables[t]
 		line := fmt.Sprintf("%s: %d new, %d unchanged", t, s.Added, s.Unchanged)
 		if s.Replaced > 0 {
@@ -23,7 +19,7 @@ func WriteSummary(w io.Writer, st Stats) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	if len(tables) == 0 {
+	if len(st.Tables) == 0 {
 		fmt.Fprintln(w, "nothing to ingest")
 	}
 	if st.NeedsReview > 0 {

@@ -100,11 +100,11 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
+			reason := schema.Reason(schema.ErrSyntax, "%v", err)
 			if errors.Is(err, errRecordTooLong) {
-				c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", maxRec))
-				return c.err()
+				reason = schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", maxRec)
 			}
-			c.add(lt.lineAt(dec.InputOffset()), "", schema.Reason(schema.ErrSyntax, "%v", err))
+			c.add(lt.lineAt(dec.InputOffset()), "", reason)
 			return c.err()
 		}
 		line := lt.lineAt(dec.InputOffset() - int64(len(raw)))

@@ -43,16 +43,7 @@ func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([
 				}
 				args[j] = json.RawMessage(tc.Function.Arguments)
 			}
-			name := strings.Join(names, ",")
-			a.ToolName = &name
-			var argText []byte
-			if len(args) == 1 {
-				argText = args[0]
-			} else {
-				argText, _ = json.Marshal(args)
-			}
-			s := string(argText)
-			a.Arguments = &s
+			a.ToolName, a.Arguments = toolCallColumns(names, args)
 			ex, _ := json.Marshal(map[string]any{"tool_call_ids": ids})
 			a.Extra = string(ex)
 		case role == "tool":
@@ -69,6 +60,19 @@ func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([
 		acts = append(acts, a)
 	}
 	return acts, final, errs
+}
+
+// toolCallColumns are the tool calls of an assistant message as action
+// columns: the functions comma separated, and the arguments of the one call
+// or a JSON array of them.
+func toolCallColumns(names []string, args []json.RawMessage) (name, arguments *string) {
+	n := strings.Join(names, ",")
+	text := []byte(args[0])
+	if len(args) > 1 {
+		text, _ = json.Marshal(args)
+	}
+	a := string(text)
+	return &n, &a
 }
 
 // tauContent reads a message content: a string, null, or a list of

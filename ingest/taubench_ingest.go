@@ -139,14 +139,11 @@ func (b *batch) tauFile(ctx context.Context, name string, tbOpts TauBenchOptions
 				bad = append(bad, e)
 				continue
 			}
-			if err := add(b, lake.Results, &it.res, it.res.SrcFile, it.res.SrcLine); err != nil {
+			if err := add(b, lake.Results, &it.res); err != nil {
 				return nil, err
 			}
-			for j := range it.acts {
-				a := &it.acts[j]
-				if err := add(b, lake.Actions, a, a.SrcFile, a.SrcLine); err != nil {
-					return nil, err
-				}
+			if err := addAll(b, lake.Actions, it.acts); err != nil {
+				return nil, err
 			}
 			*rows++
 			if b.opts.Progress != nil {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"io"
+	"slices"
 )
 
 // lineTracker wraps a reader and maps byte offsets to 1-based line numbers.
@@ -35,10 +36,7 @@ func (t *lineTracker) Read(p []byte) (int, error) {
 
 // lineAt returns the line of the byte at offset off.
 func (t *lineTracker) lineAt(off int64) int64 {
-	k := 0
-	for k < len(t.nl) && t.nl[k] < off {
-		k++
-	}
+	k, _ := slices.BinarySearch(t.nl, off) // the newlines before off
 	t.lines += int64(k)
 	t.nl = append(t.nl[:0], t.nl[k:]...)
 	return t.lines + 1

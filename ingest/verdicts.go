@@ -67,20 +67,13 @@ func (d *verdictDecoder) slabs(floats []float64, times []time.Time) {
 	d.floats, d.times = floats, times
 }
 
-func (d *verdictDecoder) newFloat(v float64) *float64 {
-	if len(d.floats) == cap(d.floats) {
-		d.floats = make([]float64, 0, slabLen)
+// slabNew stores v in the slab, or in a fresh one when it is full.
+func slabNew[T any](slab *[]T, v T) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, slabLen)
 	}
-	d.floats = append(d.floats, v)
-	return &d.floats[len(d.floats)-1]
-}
-
-func (d *verdictDecoder) newTime(t time.Time) *time.Time {
-	if len(d.times) == cap(d.times) {
-		d.times = make([]time.Time, 0, slabLen)
-	}
-	d.times = append(d.times, t)
-	return &d.times[len(d.times)-1]
+	*slab = append(*slab, v)
+	return &(*slab)[len(*slab)-1]
 }
 
 func (d *verdictDecoder) optFloat(f *field) (*float64, error) {
@@ -91,7 +84,7 @@ func (d *verdictDecoder) optFloat(f *field) (*float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.newFloat(v), nil
+	return slabNew(&d.floats, v), nil
 }
 
 // str decodes a string field, interning it in slot unless noIntern.
@@ -220,14 +213,14 @@ func (d *verdictDecoder) optTime(f *field) (*time.Time, error) {
 	if f.kind == kString {
 		raw := f.val[1 : len(f.val)-1]
 		if string(raw) == d.lastTime {
-			return d.newTime(d.lastT), nil
+			return slabNew(&d.times, d.lastT), nil
 		}
 		// Timestamps of a file mostly share their minute: "…T15:04:" as
 		// the last one and two digits of seconds, then "Z".
 		if len(raw) == 20 && string(raw[:17]) == string(d.minute[:]) && raw[19] == 'Z' &&
 			raw[17] >= '0' && raw[17] <= '5' && raw[18] >= '0' && raw[18] <= '9' {
 			sec := int(raw[17]-'0')*10 + int(raw[18]-'0')
-			return d.newTime(d.minuteT.Add(time.Duration(sec) * time.Second)), nil
+			return slabNew(&d.times, d.minuteT.Add(time.Duration(sec)*time.Second)), nil
 		}
 	}
 	t, err := f.optTime()
@@ -311,15 +304,14 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		default:
 			bit = 0
 			walk = walk || f.kind == kObject || f.kind == kArray || !lowerASCII(f.key)
-			for j := 0; j < i; j++ {
+			for j := range i {
 				if string(fields[j].key) == string(f.key) {
-					err = errString("key appears twice in the object")
+					return fieldError(string(f.key), schema.ErrDuplicate, errString("key appears twice in the object"))
 				}
 			}
-			if err == nil && f.kind == kNonFinite {
+			if f.kind == kNonFinite {
 				err = errString(string(f.val) + " is not a finite number")
-			}
-			if err == nil {
+			} else {
 				extra = appendExtra(extra, f)
 			}
 		}
@@ -328,9 +320,6 @@ func (d *verdictDecoder) decode(line []byte, v *schema.Verdict) error {
 		}
 		seen |= bit
 		if err != nil {
-			if err.Error() == "key appears twice in the object" {
-				return fieldError(string(f.key), schema.ErrDuplicate, err)
-			}
 			// Keep going: every bad field of the line is reported.
 			errs = append(errs, bad(f, err))
 			err = nil

@@ -29,7 +29,7 @@ type Review struct {
 
 // Validate checks a review row; it returns a *FieldError or nil.
 func (r *Review) Validate() error {
-	var cat, empty, note, who *FieldError
+	var cat, empty, note, who, at *FieldError
 	if r.Category != nil {
 		cat = checkOneOf("category", *r.Category, Categories)
 	}
@@ -43,7 +43,7 @@ func (r *Review) Validate() error {
 		who = fieldErr("reviewer", ErrMissing, "")
 	}
 	if r.At.IsZero() {
-		return collect(checkID("episode_id", r.EpisodeID), checkID("review_id", r.ReviewID), cat, empty, note, who, fieldErr("reviewed_at", ErrMissing, ""))
+		at = fieldErr("reviewed_at", ErrMissing, "")
 	}
-	return collect(checkID("episode_id", r.EpisodeID), checkID("review_id", r.ReviewID), cat, empty, note, who)
+	return collect(checkID("episode_id", r.EpisodeID), checkID("review_id", r.ReviewID), cat, empty, note, who, at)
 }

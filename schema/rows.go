@@ -10,6 +10,9 @@ type Provenance struct {
 	SrcLine int64  `parquet:"_src_line" json:"-" lake:"nohash"`
 }
 
+// Origin returns the row's source file and line.
+func (p Provenance) Origin() (string, int64) { return p.SrcFile, p.SrcLine }
+
 // Episode is one agent run (seed §4.1 meta.json). Partition: agent.
 type Episode struct {
 	EpisodeID        string     `parquet:"episode_id,dict" lake:"key"`

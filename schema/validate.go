@@ -248,7 +248,7 @@ func (l *Label) Validate() error {
 // Validate checks a verdict row; it returns a *FieldError or nil.
 // A verdict may be null only for a score-only judge (a score is present).
 func (v *Verdict) Validate() error {
-	var verdictErr, runErr, confErr *FieldError
+	var verdictErr, runErr *FieldError
 	switch {
 	case v.Verdict == nil && v.Score == nil:
 		verdictErr = fieldErr("verdict", ErrMissing, "null verdict needs a score (score-only judge)")
@@ -258,9 +258,6 @@ func (v *Verdict) Validate() error {
 	if v.Run < 1 {
 		runErr = fieldErr("run", ErrValue, "%d is not a run number (1, 2, ...)", v.Run)
 	}
-	if v.Confidence != nil && (*v.Confidence < 0 || *v.Confidence > 1) {
-		confErr = fieldErr("confidence", ErrValue, "%v is outside [0, 1]", *v.Confidence)
-	}
 	return collect(
 		checkID("episode_id", v.EpisodeID),
 		checkPartition("judge", v.Judge),
@@ -269,7 +266,7 @@ func (v *Verdict) Validate() error {
 		verdictErr,
 		checkFinite("score", v.Score),
 		checkFinite("confidence", v.Confidence),
-		confErr,
+		checkUnit("confidence", v.Confidence),
 	)
 }
 

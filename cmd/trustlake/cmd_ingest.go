@@ -90,7 +90,6 @@ func runIngest(ctx context.Context, opts ingestOptions, stdout io.Writer, fn ing
 	}
 	st, err := fn(ctx, dst, ingest.Options{
 		Replace:  opts.replace,
-		Logger:   opts.logger(),
 		Progress: progress(opts.stderr, "rows"),
 	})
 	clearProgress(opts.stderr)

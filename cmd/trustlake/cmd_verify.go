@@ -79,7 +79,7 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		if err != nil {
 			return err
 		}
-		st, err = ingest.Episodes(ctx, dst, labeled, ingest.Options{Replace: o.force, Logger: g.logger()})
+		st, err = ingest.Episodes(ctx, dst, labeled, ingest.Options{Replace: o.force})
 		if err != nil {
 			return printRejected(g.stderr, err)
 		}
