@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,15 +35,9 @@ type PackOptions struct {
 }
 
 func (o *PackOptions) applyDefaults() {
-	if o.LastK <= 0 {
-		o.LastK = 4
-	}
-	if o.MaxImageSide <= 0 {
-		o.MaxImageSide = 1280
-	}
-	if o.MaxImages <= 0 {
-		o.MaxImages = 16
-	}
+	o.LastK = cmp.Or(max(o.LastK, 0), 4)
+	o.MaxImageSide = cmp.Or(max(o.MaxImageSide, 0), 1280)
+	o.MaxImages = cmp.Or(max(o.MaxImages, 0), 16)
 }
 
 // Validate rejects negative values.

@@ -26,32 +26,25 @@ func fold(text string) folded {
 	text = strings.ToLower(norm.NFKC.String(text))
 	var b strings.Builder
 	b.Grow(len(text))
-	var starts, ends []int
+	// The folded text is never longer than text.
+	f := folded{start: make([]bool, len(text)+1), end: make([]bool, len(text)+1)}
 	in := false
 	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			if !in {
-				starts = append(starts, b.Len())
-				in = true
-			}
-			b.WriteRune(r)
-			continue
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		switch {
+		case letter && !in:
+			f.start[b.Len()] = true
+		case !letter && in:
+			f.end[b.Len()] = true
 		}
-		if in {
-			ends = append(ends, b.Len())
-			in = false
+		if in = letter; letter {
+			b.WriteRune(r)
 		}
 	}
 	if in {
-		ends = append(ends, b.Len())
+		f.end[b.Len()] = true
 	}
-	f := folded{s: b.String(), start: make([]bool, b.Len()+1), end: make([]bool, b.Len()+1)}
-	for _, i := range starts {
-		f.start[i] = true
-	}
-	for _, i := range ends {
-		f.end[i] = true
-	}
+	f.s = b.String()
 	return f
 }
 

@@ -75,7 +75,7 @@ func Guard(p *Pack, s Secrets) error {
 	}
 	task := fold(p.TaskText)
 	for _, v := range s.VerifierOutput {
-		if h := strings.ToLower(strings.TrimSpace(v)); len(h) >= 32 && isHex(h) {
+		if h := strings.ToLower(strings.TrimSpace(v)); len(h) >= 32 && strings.Trim(h, "0123456789abcdef") == "" {
 			bad = append(bad, forbid{what: "the verifier's output", s: v, hex: h[:hashPrefix]})
 			continue
 		}
@@ -103,43 +103,25 @@ func Guard(p *Pack, s Secrets) error {
 			add("the perturbation recipe", name)
 		}
 	}
-	check := func(field, text string) error {
-		f := fold(text)
-		for _, b := range bad {
-			if b.hex != "" && strings.Contains(f.s, b.hex) || b.key != "" && f.contains(b.key) {
-				return fmt.Errorf("%w %s (%q) in %s", ErrLeak, b.what, b.s, field)
-			}
-		}
-		return nil
-	}
-	if err := check("task_text", p.TaskText); err != nil {
-		return err
-	}
+	fields := [][2]string{{"task_text", p.TaskText}}
 	for i, st := range p.Steps {
-		if err := check(fmt.Sprintf("steps[%d] (step %d)", i, st.Step), st.Action); err != nil {
-			return err
-		}
+		fields = append(fields, [2]string{fmt.Sprintf("steps[%d] (step %d)", i, st.Step), st.Action})
 	}
 	for i, m := range p.Messages {
-		if err := check(fmt.Sprintf("messages[%d] (step %d)", i, m.Step), m.Text); err != nil {
-			return err
-		}
+		fields = append(fields, [2]string{fmt.Sprintf("messages[%d] (step %d)", i, m.Step), m.Text})
 	}
 	if p.FinalMessage != nil {
-		if err := check("final_message", *p.FinalMessage); err != nil {
-			return err
+		fields = append(fields, [2]string{"final_message", *p.FinalMessage})
+	}
+	for _, fl := range fields {
+		f := fold(fl[1])
+		for _, b := range bad {
+			if b.hex != "" && strings.Contains(f.s, b.hex) || b.key != "" && f.contains(b.key) {
+				return fmt.Errorf("%w %s (%q) in %s", ErrLeak, b.what, b.s, fl[0])
+			}
 		}
 	}
 	return nil
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // diagnosticStrings returns the string leaves of a verifier's diagnostics
