@@ -25,97 +25,76 @@ func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 	byID := map[string]*Source{}
 	resultOnly := map[string]bool{} // results with no episodes row: packable only with a trajectory
 	want := func(id string) bool { return opts.Episodes == nil || opts.Episodes[id] }
-	err := lake.ReadTable[schema.Episode](l, lake.Episodes, func(rows []schema.Episode) error {
-		for i := range rows {
-			e := &rows[i]
-			if !want(e.EpisodeID) {
-				continue
-			}
-			s := &Source{EpisodeID: e.EpisodeID, TaskID: e.TaskID, Dir: e.Dir, FinalMessage: e.FinalMessage}
-			s.TaskText = opts.TaskTexts[e.TaskID]
-			if s.TaskText == "" {
-				s.TaskText = extraText(e.Extra, "instruction", "task_text")
-			}
-			s.Secrets = Secrets{EpisodeID: e.EpisodeID, Source: e.Source}
-			if e.Perturbation != nil {
-				s.Secrets.Perturbation = *e.Perturbation
-			}
-			if e.ParentEpisodeID != nil {
-				s.Secrets.ParentEpisodeID = *e.ParentEpisodeID
-			}
-			if e.FinalStateSHA256 != nil {
-				s.Secrets.VerifierOutput = append(s.Secrets.VerifierOutput, *e.FinalStateSHA256)
-			}
-			byID[e.EpisodeID] = s
+	err := eachRow(l, lake.Episodes, func(e *schema.Episode) {
+		if !want(e.EpisodeID) {
+			return
 		}
-		return nil
+		s := &Source{EpisodeID: e.EpisodeID, TaskID: e.TaskID, Dir: e.Dir, FinalMessage: e.FinalMessage}
+		s.TaskText = cmp.Or(opts.TaskTexts[e.TaskID], extraText(e.Extra, "instruction", "task_text"))
+		s.Secrets = Secrets{EpisodeID: e.EpisodeID, Source: e.Source}
+		if e.Perturbation != nil {
+			s.Secrets.Perturbation = *e.Perturbation
+		}
+		if e.ParentEpisodeID != nil {
+			s.Secrets.ParentEpisodeID = *e.ParentEpisodeID
+		}
+		if e.FinalStateSHA256 != nil {
+			s.Secrets.VerifierOutput = append(s.Secrets.VerifierOutput, *e.FinalStateSHA256)
+		}
+		byID[e.EpisodeID] = s
 	})
 	if err != nil {
 		return nil, err
 	}
-	err = lake.ReadTable[schema.Result](l, lake.Results, func(rows []schema.Result) error {
-		for i := range rows {
-			r := &rows[i]
-			if r.EpisodeID == nil || !want(*r.EpisodeID) {
-				continue
-			}
-			s := byID[*r.EpisodeID]
-			if s == nil {
-				s = &Source{EpisodeID: *r.EpisodeID, TaskID: r.TaskID, FinalMessage: r.FinalMessage, Secrets: Secrets{Source: schema.SourceNatural}}
-				byID[*r.EpisodeID] = s
-				resultOnly[*r.EpisodeID] = true
-			}
-			if s.TaskText == "" && r.Instruction != nil {
-				s.TaskText = *r.Instruction
-			}
-			if t := opts.TaskTexts[r.TaskID]; t != "" {
-				s.TaskText = t
-			}
+	err = eachRow(l, lake.Results, func(r *schema.Result) {
+		if r.EpisodeID == nil || !want(*r.EpisodeID) {
+			return
 		}
-		return nil
+		s := byID[*r.EpisodeID]
+		if s == nil {
+			s = &Source{EpisodeID: *r.EpisodeID, TaskID: r.TaskID, FinalMessage: r.FinalMessage, Secrets: Secrets{Source: schema.SourceNatural}}
+			byID[*r.EpisodeID] = s
+			resultOnly[*r.EpisodeID] = true
+		}
+		if s.TaskText == "" && r.Instruction != nil {
+			s.TaskText = *r.Instruction
+		}
+		if t := opts.TaskTexts[r.TaskID]; t != "" {
+			s.TaskText = t
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	err = lake.ReadTable[schema.Action](l, lake.Actions, func(rows []schema.Action) error {
-		for i := range rows {
-			if s := byID[rows[i].EpisodeID]; s != nil {
-				s.Actions = append(s.Actions, rows[i])
-			}
+	err = eachRow(l, lake.Actions, func(a *schema.Action) {
+		if s := byID[a.EpisodeID]; s != nil {
+			s.Actions = append(s.Actions, *a)
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	err = lake.ReadTable[schema.GroundTruth](l, lake.GroundTruth, func(rows []schema.GroundTruth) error {
-		for i := range rows {
-			g := &rows[i]
-			s := byID[g.EpisodeID]
-			if s == nil {
-				continue
-			}
-			sec := &s.Secrets
-			sec.VerifierOutput = append(sec.VerifierOutput, g.VerifierSHA256)
-			sec.VerifierOutput = append(sec.VerifierOutput, diagnosticStrings(g.Diagnostics)...)
-			for _, c := range []*string{g.Category, g.CategoryRaw} {
-				if c != nil {
-					sec.Categories = append(sec.Categories, *c)
-				}
+	err = eachRow(l, lake.GroundTruth, func(g *schema.GroundTruth) {
+		s := byID[g.EpisodeID]
+		if s == nil {
+			return
+		}
+		sec := &s.Secrets
+		sec.VerifierOutput = append(sec.VerifierOutput, g.VerifierSHA256)
+		sec.VerifierOutput = append(sec.VerifierOutput, diagnosticStrings(g.Diagnostics)...)
+		for _, c := range []*string{g.Category, g.CategoryRaw} {
+			if c != nil {
+				sec.Categories = append(sec.Categories, *c)
 			}
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	err = lake.ReadTable[schema.Label](l, lake.Labels, func(rows []schema.Label) error {
-		for i := range rows {
-			if s := byID[rows[i].EpisodeID]; s != nil {
-				s.Secrets.Categories = append(s.Secrets.Categories, rows[i].CategoryRaw)
-			}
+	err = eachRow(l, lake.Labels, func(lb *schema.Label) {
+		if s := byID[lb.EpisodeID]; s != nil {
+			s.Secrets.Categories = append(s.Secrets.Categories, lb.CategoryRaw)
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -138,6 +117,16 @@ func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 		}
 	}
 	return out, nil
+}
+
+// eachRow calls fn on every row of a table.
+func eachRow[T any](l *lake.Lake, table string, fn func(*T)) error {
+	return lake.ReadTable[T](l, table, func(rows []T) error {
+		for i := range rows {
+			fn(&rows[i])
+		}
+		return nil
+	})
 }
 
 // extraText returns the first non-empty string among keys of an extra JSON object.
