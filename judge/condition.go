@@ -1,11 +1,11 @@
 package judge
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Evidence conditions (seed §3.5).
@@ -35,9 +35,17 @@ type PackOptions struct {
 }
 
 func (o *PackOptions) applyDefaults() {
-	o.LastK = cmp.Or(max(o.LastK, 0), 4)
-	o.MaxImageSide = cmp.Or(max(o.MaxImageSide, 0), 1280)
-	o.MaxImages = cmp.Or(max(o.MaxImages, 0), 16)
+	o.LastK = positiveOr(o.LastK, 4)
+	o.MaxImageSide = positiveOr(o.MaxImageSide, 1280)
+	o.MaxImages = positiveOr(o.MaxImages, 16)
+}
+
+// positiveOr returns v, or def when v is not positive.
+func positiveOr[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Validate rejects negative values.

@@ -94,9 +94,7 @@ func jsonText(v any) string {
 // leak) it returns *BuildErrors and records nothing.
 func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts EvidenceOptions) (EvidenceStats, error) {
 	opts.Pack.applyDefaults()
-	if opts.Workers <= 0 {
-		opts.Workers = 4
-	}
+	opts.Workers = positiveOr(opts.Workers, 4)
 	conds := opts.Conditions
 	if len(conds) == 0 {
 		conds = Conditions

@@ -49,12 +49,8 @@ type RunOptions struct {
 }
 
 func (o *RunOptions) applyDefaults() error {
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = 400
-	}
-	if o.Runs <= 0 {
-		o.Runs = 3
-	}
+	o.MaxTokens = positiveOr(o.MaxTokens, 400)
+	o.Runs = positiveOr(o.Runs, 3)
 	if o.Prompt.Text == "" {
 		p, err := BuiltinPrompt(DefaultPrompt)
 		if err != nil {
@@ -62,32 +58,14 @@ func (o *RunOptions) applyDefaults() error {
 		}
 		o.Prompt = p
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = 5
-	} else if o.MaxRetries < 0 {
-		o.MaxRetries = 0
-	}
-	if o.RetryBase <= 0 {
-		o.RetryBase = 500 * time.Millisecond
-	}
-	if o.MaxRetryWait <= 0 || o.MaxRetryWait > MaxRetryWait {
-		o.MaxRetryWait = MaxRetryWait
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 120 * time.Second
-	}
-	if o.MaxFailures <= 0 {
-		o.MaxFailures = 20
-	}
-	if o.BatchRows <= 0 {
-		o.BatchRows = 256
-	}
-	if o.BatchInterval <= 0 {
-		o.BatchInterval = 2 * time.Second
-	}
+	o.Concurrency = positiveOr(o.Concurrency, 4)
+	o.MaxRetries = max(cmp.Or(o.MaxRetries, 5), 0)
+	o.RetryBase = positiveOr(o.RetryBase, 500*time.Millisecond)
+	o.MaxRetryWait = min(positiveOr(o.MaxRetryWait, MaxRetryWait), MaxRetryWait)
+	o.Timeout = positiveOr(o.Timeout, 120*time.Second)
+	o.MaxFailures = positiveOr(o.MaxFailures, 20)
+	o.BatchRows = positiveOr(o.BatchRows, 256)
+	o.BatchInterval = positiveOr(o.BatchInterval, 2*time.Second)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
