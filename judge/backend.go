@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,11 +97,7 @@ type HTTPOptions struct {
 // judge call is never redirected, so its body is never dropped (a 301/302
 // turns a POST into a GET) and its key never reaches another address.
 func (o *HTTPOptions) client() *http.Client {
-	c := http.DefaultClient
-	if o.Client != nil {
-		c = o.Client
-	}
-	nc := *c
+	nc := *cmp.Or(o.Client, http.DefaultClient)
 	nc.CheckRedirect = refuseRedirect
 	return &nc
 }
@@ -229,9 +226,7 @@ func i64p(v int64) *int64 { return &v }
 // for one-off questions (the Trust Layer's labeller); the runner has its
 // own loop with a shared rate limit and budget.
 func CallRetrying(ctx context.Context, b Backend, req *Request, retries int, base time.Duration) (Reply, error) {
-	if base <= 0 {
-		base = 500 * time.Millisecond
-	}
+	base = positiveOr(base, 500*time.Millisecond)
 	sec := backendSecrets(b)
 	for attempt := 0; ; attempt++ {
 		reply, err := b.Call(ctx, req)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -44,17 +45,17 @@ type Exec struct {
 // Call implements Backend.
 func (b *Exec) Call(ctx context.Context, req *Request) (Reply, error) {
 	var in bytes.Buffer
-	in.WriteString(`{"pack_sha256":`)
-	writeJSON(&in, req.PackSHA256)
-	in.WriteString(`,"prompt_sha256":`)
-	writeJSON(&in, req.PromptSHA256)
-	in.WriteString(`,"prompt":`)
-	writeJSON(&in, req.Prompt)
-	in.WriteString(`,"model":`)
-	writeJSON(&in, req.Model)
-	in.WriteString(`,"temperature":`)
-	writeJSON(&in, req.Temperature)
-	in.WriteString(`,"pack":`)
+	enc := json.NewEncoder(&in)
+	enc.SetEscapeHTML(false)
+	in.WriteByte('{')
+	for _, f := range [][2]any{{"pack_sha256", req.PackSHA256}, {"prompt_sha256", req.PromptSHA256},
+		{"prompt", req.Prompt}, {"model", req.Model}, {"temperature", req.Temperature}} {
+		in.WriteString(`"` + f[0].(string) + `":`)
+		enc.Encode(f[1])
+		in.Truncate(in.Len() - 1) // the encoder's newline
+		in.WriteByte(',')
+	}
+	in.WriteString(`"pack":`)
 	in.Write(req.PackJSON)
 	in.WriteString("}\n")
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.Command)
@@ -95,10 +96,8 @@ func execEnv(environ []string) []string {
 	var out []string
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		for _, name := range ExecEnv {
-			if k == name {
-				out = append(out, kv)
-			}
+		if slices.Contains(ExecEnv, k) {
+			out = append(out, kv)
 		}
 	}
 	return out
@@ -141,11 +140,4 @@ func (w *capWriter) Write(p []byte) (int, error) {
 		return len(p), nil // stderr: keep the start, drop the rest
 	}
 	return w.b.Write(p)
-}
-
-func writeJSON(b *bytes.Buffer, v any) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	b.Truncate(b.Len() - 1) // the encoder's newline
 }
