@@ -32,14 +32,7 @@ func (ss Redactor) Redact(s string) string {
 }
 
 // redactBytes is Redact for a response body.
-func (ss Redactor) redactBytes(b []byte) []byte {
-	for _, k := range ss {
-		if len(k) >= minSecret && strings.Contains(string(b), k) {
-			b = []byte(strings.ReplaceAll(string(b), k, redactedMark))
-		}
-	}
-	return b
-}
+func (ss Redactor) redactBytes(b []byte) []byte { return []byte(ss.Redact(string(b))) }
 
 // RedactErr returns err with every secret redacted from its message. A
 // *CallError keeps its status and retry hints; context errors pass as they
