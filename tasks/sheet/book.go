@@ -55,10 +55,8 @@ func (b *Book) Sheet(name string) (*Sheet, error) {
 	if name == "" {
 		return b.Sheets[0], nil
 	}
-	for _, s := range b.Sheets {
-		if s.Name == name {
-			return s, nil
-		}
+	if i := slices.IndexFunc(b.Sheets, func(s *Sheet) bool { return s.Name == name }); i >= 0 {
+		return b.Sheets[i], nil
 	}
 	return nil, fmt.Errorf("%w: %q", ErrNoSheet, name)
 }

@@ -99,22 +99,21 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("create temp file: %w", err)
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	step := "write"
+	if cerr := tmp.Close(); err == nil {
+		err, step = cerr, "close"
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("close %s: %w", path, err)
+	if err == nil {
+		err, step = os.Chmod(name, 0o644), "chmod"
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("chmod %s: %w", path, err)
+	if err == nil {
+		err, step = os.Rename(name, path), "rename"
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("rename %s: %w", path, err)
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s %s: %w", step, path, err)
 	}
 	return nil
 }
