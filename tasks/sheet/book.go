@@ -172,19 +172,24 @@ func WriteFile(path string, b *Book) error {
 	if err != nil {
 		return err
 	}
-	var data []byte
-	switch format {
-	case "ods":
-		data, err = encodeODS(b)
-	case "xlsx":
-		data, err = encodeXLSX(b)
-	case "csv":
-		data, err = encodeCSV(b)
-	}
+	data, err := Encode(b, format)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
 	return writeAtomic(path, data)
+}
+
+// Encode returns b in format ("ods", "xlsx" or "csv"), as WriteFile writes it.
+func Encode(b *Book, format string) ([]byte, error) {
+	switch format {
+	case "ods":
+		return encodeODS(b)
+	case "xlsx":
+		return encodeXLSX(b)
+	case "csv":
+		return encodeCSV(b)
+	}
+	return nil, fmt.Errorf("%w: %q", ErrFormat, format)
 }
 
 // formatNumber prints a float the way spreadsheets store it: 4500, 0.25.

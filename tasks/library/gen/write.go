@@ -49,16 +49,7 @@ func (b book) bytes() ([]byte, error) {
 		}
 		bk.Sheets = append(bk.Sheets, sh)
 	}
-	dir, err := os.MkdirTemp("", "gen-book-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	p := filepath.Join(dir, "x."+b.Format)
-	if err := sheet.WriteFile(p, bk); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(p)
+	return sheet.Encode(bk, b.Format)
 }
 
 // with returns a copy of b with cells of the first sheet changed (nil clears).
