@@ -2,7 +2,6 @@ package sheet
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"path"
 	"strconv"
@@ -63,46 +62,31 @@ func readXLSX(zdata []byte, name string) (*Book, error) {
 	if err != nil {
 		return nil, err
 	}
-	wbData, err := readMember(zr, "xl/workbook.xml")
-	if err != nil {
+	var wb xlsxWorkbook
+	if ok, err := readXML(zr, "xl/workbook.xml", &wb); err != nil {
 		return nil, err
-	}
-	if wbData == nil {
+	} else if !ok {
 		return nil, fmt.Errorf("%w: no xl/workbook.xml (not an XLSX file)", ErrFormat)
 	}
-	var wb xlsxWorkbook
-	if err := xml.Unmarshal(wbData, &wb); err != nil {
-		return nil, fmt.Errorf("parse xl/workbook.xml: %w", err)
+	var rels xlsxRels
+	if _, err := readXML(zr, "xl/_rels/workbook.xml.rels", &rels); err != nil {
+		return nil, err
 	}
 	targets := map[string]string{}
-	if data, err := readMember(zr, "xl/_rels/workbook.xml.rels"); err != nil {
+	for _, r := range rels.Rels {
+		t, abs := strings.CutPrefix(r.Target, "/")
+		if !abs {
+			t = path.Join("xl", t)
+		}
+		targets[r.ID] = t
+	}
+	var sst xlsxSST
+	if _, err := readXML(zr, "xl/sharedStrings.xml", &sst); err != nil {
 		return nil, err
-	} else if data != nil {
-		var rels xlsxRels
-		if err := xml.Unmarshal(data, &rels); err != nil {
-			return nil, fmt.Errorf("parse xl/_rels/workbook.xml.rels: %w", err)
-		}
-		for _, r := range rels.Rels {
-			t := r.Target
-			if strings.HasPrefix(t, "/") {
-				t = strings.TrimPrefix(t, "/")
-			} else {
-				t = path.Join("xl", t)
-			}
-			targets[r.ID] = t
-		}
 	}
 	var shared []string
-	if data, err := readMember(zr, "xl/sharedStrings.xml"); err != nil {
-		return nil, err
-	} else if data != nil {
-		var sst xlsxSST
-		if err := xml.Unmarshal(data, &sst); err != nil {
-			return nil, fmt.Errorf("parse xl/sharedStrings.xml: %w", err)
-		}
-		for _, si := range sst.SI {
-			shared = append(shared, si.text())
-		}
+	for _, si := range sst.SI {
+		shared = append(shared, si.text())
 	}
 	book := &Book{}
 	ncells := 0
@@ -111,14 +95,13 @@ func readXLSX(zdata []byte, name string) (*Book, error) {
 		if !ok {
 			part = fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)
 		}
-		data, err := readMember(zr, part)
-		if err != nil {
+		var ws xlsxSheet
+		if ok, err := readXML(zr, part, &ws); err != nil {
 			return nil, err
-		}
-		if data == nil {
+		} else if !ok {
 			return nil, fmt.Errorf("%w: sheet %q: missing part %s", ErrFormat, s.Name, part)
 		}
-		sh, err := decodeXLSXSheet(s.Name, part, data, shared)
+		sh, err := decodeXLSXSheet(s.Name, part, &ws, shared)
 		if err != nil {
 			return nil, err
 		}
@@ -131,11 +114,7 @@ func readXLSX(zdata []byte, name string) (*Book, error) {
 	return book, nil
 }
 
-func decodeXLSXSheet(name, part string, data []byte, shared []string) (*Sheet, error) {
-	var ws xlsxSheet
-	if err := xml.Unmarshal(data, &ws); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", part, err)
-	}
+func decodeXLSXSheet(name, part string, ws *xlsxSheet, shared []string) (*Sheet, error) {
 	sh := &Sheet{Name: name, Cells: map[Ref]any{}}
 	prevRow := 0
 	for _, row := range ws.Rows {

@@ -3,6 +3,7 @@ package sheet
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,19 @@ func readMember(zr *zip.Reader, name string) ([]byte, error) {
 		return data, nil
 	}
 	return nil, nil
+}
+
+// readXML decodes the zip member name into v; it reports false when the
+// member does not exist.
+func readXML(zr *zip.Reader, name string, v any) (bool, error) {
+	data, err := readMember(zr, name)
+	if err != nil || data == nil {
+		return false, err
+	}
+	if err := xml.Unmarshal(data, v); err != nil {
+		return false, fmt.Errorf("parse %s: %w", name, err)
+	}
+	return true, nil
 }
 
 // zipMember is one file of a zip written by writeZip.
