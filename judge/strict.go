@@ -76,7 +76,9 @@ func checkKeys(data []byte, fields map[string]string) error {
 		case d == '}' || d == ']':
 			stack = stack[:top]
 		}
-		markValue(stack)
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].key = true // a value was read: in an object, a key comes next
+		}
 		if len(stack) == 0 {
 			if _, err := dec.Token(); err != io.EOF {
 				return errors.New("more than one JSON value")
@@ -91,13 +93,6 @@ type keyFrame struct {
 	object bool
 	key    bool              // the next token of the object is a key
 	seen   map[string]string // folded key → the key as written
-}
-
-// markValue records that a value was read: in an object, a key comes next.
-func markValue(stack []keyFrame) {
-	if n := len(stack); n > 0 && stack[n-1].object {
-		stack[n-1].key = true
-	}
 }
 
 // foldKey maps every rune to the smallest rune of its simple case-folding
