@@ -30,7 +30,7 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 	if err != nil || opts.DryRun {
 		return sum, err
 	}
-	r := &runner{o: &opts, l: l, store: NewStore(l), sum: &sum, start: time.Now(),
+	r := &runner{o: &opts, l: l, store: NewStore(l), sum: &sum, start: time.Now(), cache: map[string]*Request{},
 		lim: newLimiter(opts.RatePerMinute), results: make(chan schema.Verdict, 2*opts.Concurrency+opts.BatchRows)} // room for a batch: calls go on while one commits
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -118,9 +118,6 @@ func (r *runner) request(sha string) (*Request, error) {
 	o := r.o
 	req := &Request{Pack: pack, PackJSON: data, PackSHA256: sha, Prompt: o.Prompt.Render(pack),
 		PromptSHA256: o.Prompt.SHA256, Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxTokens}
-	if r.cache == nil {
-		r.cache = map[string]*Request{}
-	}
 	if len(r.order) >= 4*o.Concurrency+4 {
 		delete(r.cache, r.order[0])
 		r.order = r.order[1:]
