@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,24 +51,10 @@ type PackReader interface {
 }
 
 func (o *ChecklistOptions) applyDefaults() {
-	if o.TargetFPR == 0 {
-		o.TargetFPR = 0.05
-	}
-	if o.HalfWidth == 0 {
-		o.HalfWidth = 0.05
-	}
-	if o.MinSelfConsistency == 0 {
-		o.MinSelfConsistency = 0.9
-	}
-	if o.MaxParseErrorRate == 0 {
-		o.MaxParseErrorRate = 0.05
-	}
-	if o.ClaimCondition == "" {
-		o.ClaimCondition = schema.ConditionClaim
-	}
-	if o.BaseCondition == "" {
-		o.BaseCondition = schema.ConditionLastK
-	}
+	o.TargetFPR, o.HalfWidth = cmp.Or(o.TargetFPR, 0.05), cmp.Or(o.HalfWidth, 0.05)
+	o.MinSelfConsistency, o.MaxParseErrorRate = cmp.Or(o.MinSelfConsistency, 0.9), cmp.Or(o.MaxParseErrorRate, 0.05)
+	o.ClaimCondition = cmp.Or(o.ClaimCondition, schema.ConditionClaim)
+	o.BaseCondition = cmp.Or(o.BaseCondition, schema.ConditionLastK)
 }
 
 // Item is one checklist line.

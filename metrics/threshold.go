@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -79,9 +80,7 @@ func prepareThreshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions)
 	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
 		return nil, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
 	}
-	if opts.Folds == 0 {
-		opts.Folds = 5
-	}
+	opts.Folds = cmp.Or(opts.Folds, 5)
 	if opts.Folds < 2 {
 		return nil, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
 	}
