@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/trustlake/trustlake/queries"
@@ -127,12 +126,6 @@ func nForPower(o PowerOptions, target float64) int {
 		}
 	}
 	return hi
-}
-
-func sortedCopy(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return out
 }
 
 // LabelsPlan answers "how many ground-truth labels for a corrected success

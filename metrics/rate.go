@@ -199,7 +199,7 @@ func keepJudgeConditions(cells []queries.RateCell, judges, conditions []string) 
 	for _, c := range cells {
 		haveJ, haveC = append(haveJ, c.Judge), append(haveC, c.Condition)
 	}
-	haveJ, haveC = slices.Compact(sortedCopy(haveJ)), slices.Compact(sortedCopy(haveC))
+	haveJ, haveC = distinct(haveJ), distinct(haveC)
 	for _, want := range []struct {
 		flag        string
 		asked, have []string

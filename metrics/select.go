@@ -40,7 +40,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		judges = append(judges, jc.Judge)
 		conds = append(conds, jc.Condition)
 	}
-	judges, conds = slices.Compact(sortedCopy(judges)), slices.Compact(sortedCopy(conds))
+	judges, conds = distinct(judges), distinct(conds)
 	for _, j := range opts.Judges {
 		if !slices.Contains(judges, j) {
 			return nil, fmt.Errorf("%w: judge %q is not in the lake; judges: %s", ErrUnknown, j, strings.Join(judges, ", "))

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/trustlake/trustlake/queries"
@@ -136,13 +138,9 @@ type thresholdBoot struct {
 // newThresholdBoot sets out's AUC and ROC curve and returns what its
 // bootstrap needs.
 func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) *thresholdBoot {
-	ids := make([]string, 0, len(cf.FoldOf))
-	for id := range cf.FoldOf {
-		ids = append(ids, id)
-	}
+	ids := slices.Sorted(maps.Keys(cf.FoldOf))
 	index := map[string]int{}
-	for i, id := range sortedCopy(ids) {
-		ids[i] = id
+	for i, id := range ids {
 		index[id] = i
 	}
 	n := len(ids)

@@ -36,7 +36,8 @@ type overviewParams struct {
 }
 
 func parseOverview(q url.Values) (overviewParams, error) {
-	p := overviewParams{GT: cmp.Or(q.Get("gt"), queries.GTVerifier), Source: cmp.Or(q.Get("source"), schema.SourceNatural),
+	p := overviewParams{GT: cmp.Or(q.Get("gt"), queries.GTVerifier),
+		Source:    cmp.Or(q.Get("source"), schema.SourceNatural),
 		Uncertain: cmp.Or(q.Get("uncertain"), metrics.UncertainFailure)}
 	if err := oneOf("gt", p.GT, gtValues); err != nil {
 		return p, err
