@@ -55,12 +55,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
 			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, jc.Condition))
 	}
-	var jcs []queries.JudgeCondition
-	for _, jc := range all {
-		if keepJC(jc) {
-			jcs = append(jcs, jc)
-		}
-	}
+	jcs := slices.DeleteFunc(all, func(jc queries.JudgeCondition) bool { return !keepJC(jc) })
 	if len(jcs) == 0 {
 		return nil, fmt.Errorf("%w: no verdicts of judges [%s] under conditions [%s]; the lake has judges %s and conditions %s",
 			ErrUnknown, strings.Join(opts.Judges, ", "), strings.Join(opts.Conditions, ", "), strings.Join(judges, ", "), strings.Join(conds, ", "))
