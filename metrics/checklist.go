@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,24 +51,10 @@ type PackReader interface {
 }
 
 func (o *ChecklistOptions) applyDefaults() {
-	if o.TargetFPR == 0 {
-		o.TargetFPR = 0.05
-	}
-	if o.HalfWidth == 0 {
-		o.HalfWidth = 0.05
-	}
-	if o.MinSelfConsistency == 0 {
-		o.MinSelfConsistency = 0.9
-	}
-	if o.MaxParseErrorRate == 0 {
-		o.MaxParseErrorRate = 0.05
-	}
-	if o.ClaimCondition == "" {
-		o.ClaimCondition = schema.ConditionClaim
-	}
-	if o.BaseCondition == "" {
-		o.BaseCondition = schema.ConditionLastK
-	}
+	o.TargetFPR, o.HalfWidth = cmp.Or(o.TargetFPR, 0.05), cmp.Or(o.HalfWidth, 0.05)
+	o.MinSelfConsistency, o.MaxParseErrorRate = cmp.Or(o.MinSelfConsistency, 0.9), cmp.Or(o.MaxParseErrorRate, 0.05)
+	o.ClaimCondition = cmp.Or(o.ClaimCondition, schema.ConditionClaim)
+	o.BaseCondition = cmp.Or(o.BaseCondition, schema.ConditionLastK)
 }
 
 // Item is one checklist line.
@@ -190,10 +177,8 @@ func negativesItem(r *Row, halfWidth, alpha float64) Item {
 	need := stats.NegativesForHalfWidth(r.FPR.Value, halfWidth, alpha)
 	half := stats.WilsonHalfWidth(r.FPR.Value, r.NNeg, alpha)
 	it.Figure = fmt.Sprintf("%d negatives; %d needed at FPR %.3f (Wilson half-width now %.3f)", r.NNeg, need, r.FPR.Value, half)
-	it.Status = StatusPass
-	if need == 0 || r.NNeg < need {
-		it.Status, it.Reason = StatusFail, "too few negatives for the requested precision (trustlake plan --fpr P --half-width W)"
-	}
+	it.failIf(need == 0 || r.NNeg < need,
+		"too few negatives for the requested precision (trustlake plan --fpr P --half-width W)")
 	return it
 }
 
@@ -210,10 +195,7 @@ func fprBoundItem(r *Row, target float64) Item {
 		upper = max(upper, m.Boot[1])
 	}
 	it.Figure = fmt.Sprintf("FPR %.3f, Wilson %s, bootstrap %s; upper bound %.3f", m.Value, interval(m.Wilson), interval(m.Boot), upper)
-	it.Status = StatusPass
-	if upper > target {
-		it.Status, it.Reason = StatusFail, "the larger of the Wilson and bootstrap upper bounds exceeds the target"
-	}
+	it.failIf(upper > target, "the larger of the Wilson and bootstrap upper bounds exceeds the target")
 	return it
 }
 
@@ -268,10 +250,7 @@ func consistencyItem(r *Row, minimum float64) Item {
 	m := r.SelfConsistency
 	it.Metric = &m
 	it.Figure = fmt.Sprintf("%.3f of episodes with unanimous runs, Wilson %s", m.Value, interval(m.Wilson))
-	it.Status = StatusPass
-	if m.Value < minimum {
-		it.Status, it.Reason = StatusFail, "runs of the same call disagree too often"
-	}
+	it.failIf(m.Value < minimum, "runs of the same call disagree too often")
 	return it
 }
 
@@ -284,11 +263,16 @@ func parseItem(r *Row, maximum float64) Item {
 	m := r.ParseErrorRate
 	it.Metric = &m
 	it.Figure = fmt.Sprintf("%d of %d runs (%.3f), Wilson %s", r.NParseError, r.NRuns, m.Value, interval(m.Wilson))
-	it.Status = StatusPass
-	if m.Value > maximum {
-		it.Status, it.Reason = StatusFail, "too many unreadable judge replies"
-	}
+	it.failIf(m.Value > maximum, "too many unreadable judge replies")
 	return it
+}
+
+// failIf sets the item's status: fail with the reason when bad, else pass.
+func (it *Item) failIf(bad bool, reason string) {
+	it.Status = StatusPass
+	if bad {
+		it.Status, it.Reason = StatusFail, reason
+	}
 }
 
 // interval renders [lo, hi] with three decimals, or "null".

@@ -104,15 +104,10 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
 		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, GT: mo.GT, Warnings: []string{}}
-	bopts := mo.boot(opts.Workers)
-	if out.Negatives, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
-		return Comparison{}, err
-	}
-	if out.Positives, err = paired(pairs, pairPositives, mo.UncertainPolicy, bopts); err != nil {
-		return Comparison{}, err
-	}
-	if out.Accuracy, err = paired(pairs, pairAccuracy, mo.UncertainPolicy, bopts); err != nil {
-		return Comparison{}, err
+	for mode, p := range []*Paired{&out.Negatives, &out.Positives, &out.Accuracy} {
+		if *p, err = paired(pairs, mode, mo.UncertainPolicy, mo.boot(opts.Workers)); err != nil {
+			return Comparison{}, err
+		}
 	}
 	if out.Negatives.NPairs == 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("no %s GT-negative episode was judged by both %s and %s", mo.Source, out.JudgeA, out.JudgeB))
@@ -142,7 +137,8 @@ func Accepts(majority, policy string) (accept, ok bool) {
 }
 
 // What paired compares: acceptance on GT negatives (FPR) or positives
-// (TPR), or agreement with the reference on all episodes (accuracy).
+// (TPR), or agreement with the reference on all episodes (accuracy);
+// Compare fills its sides in this order.
 const (
 	pairNegatives = iota
 	pairPositives

@@ -49,12 +49,9 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	if len(cells) == 0 {
 		return Report{}, fmt.Errorf("%w: the lake holds no verdicts (trustlake ingest verdicts FILE.jsonl)", ErrNoVerdicts)
 	}
-	rep := Report{Params: Params{By: opts.By, Source: opts.Source, UncertainPolicy: opts.UncertainPolicy,
+	rep := Report{Params: Params{By: nonNil(opts.By), Source: opts.Source, UncertainPolicy: opts.UncertainPolicy,
 		Alpha: opts.Alpha, Bootstrap: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold, GT: opts.GT},
 		Reference: Reference{FleissKappa: jsonNum(math.NaN())}}
-	if rep.Params.By == nil {
-		rep.Params.By = []string{}
-	}
 	cells, err = selectCells(cells, opts, &rep)
 	if err != nil {
 		return Report{}, err
@@ -133,10 +130,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 			return Report{}, err
 		}
 	}
-	rep.Rows = rows
-	if rep.Warnings == nil {
-		rep.Warnings = []string{}
-	}
+	rep.Rows, rep.Warnings = rows, nonNil(rep.Warnings)
 	return rep, nil
 }
 

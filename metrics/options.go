@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -84,24 +85,9 @@ func (o Options) boot(workers int) stats.BootstrapOptions {
 }
 
 func (o Options) withDefaults() (Options, error) {
-	if o.Source == "" {
-		o.Source = schema.SourceNatural
-	}
-	if o.UncertainPolicy == "" {
-		o.UncertainPolicy = UncertainFailure
-	}
-	if o.Alpha == 0 {
-		o.Alpha = 0.05
-	}
-	if o.Resamples == 0 {
-		o.Resamples = 2000
-	}
-	if o.Seed == 0 {
-		o.Seed = DefaultSeed
-	}
-	if o.GT == "" {
-		o.GT = queries.GTVerifier
-	}
+	o.Source, o.UncertainPolicy = cmp.Or(o.Source, schema.SourceNatural), cmp.Or(o.UncertainPolicy, UncertainFailure)
+	o.Alpha, o.Resamples, o.Seed = cmp.Or(o.Alpha, 0.05), cmp.Or(o.Resamples, 2000), cmp.Or(o.Seed, DefaultSeed)
+	o.GT, o.Q = cmp.Or(o.GT, queries.GTVerifier), cmp.Or(o.Q, 0.05)
 	switch o.GT {
 	case queries.GTVerifier, queries.GTHuman, queries.GTAny:
 	default:
@@ -124,9 +110,6 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Adjust != "" && !slices.Contains(stats.Adjustments, o.Adjust) {
 		return o, fmt.Errorf("%w: --adjust %q: want one of %s", ErrBadOption, o.Adjust, strings.Join(stats.Adjustments, ", "))
-	}
-	if o.Q == 0 {
-		o.Q = 0.05
 	}
 	if !(o.Q > 0 && o.Q < 1) {
 		return o, fmt.Errorf("%w: q %v: must be in (0, 1)", ErrBadOption, o.Q)

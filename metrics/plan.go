@@ -1,11 +1,11 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/trustlake/trustlake/queries"
@@ -25,9 +25,7 @@ type NegativesPlan struct {
 // half-width at rate fpr and level 1−alpha (0 means 0.05) is at most
 // halfWidth.
 func PlanNegatives(fpr, halfWidth, alpha float64) (NegativesPlan, error) {
-	if alpha == 0 {
-		alpha = 0.05
-	}
+	alpha = cmp.Or(alpha, 0.05)
 	n := stats.NegativesForHalfWidth(fpr, halfWidth, alpha)
 	if n == 0 {
 		return NegativesPlan{}, fmt.Errorf("%w: --fpr %v --half-width %v --alpha %v: need fpr in [0, 1], half-width > 0, alpha in (0, 1)",
@@ -68,15 +66,7 @@ type PowerPlan struct {
 // McNemar test to tell the two rates apart on N paired negatives
 // (stats.PairedPower), and gives the exact value beside it.
 func PlanPower(o PowerOptions) (PowerPlan, error) {
-	if o.Alpha == 0 {
-		o.Alpha = 0.05
-	}
-	if o.Sims == 0 {
-		o.Sims = 2000
-	}
-	if o.Seed == 0 {
-		o.Seed = DefaultSeed
-	}
+	o.Alpha, o.Sims, o.Seed = cmp.Or(o.Alpha, 0.05), cmp.Or(o.Sims, 2000), cmp.Or(o.Seed, DefaultSeed)
 	p, err := stats.PairedPower(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
 	if errors.Is(err, stats.ErrStopped) {
 		return PowerPlan{}, err
@@ -138,12 +128,6 @@ func nForPower(o PowerOptions, target float64) int {
 	return hi
 }
 
-func sortedCopy(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return out
-}
-
 // LabelsPlan answers "how many ground-truth labels for a corrected success
 // rate with interval half-width W, given the judge's agreement?"
 // (stats.PPILabelsForHalfWidth). A count of 0 (JSON null) is out of reach
@@ -168,9 +152,7 @@ type LabelsPlan struct {
 // half-width halfWidth at level 1−alpha (0 means 0.05) when the judge
 // judges episodes episodes (0: unlimited).
 func PlanLabels(a stats.PPIAgreement, halfWidth, alpha float64, episodes int) (LabelsPlan, error) {
-	if alpha == 0 {
-		alpha = 0.05
-	}
+	alpha = cmp.Or(alpha, 0.05)
 	p, err := stats.PPILabelsForHalfWidth(a, halfWidth, alpha, episodes)
 	if err != nil {
 		return LabelsPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -115,9 +116,7 @@ func (o RateOptions) withDefaults() (RateOptions, error) {
 		return o, err
 	}
 	o.Source, o.GT, o.UncertainPolicy, o.Alpha, o.Resamples, o.Seed = m.Source, m.GT, m.UncertainPolicy, m.Alpha, m.Resamples, m.Seed
-	if o.Lambda == "" {
-		o.Lambda = LambdaTuned
-	}
+	o.Lambda = cmp.Or(o.Lambda, LambdaTuned)
 	if o.Lambda != LambdaTuned && o.Lambda != LambdaOne {
 		return o, fmt.Errorf("%w: --lambda %q: want tuned or 1", ErrBadOption, o.Lambda)
 	}
@@ -200,7 +199,7 @@ func keepJudgeConditions(cells []queries.RateCell, judges, conditions []string) 
 	for _, c := range cells {
 		haveJ, haveC = append(haveJ, c.Judge), append(haveC, c.Condition)
 	}
-	haveJ, haveC = slices.Compact(sortedCopy(haveJ)), slices.Compact(sortedCopy(haveC))
+	haveJ, haveC = distinct(haveJ), distinct(haveC)
 	for _, want := range []struct {
 		flag        string
 		asked, have []string

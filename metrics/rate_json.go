@@ -1,6 +1,9 @@
 package metrics
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // rateEstimateJSON is {"value", "ci": [lo, hi], "boot": [lo, hi]} with
 // "lambda" on ppi_tuned; null for undefined numbers and intervals.
@@ -92,13 +95,6 @@ func (r RateReport) MarshalJSON() ([]byte, error) {
 	if o.Score {
 		pred = "score"
 	}
-	rows, warns := r.Rows, r.Warnings
-	if rows == nil {
-		rows = []RateRow{}
-	}
-	if warns == nil {
-		warns = []string{}
-	}
 	return json.Marshal(struct {
 		Params     rateParams `json:"params"`
 		Assumption string     `json:"assumption"`
@@ -110,14 +106,18 @@ func (r RateReport) MarshalJSON() ([]byte, error) {
 			o.Lambda, o.Alpha, o.Resamples, o.Seed, MixAlarmP},
 		Assumption: RateAssumption,
 		Prediction: r.Prediction,
-		Rows:       rows,
-		Warnings:   warns,
+		Rows:       nonNil(r.Rows),
+		Warnings:   nonNil(r.Warnings),
 	})
 }
 
-func nonNil(s []string) []string {
+// nonNil returns s, or an empty slice (JSON []) for nil.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
+
+// distinct returns the distinct values of s, sorted.
+func distinct(s []string) []string { return slices.Compact(slices.Sorted(slices.Values(s))) }

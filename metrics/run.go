@@ -79,10 +79,6 @@ func HumanReference(ctx context.Context, s Engine) (Reference, error) {
 	if err != nil {
 		return Reference{}, err
 	}
-	return referenceOf(counts, annotators), nil
-}
-
-func referenceOf(counts []queries.HumanCount, annotators int) Reference {
 	ref := Reference{Annotators: annotators}
 	var multi [][]int
 	for _, c := range counts {
@@ -103,7 +99,7 @@ func referenceOf(counts []queries.HumanCount, annotators int) Reference {
 		}
 	}
 	ref.FleissKappa = jsonNum(stats.FleissKappa(multi))
-	return ref
+	return ref, nil
 }
 
 // Engine runs the sufficient-statistics SQL of Run and Compare and returns

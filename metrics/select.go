@@ -40,7 +40,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		judges = append(judges, jc.Judge)
 		conds = append(conds, jc.Condition)
 	}
-	judges, conds = slices.Compact(sortedCopy(judges)), slices.Compact(sortedCopy(conds))
+	judges, conds = distinct(judges), distinct(conds)
 	for _, j := range opts.Judges {
 		if !slices.Contains(judges, j) {
 			return nil, fmt.Errorf("%w: judge %q is not in the lake; judges: %s", ErrUnknown, j, strings.Join(judges, ", "))
@@ -55,12 +55,7 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
 			(len(opts.Conditions) == 0 || slices.Contains(opts.Conditions, jc.Condition))
 	}
-	var jcs []queries.JudgeCondition
-	for _, jc := range all {
-		if keepJC(jc) {
-			jcs = append(jcs, jc)
-		}
-	}
+	jcs := slices.DeleteFunc(all, func(jc queries.JudgeCondition) bool { return !keepJC(jc) })
 	if len(jcs) == 0 {
 		return nil, fmt.Errorf("%w: no verdicts of judges [%s] under conditions [%s]; the lake has judges %s and conditions %s",
 			ErrUnknown, strings.Join(opts.Judges, ", "), strings.Join(opts.Conditions, ", "), strings.Join(judges, ", "), strings.Join(conds, ", "))

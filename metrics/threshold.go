@@ -1,9 +1,12 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/trustlake/trustlake/queries"
@@ -79,9 +82,7 @@ func prepareThreshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions)
 	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
 		return nil, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
 	}
-	if opts.Folds == 0 {
-		opts.Folds = 5
-	}
+	opts.Folds = cmp.Or(opts.Folds, 5)
 	if opts.Folds < 2 {
 		return nil, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
 	}
@@ -137,13 +138,9 @@ type thresholdBoot struct {
 // newThresholdBoot sets out's AUC and ROC curve and returns what its
 // bootstrap needs.
 func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) *thresholdBoot {
-	ids := make([]string, 0, len(cf.FoldOf))
-	for id := range cf.FoldOf {
-		ids = append(ids, id)
-	}
+	ids := slices.Sorted(maps.Keys(cf.FoldOf))
 	index := map[string]int{}
-	for i, id := range sortedCopy(ids) {
-		ids[i] = id
+	for i, id := range ids {
 		index[id] = i
 	}
 	n := len(ids)

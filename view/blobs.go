@@ -200,13 +200,8 @@ type ImageView struct {
 
 func packView(sha string, p *judge.Pack) *PackView {
 	v := &PackView{SHA256: sha, Format: p.Format, Condition: p.Condition, TaskText: p.TaskText, Description: p.Description,
-		Steps: p.Steps, Messages: p.Messages, FinalMessage: p.FinalMessage, Images: make([]ImageView, len(p.Images))}
-	if v.Steps == nil {
-		v.Steps = []judge.Step{}
-	}
-	if v.Messages == nil {
-		v.Messages = []judge.Message{}
-	}
+		Steps: nonNil(p.Steps), Messages: nonNil(p.Messages), FinalMessage: p.FinalMessage,
+		Images: make([]ImageView, len(p.Images))}
 	for i, im := range p.Images {
 		v.Images[i] = ImageView{Step: im.Step, MediaType: im.MediaType, Width: im.Width, Height: im.Height, SHA256: im.SHA256, URL: "/blobs/" + im.SHA256}
 	}

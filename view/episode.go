@@ -258,24 +258,17 @@ func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error)
 			d.Instruction = extra.Instruction
 		}
 	}
-	for _, part := range []*[]GTRow{&d.GroundTruth} {
-		if *part == nil {
-			*part = []GTRow{}
-		}
-	}
-	if d.Labels == nil {
-		d.Labels = []LabelRow{}
-	}
-	if d.Reviews == nil {
-		d.Reviews = []ReviewRow{}
-	}
-	if d.Judges == nil {
-		d.Judges = []JudgeRuns{}
-	}
-	if d.Actions == nil {
-		d.Actions = []ActionRow{}
-	}
+	d.GroundTruth, d.Labels, d.Reviews = nonNil(d.GroundTruth), nonNil(d.Labels), nonNil(d.Reviews)
+	d.Judges, d.Actions = nonNil(d.Judges), nonNil(d.Actions)
 	return d, nil
+}
+
+// nonNil returns s, or an empty slice (JSON []) for nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // fillSelfTests gives each verifier row its self-tests and their status:

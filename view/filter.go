@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"net/url"
@@ -35,16 +36,9 @@ type overviewParams struct {
 }
 
 func parseOverview(q url.Values) (overviewParams, error) {
-	p := overviewParams{GT: q.Get("gt"), Source: q.Get("source"), Uncertain: q.Get("uncertain")}
-	if p.GT == "" {
-		p.GT = queries.GTVerifier
-	}
-	if p.Source == "" {
-		p.Source = schema.SourceNatural
-	}
-	if p.Uncertain == "" {
-		p.Uncertain = metrics.UncertainFailure
-	}
+	p := overviewParams{GT: cmp.Or(q.Get("gt"), queries.GTVerifier),
+		Source:    cmp.Or(q.Get("source"), schema.SourceNatural),
+		Uncertain: cmp.Or(q.Get("uncertain"), metrics.UncertainFailure)}
 	if err := oneOf("gt", p.GT, gtValues); err != nil {
 		return p, err
 	}

@@ -82,5 +82,3 @@ func cutPage(rows []queries.ViewerEpisode, f queries.ViewerFilter) []queries.Vie
 	}
 	return rows[start:min(len(rows), start+f.Limit)]
 }
-
-// searchRows is the first i in [0, n) where ok(i), else n.
