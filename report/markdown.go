@@ -178,14 +178,9 @@ func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) 
 // codeSpan wraps s in a code span whose backtick fence is longer than any
 // run of backticks inside s.
 func codeSpan(s string) string {
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
+	longest := 0
+	for _, run := range strings.FieldsFunc(s, func(r rune) bool { return r != '`' }) {
+		longest = max(longest, len(run))
 	}
 	fence := strings.Repeat("`", longest+1)
 	if longest > 0 {
