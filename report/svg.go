@@ -152,14 +152,14 @@ func roc(title string, pts []ROCPoint, op ROCPoint) string {
 	var b strings.Builder
 	sq := square(260)
 	sq.start(&b, "chart", title)
-	x, y := sq.x, sq.y
 	var path []string
 	for _, p := range pts {
-		path = append(path, x(p.FPR)+","+y(p.TPR))
+		path = append(path, sq.x(p.FPR)+","+sq.y(p.TPR))
 	}
 	fmt.Fprintf(&b, `<polyline points="%s" class="curve"/>`, strings.Join(path, " "))
 	if op.FPR.Defined() && op.TPR.Defined() {
-		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" class="pt bad"><title>held-out FPR %.3f, TPR %.3f</title></circle>`, x(op.FPR), y(op.TPR), float64(op.FPR), float64(op.TPR))
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" class="pt bad"><title>held-out FPR %.3f, TPR %.3f</title></circle>`,
+			sq.x(op.FPR), sq.y(op.TPR), float64(op.FPR), float64(op.TPR))
 	}
 	sq.end(&b, "false-positive rate", "true-positive rate")
 	return b.String()
@@ -183,8 +183,7 @@ func (s square) y(v Num) string { return f3(squareMargin + float64(s) - float64(
 
 // start opens the chart with its frame and diagonal.
 func (s square) start(b *strings.Builder, class, title string) {
-	const m = squareMargin
-	n := int(s)
+	n, m := int(s), squareMargin
 	svgStart(b, class, n+2*m, n+2*m, title)
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>`, m, m, n, n)
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="ref"/>`, m, m+n, m+n, m)
@@ -192,8 +191,7 @@ func (s square) start(b *strings.Builder, class, title string) {
 
 // end writes the axis labels and ticks and closes the chart.
 func (s square) end(b *strings.Builder, xLabel, yLabel string) {
-	const m = squareMargin
-	n := int(s)
+	n, m := int(s), squareMargin
 	fmt.Fprintf(b, `<text x="%d" y="%d" class="tick" text-anchor="middle">%s</text>`, m+n/2, n+2*m-6, xLabel)
 	fmt.Fprintf(b, `<text x="12" y="%d" class="tick" transform="rotate(-90 12 %d)" text-anchor="middle">%s</text>`, m+n/2, m+n/2, yLabel)
 	for _, t := range []Num{0, 0.5, 1} {

@@ -18,23 +18,20 @@ func reliability(title string, bins []ReliabilityBin) string {
 	var b strings.Builder
 	sq := square(220)
 	sq.start(&b, "chart reliability", title)
-	x, y := sq.x, sq.y
+	var shown []ReliabilityBin
 	var path []string
 	for _, bn := range bins {
 		if bn.N > 0 && bn.MeanP.Defined() && bn.FracY.Defined() {
-			path = append(path, x(bn.MeanP)+","+y(bn.FracY))
+			shown, path = append(shown, bn), append(path, sq.x(bn.MeanP)+","+sq.y(bn.FracY))
 		}
 	}
 	if len(path) > 1 {
 		fmt.Fprintf(&b, `<polyline points="%s" class="curve"/>`, strings.Join(path, " "))
 	}
-	for _, bn := range bins {
-		if bn.N == 0 || !bn.MeanP.Defined() || !bn.FracY.Defined() {
-			continue
-		}
+	for _, bn := range shown {
 		r := 2 + 5*math.Sqrt(float64(bn.N)/float64(most))
 		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" class="pt"><title>forecasts %.2f–%.2f: %d episodes, mean forecast %.3f, passed %.3f</title></circle>`,
-			x(bn.MeanP), y(bn.FracY), f3(r), float64(bn.Lo), float64(bn.Hi), bn.N, float64(bn.MeanP), float64(bn.FracY))
+			sq.x(bn.MeanP), sq.y(bn.FracY), f3(r), float64(bn.Lo), float64(bn.Hi), bn.N, float64(bn.MeanP), float64(bn.FracY))
 	}
 	sq.end(&b, "forecast P(success)", "share passed")
 	return b.String()
