@@ -318,3 +318,13 @@ func warnOnly(err error, doc *report.Document, what string) error {
 	}
 	return err
 }
+
+// convert maps xs through f; the result is never nil (an empty list, not
+// null, in report.json).
+func convert[S, T any](xs []S, f func(S) T) []T {
+	out := make([]T, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}

@@ -38,27 +38,19 @@ func extraSections(ctx context.Context, opts Options, s *engine) (extras, error)
 
 // fill puts the sections into doc, their warnings after the document's.
 func (x extras) fill(doc *report.Document) {
-	doc.Calibration = make([]report.CalibrationRow, 0, len(x.cal))
-	for _, c := range x.cal {
-		row := report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
-			Brier: estimate(c.Brier, 0, 0), ECEWidth: estimate(c.ECEWidth, 0, 0), ECEMass: estimate(c.ECEMass, 0, 0),
-			Reliability: []report.ReliabilityBin{}}
-		for _, b := range c.Reliability {
-			row.Reliability = append(row.Reliability, report.ReliabilityBin{Lo: report.Num(b.Lo), Hi: report.Num(b.Hi), N: b.N,
-				MeanP: report.Num(float64(b.MeanP)), FracY: report.Num(float64(b.FracY))})
-		}
-		doc.Calibration = append(doc.Calibration, row)
+	bin := func(b metrics.ReliabilityBin) report.ReliabilityBin {
+		return report.ReliabilityBin{Lo: report.Num(b.Lo), Hi: report.Num(b.Hi), N: b.N,
+			MeanP: report.Num(float64(b.MeanP)), FracY: report.Num(float64(b.FracY))}
 	}
+	doc.Calibration = convert(x.cal, func(c metrics.CalibrationRow) report.CalibrationRow {
+		return report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
+			Brier: estimate(c.Brier, 0, 0), ECEWidth: estimate(c.ECEWidth, 0, 0), ECEMass: estimate(c.ECEMass, 0, 0),
+			Reliability: convert(c.Reliability, bin)}
+	})
 	alpha := func(r metrics.AlphaRow) report.AlphaRow {
 		return report.AlphaRow{Judge: r.Judge, Condition: r.Condition, Units: r.Units, Tasks: r.Tasks, Coders: r.Coders, Alpha: estimate(r.Alpha, 0, 0)}
 	}
-	a := &report.Agreement{Runs: []report.AlphaRow{}, Judges: []report.AlphaRow{}}
-	for _, r := range x.agr.Runs {
-		a.Runs = append(a.Runs, alpha(r))
-	}
-	for _, r := range x.agr.Judges {
-		a.Judges = append(a.Judges, alpha(r))
-	}
+	a := &report.Agreement{Runs: convert(x.agr.Runs, alpha), Judges: convert(x.agr.Judges, alpha)}
 	if x.agr.Human != nil {
 		h := alpha(*x.agr.Human)
 		a.Human = &h
