@@ -103,9 +103,8 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 	}
 	jcs := raw
 	if opts.Threshold != nil {
-		jcs = make([]queries.JudgeConditionCount, len(raw))
-		for i, jc := range raw {
-			jcs[i] = jc
+		jcs = slices.Clone(raw)
+		for i := range jcs {
 			jcs[i].Unscored = 0
 		}
 	}
@@ -275,11 +274,10 @@ func thinROC(pts []stats.ROCPoint) []report.ROCPoint {
 		step = (len(pts) + MaxROCPoints - 2) / (MaxROCPoints - 1)
 	}
 	out := []report.ROCPoint{}
-	for i := 0; i < len(pts); i += step {
-		out = append(out, report.ROCPoint{FPR: report.Num(pts[i].FPR), TPR: report.Num(pts[i].TPR)})
-	}
-	if n := len(pts); n > 0 && (n-1)%step != 0 {
-		out = append(out, report.ROCPoint{FPR: report.Num(pts[n-1].FPR), TPR: report.Num(pts[n-1].TPR)})
+	for i := range pts {
+		if i%step == 0 || i == len(pts)-1 {
+			out = append(out, report.ROCPoint{FPR: report.Num(pts[i].FPR), TPR: report.Num(pts[i].TPR)})
+		}
 	}
 	return out
 }
@@ -319,4 +317,14 @@ func warnOnly(err error, doc *report.Document, what string) error {
 		return nil
 	}
 	return err
+}
+
+// convert maps xs through f; the result is never nil (an empty list, not
+// null, in report.json).
+func convert[S, T any](xs []S, f func(S) T) []T {
+	out := make([]T, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
 }

@@ -38,55 +38,47 @@ func extraSections(ctx context.Context, opts Options, s *engine) (extras, error)
 
 // fill puts the sections into doc, their warnings after the document's.
 func (x extras) fill(doc *report.Document) {
-	cal, agr, warnings := x.cal, x.agr, x.warnings
-	doc.Calibration = make([]report.CalibrationRow, 0, len(cal))
-	for _, c := range cal {
-		row := report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
-			Brier: estimate(c.Brier, 0, 0), ECEWidth: estimate(c.ECEWidth, 0, 0), ECEMass: estimate(c.ECEMass, 0, 0),
-			Reliability: []report.ReliabilityBin{}}
-		for _, b := range c.Reliability {
-			row.Reliability = append(row.Reliability, report.ReliabilityBin{Lo: report.Num(b.Lo), Hi: report.Num(b.Hi), N: b.N,
-				MeanP: report.Num(float64(b.MeanP)), FracY: report.Num(float64(b.FracY))})
-		}
-		doc.Calibration = append(doc.Calibration, row)
+	bin := func(b metrics.ReliabilityBin) report.ReliabilityBin {
+		return report.ReliabilityBin{Lo: report.Num(b.Lo), Hi: report.Num(b.Hi), N: b.N,
+			MeanP: report.Num(float64(b.MeanP)), FracY: report.Num(float64(b.FracY))}
 	}
+	doc.Calibration = convert(x.cal, func(c metrics.CalibrationRow) report.CalibrationRow {
+		return report.CalibrationRow{Judge: c.Judge, Condition: c.Condition, Forecast: c.Forecast, N: c.N, Tasks: c.Tasks, Bins: c.Bins,
+			Brier: estimate(c.Brier, 0, 0), ECEWidth: estimate(c.ECEWidth, 0, 0), ECEMass: estimate(c.ECEMass, 0, 0),
+			Reliability: convert(c.Reliability, bin)}
+	})
 	alpha := func(r metrics.AlphaRow) report.AlphaRow {
 		return report.AlphaRow{Judge: r.Judge, Condition: r.Condition, Units: r.Units, Tasks: r.Tasks, Coders: r.Coders, Alpha: estimate(r.Alpha, 0, 0)}
 	}
-	a := &report.Agreement{Runs: []report.AlphaRow{}, Judges: []report.AlphaRow{}}
-	for _, r := range agr.Runs {
-		a.Runs = append(a.Runs, alpha(r))
-	}
-	for _, r := range agr.Judges {
-		a.Judges = append(a.Judges, alpha(r))
-	}
-	if agr.Human != nil {
-		h := alpha(*agr.Human)
+	a := &report.Agreement{Runs: convert(x.agr.Runs, alpha), Judges: convert(x.agr.Judges, alpha)}
+	if x.agr.Human != nil {
+		h := alpha(*x.agr.Human)
 		a.Human = &h
 	}
 	doc.Agreement = a
-	doc.Warnings = append(doc.Warnings, warnings...)
+	doc.Warnings = append(doc.Warnings, x.warnings...)
 }
 
 // The statements of the agreement and calibration sections, each with the
 // session to itself.
 
 func (e *engine) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err := e.keepEpisodes(ctx); err != nil {
-		return nil, err
-	}
-	return e.sess.AgreementRuns(ctx, threshold, source)
+	return e.agreement(ctx, e.sess.AgreementRuns, threshold, source)
 }
 
 func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
+	return e.agreement(ctx, e.sess.AgreementJudges, threshold, source)
+}
+
+// agreement runs an agreement statement on the kept episodes.
+func (e *engine) agreement(ctx context.Context, stmt func(context.Context, *float64, string) ([]queries.AgreementCell, error),
+	threshold *float64, source string) ([]queries.AgreementCell, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.keepEpisodes(ctx); err != nil {
 		return nil, err
 	}
-	return e.sess.AgreementJudges(ctx, threshold, source)
+	return stmt(ctx, threshold, source)
 }
 
 // AgreementHuman answers without a statement when Prepare found no human

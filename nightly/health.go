@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trustlake/trustlake/lake"
+	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -19,10 +20,10 @@ func lakeHealth(ctx context.Context, src *lake.Lake, doc *report.Document) error
 		return err
 	}
 	h := &doc.Health
-	h.Lake = report.LakeHealth{Files: chk.Files, Rows: chk.Rows, Problems: []report.Problem{}, Damaged: chk.Damaged()}
-	for _, p := range chk.Problems {
-		h.Lake.Problems = append(h.Lake.Problems, report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage})
-	}
+	h.Lake = report.LakeHealth{Files: chk.Files, Rows: chk.Rows, Damaged: chk.Damaged(),
+		Problems: convert(chk.Problems, func(p lake.Problem) report.Problem {
+			return report.Problem{Path: p.Path, Kind: p.Kind, Detail: p.Detail, Damage: p.Damage}
+		})}
 	return nil
 }
 
@@ -40,10 +41,9 @@ func healthSection(ctx context.Context, s *engine, doc *report.Document) error {
 	if err != nil {
 		return err
 	}
-	h.NeedsReview = []report.ReviewCount{}
-	for _, r := range rv {
-		h.NeedsReview = append(h.NeedsReview, report.ReviewCount{Raw: r.Raw, Episodes: r.Episodes})
-	}
+	h.NeedsReview = convert(rv, func(r queries.ReviewCount) report.ReviewCount {
+		return report.ReviewCount{Raw: r.Raw, Episodes: r.Episodes}
+	})
 	return nil
 }
 
@@ -61,11 +61,8 @@ func trustSection(ctx context.Context, opts Options, s *engine, src *lake.Lake, 
 	if err != nil {
 		return err
 	}
-	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: []report.TrustAgent{},
+	t := &report.Trust{D2Policy: rep.D2Policy, Repeats: rep.Repeats, Agents: convert(rep.PerAgent, trustAgent),
 		Dimensions: rep.Dimensions, InfraPolicy: rep.InfraPolicy, Scope: rep.Total.Scope.Line, Notices: rep.Notices}
-	for _, a := range rep.PerAgent {
-		t.Agents = append(t.Agents, trustAgent(a))
-	}
 	t.Total = trustAgent(rep.Total)
 	f := rep.Total.Funnel
 	// The funnel starts at the auditable passes (checkable on every chosen
@@ -87,8 +84,9 @@ func trustAgent(a trust.AgentRow) report.TrustAgent {
 		D4: report.D4{Stable: a.D4.Stable, StableOther: a.D4.StableOther, Varied: a.D4.Varied, Insufficient: a.D4.Insufficient,
 			VariedRate: report.Num(a.D4.VariedRate), Sigma2Between: report.Num(a.D4.Sigma2Between),
 			Sigma2Within: report.Num(a.D4.Sigma2Within), Rho: report.Num(a.D4.Rho),
-			Tasks: a.D4.Tasks, VariedRateBoot: trustInterval(a.D4.VariedRateBoot), PassHatK: trustNums(a.D4.PassHatK),
-			PassHatKBoot: trustIntervals(a.D4.PassHatKBoot), PassK: a.D4.PassK, PassKTasks: a.D4.PassKTasks}}
+			Tasks: a.D4.Tasks, VariedRateBoot: trustInterval(a.D4.VariedRateBoot),
+			PassHatK:     convert(a.D4.PassHatK, func(x trust.Num) report.Num { return report.Num(x) }),
+			PassHatKBoot: convert(a.D4.PassHatKBoot, trustInterval), PassK: a.D4.PassK, PassKTasks: a.D4.PassKTasks}}
 }
 
 // trustInterval converts a trust interval ([lo, hi], nil when undefined).
@@ -97,20 +95,4 @@ func trustInterval(iv []trust.Num) report.Interval {
 		return report.NoInterval()
 	}
 	return report.Interval{report.Num(iv[0]), report.Num(iv[1])}
-}
-
-func trustIntervals(ivs [][]trust.Num) []report.Interval {
-	out := make([]report.Interval, 0, len(ivs))
-	for _, iv := range ivs {
-		out = append(out, trustInterval(iv))
-	}
-	return out
-}
-
-func trustNums(xs []trust.Num) []report.Num {
-	out := make([]report.Num, 0, len(xs))
-	for _, x := range xs {
-		out = append(out, report.Num(x))
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package nightly
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"runtime"
@@ -52,42 +53,18 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Source == "" {
-		o.Source = "natural"
-	}
-	if o.UncertainPolicy == "" {
-		o.UncertainPolicy = metrics.UncertainFailure
-	}
-	if o.Alpha == 0 {
-		o.Alpha = 0.05
-	}
-	if o.Resamples == 0 {
-		o.Resamples = 2000
-	}
-	if o.Seed == 0 {
-		o.Seed = metrics.DefaultSeed
-	}
-	if o.FPRTarget == 0 {
-		o.FPRTarget = 0.05
-	}
-	if o.Folds == 0 {
-		o.Folds = 5
-	}
-	if o.Adjust == "" {
-		o.Adjust = stats.AdjustBH
-	}
-	if o.Q == 0 {
-		o.Q = 0.05
-	}
-	if o.Bins == 0 {
-		o.Bins = 10
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.Threads == 0 {
-		o.Threads = reportThreads()
-	}
+	o.Source = cmp.Or(o.Source, "natural")
+	o.UncertainPolicy = cmp.Or(o.UncertainPolicy, metrics.UncertainFailure)
+	o.Alpha = cmp.Or(o.Alpha, 0.05)
+	o.Resamples = cmp.Or(o.Resamples, 2000)
+	o.Seed = cmp.Or(o.Seed, metrics.DefaultSeed)
+	o.FPRTarget = cmp.Or(o.FPRTarget, 0.05)
+	o.Folds = cmp.Or(o.Folds, 5)
+	o.Adjust = cmp.Or(o.Adjust, stats.AdjustBH)
+	o.Q = cmp.Or(o.Q, 0.05)
+	o.Bins = cmp.Or(o.Bins, 10)
+	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
+	o.Threads = cmp.Or(o.Threads, reportThreads())
 	return o
 }
 

@@ -29,7 +29,7 @@ func rateSection(ctx context.Context, opts Options, e *engine, doc *report.Docum
 		return err
 	}
 	sec := &report.CorrectedRates{GT: pooled.Options.GT, Prediction: pooled.Prediction, Assumption: metrics.RateAssumption,
-		MixAlarmP: report.Num(metrics.MixAlarmP), Rows: rateRows(pooled.Rows), ByAgent: []report.RateRow{},
+		MixAlarmP: report.Num(metrics.MixAlarmP), Rows: convert(pooled.Rows, rateRow), ByAgent: []report.RateRow{},
 		Warnings: append([]string{}, pooled.Warnings...)}
 	if err == nil && cells.agents() > 1 {
 		ro.ByAgent = true
@@ -37,7 +37,7 @@ func rateSection(ctx context.Context, opts Options, e *engine, doc *report.Docum
 		if err != nil {
 			return err
 		}
-		sec.ByAgent = rateRows(byAgent.Rows)
+		sec.ByAgent = convert(byAgent.Rows, rateRow)
 		for _, w := range byAgent.Warnings {
 			if !slices.Contains(sec.Warnings, w) {
 				sec.Warnings = append(sec.Warnings, w)
@@ -90,20 +90,16 @@ func (r *rateCells) agents() int {
 	return len(seen)
 }
 
-func rateRows(rows []metrics.RateRow) []report.RateRow {
-	out := make([]report.RateRow, 0, len(rows))
-	for _, r := range rows {
-		row := report.RateRow{Agent: r.Agent, Judge: r.Judge, Condition: r.Condition, NLabelled: r.Labelled, NUnlabelled: r.Unlabelled,
-			NLeftOut: r.LeftOut, NTasks: r.Tasks, JudgeOnly: rateEstimate(r.JudgeOnly), GTOnly: rateEstimate(r.GTOnly),
-			PPI: rateEstimate(r.PPI), PPITuned: rateEstimate(r.PPITuned), EffectiveLabels: report.Num(r.EffectiveLabels),
-			TaskMix: mixTest(r.TaskMix)}
-		if r.AgentMix != nil {
-			m := mixTest(*r.AgentMix)
-			row.AgentMix = &m
-		}
-		out = append(out, row)
+func rateRow(r metrics.RateRow) report.RateRow {
+	row := report.RateRow{Agent: r.Agent, Judge: r.Judge, Condition: r.Condition, NLabelled: r.Labelled, NUnlabelled: r.Unlabelled,
+		NLeftOut: r.LeftOut, NTasks: r.Tasks, JudgeOnly: rateEstimate(r.JudgeOnly), GTOnly: rateEstimate(r.GTOnly),
+		PPI: rateEstimate(r.PPI), PPITuned: rateEstimate(r.PPITuned), EffectiveLabels: report.Num(r.EffectiveLabels),
+		TaskMix: mixTest(r.TaskMix)}
+	if r.AgentMix != nil {
+		m := mixTest(*r.AgentMix)
+		row.AgentMix = &m
 	}
-	return out
+	return row
 }
 
 func rateEstimate(e metrics.RateEstimate) report.RateEstimate {

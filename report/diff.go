@@ -204,22 +204,21 @@ func change(ne, b namedEstimate, paired map[string]Paired, opts DiffOptions) *Ch
 		kA, kB := int(ne.m.sum), int(b.m.sum)
 		t := stats.ClusteredTwoProportionZ(kA, ne.m.n, stats.DesignEffect(float64(ne.e.Value), seA, ne.m.n),
 			kB, b.m.n, stats.DesignEffect(float64(b.e.Value), seB, b.m.n))
-		se := math.Hypot(seA, seB)
-		z := stats.NormalQuantile(1 - opts.Alpha/2)
-		c.Test, c.P, c.SE = TestClusteredTwoProp, Num(t.P), Num(se)
-		c.CI = Interval{Num(float64(c.Delta) - z*se), Num(float64(c.Delta) + z*se)}
+		c.Test, c.P = TestClusteredTwoProp, Num(t.P)
 	case !ne.m.proportion && !math.IsNaN(seA) && !math.IsNaN(seB):
-		se := math.Hypot(seA, seB)
-		_, pv := stats.ZTest(float64(c.Delta), se)
-		z := stats.NormalQuantile(1 - opts.Alpha/2)
-		c.Test, c.P, c.SE = TestBootZ, Num(pv), Num(se)
-		c.CI = Interval{Num(float64(c.Delta) - z*se), Num(float64(c.Delta) + z*se)}
+		_, pv := stats.ZTest(float64(c.Delta), math.Hypot(seA, seB))
+		c.Test, c.P = TestBootZ, Num(pv)
 	case ne.m.proportion && ne.m.n > 0 && b.m.n > 0:
 		t := stats.TwoProportionZ(int(ne.m.sum), ne.m.n, int(b.m.sum), b.m.n, opts.Alpha)
 		c.Test, c.P, c.CI = TestTwoProp, Num(t.P), Interval{Num(t.Lo), Num(t.Hi)}
 	case !ne.m.proportion && ne.m.n > 0 && b.m.n > 0:
 		t := stats.WelchZ(ne.m.sum, ne.m.sumSq, ne.m.n, b.m.sum, b.m.sumSq, b.m.n, opts.Alpha)
 		c.Test, c.P, c.CI = TestWelch, Num(t.P), Interval{Num(t.Lo), Num(t.Hi)}
+	}
+	if c.Test == TestClusteredTwoProp || c.Test == TestBootZ { // normal interval from both bootstrap SEs
+		se := math.Hypot(seA, seB)
+		z := stats.NormalQuantile(1 - opts.Alpha/2)
+		c.SE, c.CI = Num(se), Interval{Num(float64(c.Delta) - z*se), Num(float64(c.Delta) + z*se)}
 	}
 	if c.Test != TestNone && !c.P.Defined() {
 		c.Test = TestNone

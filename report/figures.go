@@ -179,11 +179,8 @@ func (d *Document) Figures() []Figure {
 	var out []Figure
 	for _, ne := range d.estimates() {
 		e := ne.e
-		f := Figure{Name: ne.name, Labels: ne.labels, Fields: map[string]Num{
-			"value": e.Value, "wilson_lo": e.Wilson[0], "wilson_hi": e.Wilson[1],
-			"boot_lo": e.Boot[0], "boot_hi": e.Boot[1], "k": NaN(), "n": NaN(),
-			"baseline": NaN(), "delta": NaN(), "p": NaN(), "p_adjusted": NaN(), "significant": NaN(), "regression": NaN(),
-		}}
+		f := scalar(ne.name, ne.labels, e.Value)
+		f.Fields["wilson_lo"], f.Fields["wilson_hi"], f.Fields["boot_lo"], f.Fields["boot_hi"] = e.Wilson[0], e.Wilson[1], e.Boot[0], e.Boot[1]
 		if e.N > 0 {
 			f.Fields["k"], f.Fields["n"] = Num(e.K), Num(e.N)
 		}
@@ -194,7 +191,7 @@ func (d *Document) Figures() []Figure {
 		out = append(out, f)
 	}
 	for _, c := range d.Checklists {
-		out = append(out, scalar("checklist_failed", map[string]string{"judge": c.Judge, "condition": c.Condition}, float64(c.Failed)))
+		out = append(out, scalar("checklist_failed", map[string]string{"judge": c.Judge, "condition": c.Condition}, Num(c.Failed)))
 	}
 	h := d.Health
 	review := 0
@@ -202,24 +199,25 @@ func (d *Document) Figures() []Figure {
 		review += r.Episodes
 	}
 	out = append(out,
-		scalar("regressions", nil, float64(d.Summary.Regressions)),
-		scalar("significant_changes", nil, float64(d.Summary.SignificantChanges)),
-		scalar("lake_problems", nil, float64(len(h.Lake.Problems))),
-		scalar("lake_damaged", nil, float64(boolNum(h.Lake.Damaged))),
-		scalar("selftest_failures", nil, float64(h.Verifiers.SelfTestFailures)),
-		scalar("nondeterministic_verifiers", nil, float64(h.Verifiers.Nondeterministic)),
-		scalar("episodes_without_gt", nil, float64(h.Verifiers.WithoutGT)),
-		scalar("needs_review", nil, float64(review)),
+		scalar("regressions", nil, Num(d.Summary.Regressions)),
+		scalar("significant_changes", nil, Num(d.Summary.SignificantChanges)),
+		scalar("lake_problems", nil, Num(len(h.Lake.Problems))),
+		scalar("lake_damaged", nil, boolNum(h.Lake.Damaged)),
+		scalar("selftest_failures", nil, Num(h.Verifiers.SelfTestFailures)),
+		scalar("nondeterministic_verifiers", nil, Num(h.Verifiers.Nondeterministic)),
+		scalar("episodes_without_gt", nil, Num(h.Verifiers.WithoutGT)),
+		scalar("needs_review", nil, Num(review)),
 	)
 	return out
 }
 
-func scalar(name string, labels map[string]string, v float64) Figure {
+// scalar is a figure with this value and every other field undefined.
+func scalar(name string, labels map[string]string, v Num) Figure {
 	f := Figure{Name: name, Labels: labels, Fields: map[string]Num{}}
 	for _, k := range fieldNames {
 		f.Fields[k] = NaN()
 	}
-	f.Fields["value"] = Num(v)
+	f.Fields["value"] = v
 	return f
 }
 

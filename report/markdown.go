@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,15 +19,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if len(d.Judges) > 0 {
 		p("## Judges against ground truth\n\n")
 		p("Majority of runs per episode, %s episodes; value [Wilson] {task-cluster bootstrap}.\n\n", d.Provenance.Params["source"])
-		p("| judge | condition | n | neg | FPR | FDR | TPR | inflation | κ | self-consistency |")
-		if base {
-			p(" FPR change |")
-		}
-		p("\n|---|---|--:|--:|---|---|---|---|---|---|")
-		if base {
-			p("---|")
-		}
-		p("\n")
+		ew.head(base, "| judge | condition | n | neg | FPR | FDR | TPR | inflation | κ | self-consistency |", " FPR change |",
+			"|---|---|--:|--:|---|---|---|---|---|---|")
 		for _, r := range d.Judges {
 			cells := []string{r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
 				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency)}
@@ -38,15 +32,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("\n")
 	}
 	if len(d.Strata) > 0 {
-		p("## FPR by stratum\n\nEach dimension on its own; sources never mixed.\n\n| judge | condition | by | stratum | neg | fp | FPR |")
-		if base {
-			p(" change |")
-		}
-		p("\n|---|---|---|---|--:|--:|---|")
-		if base {
-			p("---|")
-		}
-		p("\n")
+		p("## FPR by stratum\n\nEach dimension on its own; sources never mixed.\n\n")
+		ew.head(base, "| judge | condition | by | stratum | neg | fp | FPR |", " change |", "|---|---|---|---|--:|--:|---|")
 		for _, s := range d.Strata {
 			cells := []string{s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR)}
 			if base {
@@ -92,13 +79,14 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("%s\n\n", strings.Join(st, " → "))
 		p("| benchmark | agent | results | recorded passes | −D1 | −D2 | −D3 | −D4 | trusted | trusted rate [Wilson] | varied | ρ |\n")
 		p("|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
-		for _, a := range append(append([]TrustAgent{}, t.Agents...), t.Total) {
+		agents := append(slices.Clone(t.Agents), t.Total)
+		for _, a := range agents {
 			ew.row(a.Benchmark, a.Agent, itoa(a.Results), itoa(a.RecordedPasses), itoa(a.RemovedD1), itoa(a.RemovedD2), itoa(a.RemovedD3),
 				itoa(a.RemovedD4), itoa(a.Trusted), est(a.TrustedRate)+" "+chg(a.TrustedRate), itoa(a.D4.Varied), num(a.D4.Rho))
 		}
 		p("\n### D4 reliability\n\nTasks with two or more valid trials; varied rate and pass^k {task-cluster bootstrap}; pass^k on the tasks with at least K trials.\n\n")
 		p("| benchmark | agent | tasks | varied rate | pass^k tasks | pass^k |\n|---|---|--:|---|--:|---|\n")
-		for _, a := range append(append([]TrustAgent{}, t.Agents...), t.Total) {
+		for _, a := range agents {
 			ew.row(a.Benchmark, a.Agent, itoa(a.D4.Tasks), num(a.D4.VariedRate)+ivString(a.D4.VariedRateBoot, "{", "}"), itoa(a.D4.PassKTasks), passHatK(a.D4))
 		}
 		p("\n")
@@ -167,6 +155,15 @@ var mdCell = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 // line (headings, list items).
 func md(s string) string { return mdCell.Replace(s) }
 
+// head writes a table's header and alignment lines, with the extra column
+// when base.
+func (e *errWriter) head(base bool, header, extra, align string) {
+	if base {
+		header, align = header+extra, align+"---|"
+	}
+	e.printf("%s\n%s\n", header, align)
+}
+
 // row writes one table row, every cell through md: no value, whatever its
 // column, can shift the columns after it.
 func (e *errWriter) row(cells ...string) {
@@ -181,14 +178,9 @@ func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) 
 // codeSpan wraps s in a code span whose backtick fence is longer than any
 // run of backticks inside s.
 func codeSpan(s string) string {
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
+	longest := 0
+	for _, run := range strings.FieldsFunc(s, func(r rune) bool { return r != '`' }) {
+		longest = max(longest, len(run))
 	}
 	fence := strings.Repeat("`", longest+1)
 	if longest > 0 {

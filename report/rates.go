@@ -1,6 +1,9 @@
 package report
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // CorrectedRates is the corrected success rates section: per judge ×
 // condition the judge-only, ground-truth-only and prediction-powered
@@ -82,11 +85,6 @@ func labelsWorth(n Num) string {
 	return itoa(int64(float64(n) + 0.5))
 }
 
-// rateRows is Rows then ByAgent: every row a table shows.
-func (c *CorrectedRates) rateRows() []RateRow {
-	return append(append([]RateRow{}, c.Rows...), c.ByAgent...)
-}
-
 // writeRatesMarkdown writes the corrected success rates section.
 func writeRatesMarkdown(ew *errWriter, d *Document) {
 	c := d.CorrectedRates
@@ -99,7 +97,7 @@ func writeRatesMarkdown(ew *errWriter, d *Document) {
 		"PPI corrects the judge-only rate with the ground truth (λ = 1); PPI++ tunes λ to minimise the variance. "+
 		"Labels worth: how many ground-truth labels alone would give PPI++'s standard error.\n\n", md(c.GT))
 	p("- prediction: %s\n- assumption: %s\n\n", md(c.Prediction), md(c.Assumption))
-	if rows := c.rateRows(); len(rows) > 0 {
+	if rows := slices.Concat(c.Rows, c.ByAgent); len(rows) > 0 {
 		p("| agent | judge | condition | labelled | unlabelled | judge-only | ground truth only | PPI (λ=1) | PPI++ | λ | labels worth |\n")
 		p("|---|---|---|--:|--:|---|---|---|---|--:|--:|\n")
 		for _, r := range rows {

@@ -44,9 +44,7 @@ func forest(title string, rows []forestRow, lo, hi, ref float64) string {
 		return float64(labelW) + (v-lo)/(hi-lo)*plotW
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		chartW, h, chartW, h, html.EscapeString(title))
-	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	svgStart(&b, "chart", chartW, h, title)
 	// Axis with ticks every 0.1 (or fifths of the span).
 	top, bottom := 20.0, float64(20+rowH*len(rows))
 	step := (hi - lo) / 5
@@ -104,9 +102,7 @@ func bars(title string, labels []string, values []int) string {
 	}
 	plotW := float64(chartW - labelW - plotRightM - 60)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		chartW, h, chartW, h, html.EscapeString(title))
-	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	svgStart(&b, "chart", chartW, h, title)
 	for i, l := range labels {
 		y := 14 + float64(i*rowH)
 		w := plotW * float64(values[i]) / float64(maxV)
@@ -123,9 +119,7 @@ func stacked(title string, labels []string, parts [][]int, names []string) strin
 	h := 20 + rowH*len(labels) + 24
 	plotW := float64(chartW - labelW - plotRightM)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		chartW, h, chartW, h, html.EscapeString(title))
-	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
+	svgStart(&b, "chart", chartW, h, title)
 	for i, l := range labels {
 		y := 14 + float64(i*rowH)
 		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(l))
@@ -155,30 +149,54 @@ func stacked(title string, labels []string, parts [][]int, names []string) strin
 
 // roc draws a ROC curve with the diagonal and the chosen operating point.
 func roc(title string, pts []ROCPoint, op ROCPoint) string {
-	const size, m = 260, 36
-	w, h := size+2*m, size+2*m
-	x := func(v Num) string { return f3(m + float64(v)*size) }
-	y := func(v Num) string { return f3(m + size - float64(v)*size) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		w, h, w, h, html.EscapeString(title))
-	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(title))
-	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>`, m, m, size, size)
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="ref"/>`, m, m+size, m+size, m)
+	sq := square(260)
+	sq.start(&b, "chart", title)
 	var path []string
 	for _, p := range pts {
-		path = append(path, x(p.FPR)+","+y(p.TPR))
+		path = append(path, sq.x(p.FPR)+","+sq.y(p.TPR))
 	}
 	fmt.Fprintf(&b, `<polyline points="%s" class="curve"/>`, strings.Join(path, " "))
 	if op.FPR.Defined() && op.TPR.Defined() {
-		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" class="pt bad"><title>held-out FPR %.3f, TPR %.3f</title></circle>`, x(op.FPR), y(op.TPR), float64(op.FPR), float64(op.TPR))
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" class="pt bad"><title>held-out FPR %.3f, TPR %.3f</title></circle>`,
+			sq.x(op.FPR), sq.y(op.TPR), float64(op.FPR), float64(op.TPR))
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" class="tick" text-anchor="middle">false-positive rate</text>`, m+size/2, h-6)
-	fmt.Fprintf(&b, `<text x="12" y="%d" class="tick" transform="rotate(-90 12 %d)" text-anchor="middle">true-positive rate</text>`, m+size/2, m+size/2)
-	for _, t := range []float64{0, 0.5, 1} {
-		fmt.Fprintf(&b, `<text x="%s" y="%d" class="tick" text-anchor="middle">%.1f</text>`, x(Num(t)), m+size+14, t)
-		fmt.Fprintf(&b, `<text x="%d" y="%s" class="tick" text-anchor="end">%.1f</text>`, m-4, y(Num(t)), t)
+	sq.end(&b, "false-positive rate", "true-positive rate")
+	return b.String()
+}
+
+// svgStart opens a w × h chart of the given class with its title.
+func svgStart(b *strings.Builder, class string, w, h int, title string) {
+	fmt.Fprintf(b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		class, w, h, w, h, html.EscapeString(title))
+	fmt.Fprintf(b, `<title>%s</title>`, html.EscapeString(title))
+}
+
+// square is the unit square of ROC and reliability charts, drawn this many
+// pixels wide inside a 36-pixel margin.
+type square int
+
+const squareMargin = 36
+
+func (s square) x(v Num) string { return f3(squareMargin + float64(v)*float64(s)) }
+func (s square) y(v Num) string { return f3(squareMargin + float64(s) - float64(v)*float64(s)) }
+
+// start opens the chart with its frame and diagonal.
+func (s square) start(b *strings.Builder, class, title string) {
+	n, m := int(s), squareMargin
+	svgStart(b, class, n+2*m, n+2*m, title)
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" class="frame"/>`, m, m, n, n)
+	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="ref"/>`, m, m+n, m+n, m)
+}
+
+// end writes the axis labels and ticks and closes the chart.
+func (s square) end(b *strings.Builder, xLabel, yLabel string) {
+	n, m := int(s), squareMargin
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="tick" text-anchor="middle">%s</text>`, m+n/2, n+2*m-6, xLabel)
+	fmt.Fprintf(b, `<text x="12" y="%d" class="tick" transform="rotate(-90 12 %d)" text-anchor="middle">%s</text>`, m+n/2, m+n/2, yLabel)
+	for _, t := range []Num{0, 0.5, 1} {
+		fmt.Fprintf(b, `<text x="%s" y="%d" class="tick" text-anchor="middle">%.1f</text>`, s.x(t), m+n+14, t)
+		fmt.Fprintf(b, `<text x="%d" y="%s" class="tick" text-anchor="end">%.1f</text>`, m-4, s.y(t), t)
 	}
 	b.WriteString(`</svg>`)
-	return b.String()
 }
