@@ -28,33 +28,43 @@ func (None) Run(ctx context.Context, spec Spec) (Result, error) {
 	if err := spec.validate(false); err != nil {
 		return Result{}, err
 	}
-	lim := spec.Limits.withDefaults()
+	return runHost(ctx, spec, spec.Limits.withDefaults(), spec.Command, spec.Snapshot,
+		&syscall.SysProcAttr{Setpgid: true}, "run", false)
+}
+
+// runHost runs argv on the host in a process group of its own (attr), with
+// spec's timeout and Env (nothing of the host's) and lim's output cap, from
+// dir ("" keeps ours); reap kills what the group leaves behind. A non-zero
+// exit is not an error; errors start with prefix.
+func runHost(ctx context.Context, spec Spec, lim Limits, argv []string, dir string,
+	attr *syscall.SysProcAttr, prefix string, reap bool) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, spec.timeout())
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, spec.Command[0], spec.Command[1:]...)
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Env = append([]string{}, spec.Env...)
-	if spec.Snapshot != "" {
-		cmd.Dir = spec.Snapshot
-	}
+	cmd.Dir = dir
 	stdout, stderr := &capture{limit: lim.OutputBytes}, &capture{limit: lim.OutputBytes}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = attr
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	res := Result{Duration: time.Since(start), ExitCode: exitCode(cmd.ProcessState)}
 	fill(&res, stdout, stderr)
+	if reap && cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the group
+	}
 	if runCtx.Err() != nil {
 		res.TimedOut = ctx.Err() == nil
 		if ctx.Err() != nil {
-			return res, fmt.Errorf("run: %w", ctx.Err())
+			return res, fmt.Errorf("%s: %w", prefix, ctx.Err())
 		}
 		return res, nil
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return res, fmt.Errorf("run: %w", err)
+		return res, fmt.Errorf("%s: %w", prefix, err)
 	}
 	return res, nil
 }
