@@ -149,22 +149,14 @@ func checkFile(root string, f FileEntry) (Problem, bool) {
 	bad := func(kind, format string, args ...any) (Problem, bool) {
 		return Problem{Path: f.Path, Kind: kind, Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
-	name := filepath.Join(root, filepath.FromSlash(f.Path))
-	fh, err := os.Open(name)
-	if os.IsNotExist(err) {
-		return bad("missing", "file listed in the manifest does not exist")
+	if p, ok := statFile(root, f); !ok {
+		return p, false
 	}
+	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
 	if err != nil {
 		return bad("unreadable", "%v", err)
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return bad("unreadable", "%v", err)
-	}
-	if st.Size() != f.Bytes {
-		return bad("size", "%d bytes, manifest says %d", st.Size(), f.Bytes)
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, fh); err != nil {
 		return bad("unreadable", "%v", err)
@@ -172,7 +164,7 @@ func checkFile(root string, f FileEntry) (Problem, bool) {
 	if sum := hex.EncodeToString(h.Sum(nil)); sum != f.SHA256 {
 		return bad("sha256", "sha256 %s, manifest says %s", sum, f.SHA256)
 	}
-	pf, err := parquet.OpenFile(fh, st.Size())
+	pf, err := parquet.OpenFile(fh, f.Bytes)
 	if err != nil {
 		return bad("unreadable", "not a Parquet file: %v", err)
 	}

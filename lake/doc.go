@@ -24,7 +24,7 @@
 //
 // Every table is declared once, in tables.go; its partition and key columns
 // and its content hash derive from the row type's struct tags (rowtype.go).
-// A Writer copies new rows into batches per partition (rowbatch.go); each
+// A Writer copies new rows into batches per partition (shred.go); each
 // data file is written in a goroutine of its own by parquet-go's
 // GenericWriter, which hashes the rows for the key index as it goes. The
 // format is described for users in docs/lake-format.md.

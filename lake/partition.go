@@ -2,6 +2,7 @@ package lake
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 )
@@ -23,23 +24,11 @@ func EncodePartitionValue(v string) string {
 
 // DecodePartitionValue reverses EncodePartitionValue.
 func DecodePartitionValue(s string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", fmt.Errorf("%w: truncated escape in %q", ErrBadPath, s)
-		}
-		var c byte
-		if _, err := fmt.Sscanf(s[i+1:i+3], "%02X", &c); err != nil {
-			return "", fmt.Errorf("%w: bad escape in %q", ErrBadPath, s)
-		}
-		b.WriteByte(c)
-		i += 2
+	v, err := url.PathUnescape(s)
+	if err != nil {
+		return "", fmt.Errorf("%w: bad escape in %q", ErrBadPath, s)
 	}
-	return b.String(), nil
+	return v, nil
 }
 
 // PartitionDir returns the folder of a partition relative to the lake root,

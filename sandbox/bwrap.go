@@ -3,11 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -111,41 +109,11 @@ func (b *Bwrap) Run(ctx context.Context, spec Spec) (Result, error) {
 		b.log.Warn("prlimit not found; bwrap runs without memory and process limits", "path", b.opts.PrlimitPath)
 	}
 
-	runCtx, cancel := context.WithTimeout(ctx, spec.timeout())
-	defer cancel()
-	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
-	cmd.Env = append([]string{}, spec.Env...) // never the host's environment
-	cmd.Dir = "/"
-	stdout, stderr := &capture{limit: lim.OutputBytes}, &capture{limit: lim.OutputBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if asRoot {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: sandboxUID, Gid: sandboxGID, Groups: []uint32{}}
+		attr.Credential = &syscall.Credential{Uid: sandboxUID, Gid: sandboxGID, Groups: []uint32{}}
 	}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-
-	start := time.Now()
-	err := cmd.Run()
-	res := Result{Duration: time.Since(start)}
-	fill(&res, stdout, stderr)
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the group
-	}
-	if runCtx.Err() != nil {
-		res.TimedOut = ctx.Err() == nil
-		res.ExitCode = exitCode(cmd.ProcessState)
-		if ctx.Err() != nil {
-			return res, fmt.Errorf("run bwrap: %w", ctx.Err())
-		}
-		return res, nil
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return res, fmt.Errorf("run bwrap: %w", err)
-	}
-	res.ExitCode = exitCode(cmd.ProcessState)
-	return res, nil
+	return runHost(ctx, spec, lim, argv, "/", attr, "run bwrap", true)
 }
 
 // args builds the bwrap command line (without the prlimit prefix).

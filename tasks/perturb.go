@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/trustlake/trustlake/schema"
 )
@@ -61,38 +62,33 @@ func Perturb(ctx context.Context, lib *Library, r Runner, dirs []string, outDir 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []PerturbResult
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out, nil
+	return slices.Concat(rows...), nil
 }
 
 func perturbOne(ctx context.Context, v *verifier, dir, outDir string) []PerturbResult {
 	m, t, o, bad := v.label(ctx, dir)
 	parent := PerturbResult{ParentDir: dir, ParentID: m.EpisodeID, TaskID: m.TaskID}
-	if bad != nil {
-		parent.Status, parent.Err = bad.Status, bad.Err
+	alone := func(status, msg string) []PerturbResult { // one row for the whole parent
+		parent.Status, parent.Err = status, msg
 		return []PerturbResult{parent}
+	}
+	if bad != nil {
+		return alone(bad.Status, bad.Err)
 	}
 	if !o.Pass {
-		parent.Status, parent.Err = PerturbSkipped, "the parent episode does not pass its verifier"
-		return []PerturbResult{parent}
+		return alone(PerturbSkipped, "the parent episode does not pass its verifier")
 	}
 	if len(t.Perturbations) == 0 {
-		parent.Status, parent.Err = PerturbSkipped, "the task declares no perturbations"
-		return []PerturbResult{parent}
+		return alone(PerturbSkipped, "the task declares no perturbations")
 	}
 	state, cleanup, err := extractState(ctx, dir)
 	if err != nil {
-		parent.Status, parent.Err = PerturbError, err.Error()
-		return []PerturbResult{parent}
+		return alone(PerturbError, err.Error())
 	}
 	defer cleanup()
 	rawMeta, err := os.ReadFile(filepath.Join(dir, MetaFile))
 	if err != nil {
-		parent.Status, parent.Err = PerturbError, err.Error()
-		return []PerturbResult{parent}
+		return alone(PerturbError, err.Error())
 	}
 	var out []PerturbResult
 	seen := map[string]int{}

@@ -12,15 +12,13 @@ func forEach(ctx context.Context, n, jobs int, fn func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range next {
 				fn(i)
 			}
-		}()
+		})
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if ctx.Err() != nil {
 			break
 		}

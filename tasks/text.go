@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -58,7 +59,8 @@ func WritePerturbText(w io.Writer, res []PerturbResult) {
 	fmt.Fprintln(tw, "PARENT\tPERTURBATION\tSTATUS\tCATEGORY\tEPISODE\tNOTE")
 	for _, x := range res {
 		counts[x.Status]++
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", orDash(x.ParentID), orDash(x.Perturbation), x.Status, orDash(x.Category), orDash(x.Dir), render.Clip(x.Err, 100))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cmp.Or(x.ParentID, "-"), cmp.Or(x.Perturbation, "-"),
+			x.Status, cmp.Or(x.Category, "-"), cmp.Or(x.Dir, "-"), render.Clip(x.Err, 100))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "caught %d, survived %d, skipped %d, errors %d\n", counts[PerturbCaught], counts[PerturbSurvived], counts[PerturbSkipped],
@@ -73,11 +75,4 @@ func verdictText(pass bool, category string) string {
 		return "fail"
 	}
 	return "fail " + category
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
