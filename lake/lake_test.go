@@ -166,6 +166,16 @@ func TestPartitionRoundTrip(t *testing.T) {
 	}
 }
 
+// A folder name with a malformed or cut-off escape is refused, not read as
+// some other value.
+func TestPartitionBadEscape(t *testing.T) {
+	for _, s := range []string{"a%1z", "a%4", "%", "a%zz"} {
+		if got, err := lake.DecodePartitionValue(s); !errors.Is(err, lake.ErrBadPath) {
+			t.Errorf("DecodePartitionValue(%q) = %q, %v; want ErrBadPath", s, got, err)
+		}
+	}
+}
+
 func FuzzParsePartitionDir(f *testing.F) {
 	f.Add("verdicts/judge=a%3Ab/condition=E1-final/part-1.parquet")
 	f.Add("episodes/agent=x/part.parquet")
