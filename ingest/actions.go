@@ -29,7 +29,8 @@ func (b *batch) episodeActions(ctx context.Context, dir string, ep *schema.Episo
 	var screens int64
 	for {
 		lb := c.lines
-		lb.buf, lb.starts, lb.ends, lb.nums, c.errs = lb.buf[:0], lb.starts[:0], lb.ends[:0], lb.nums[:0], nil
+		lb.reset()
+		c.errs = nil
 		if !ch.fill(c, name) {
 			return screens, nil
 		}

@@ -114,7 +114,7 @@ func readChunks(ctx context.Context, r io.Reader, src string, maxLine int, work,
 	ch := &chunker{r: r, maxLine: maxLine}
 	for ctx.Err() == nil {
 		lb := lineBufs.Get().(*lineBuf)
-		lb.buf, lb.starts, lb.ends, lb.nums = lb.buf[:0], lb.starts[:0], lb.ends[:0], lb.nums[:0]
+		lb.reset()
 		c := &rawChunk{lines: lb, res: make(chan *decodedChunk, 1)}
 		if !ch.fill(c, src) {
 			lineBufs.Put(lb)

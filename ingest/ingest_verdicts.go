@@ -82,6 +82,11 @@ type lineBuf struct {
 	nums   []int64
 }
 
+// reset empties l for the next chunk, keeping its memory.
+func (l *lineBuf) reset() {
+	l.buf, l.starts, l.ends, l.nums = l.buf[:0], l.starts[:0], l.ends[:0], l.nums[:0]
+}
+
 // decodeWorkers decode chunks in parallel; the consumer takes them in order.
 const decodeWorkers = 2
 
