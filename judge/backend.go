@@ -247,8 +247,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
 	case <-ctx.Done():
-		return ctx.Err()
 	}
+	return ctx.Err() // a stop that came as the timer fired still stops
 }

@@ -30,7 +30,10 @@ func LoadSources(l *lake.Lake, opts LoadOptions) ([]*Source, error) {
 			return
 		}
 		s := &Source{EpisodeID: e.EpisodeID, TaskID: e.TaskID, Dir: e.Dir, FinalMessage: e.FinalMessage}
-		s.TaskText = cmp.Or(opts.TaskTexts[e.TaskID], extraText(e.Extra, "instruction", "task_text"))
+		s.TaskText = opts.TaskTexts[e.TaskID]
+		if s.TaskText == "" { // decode Extra only when no task text was given
+			s.TaskText = extraText(e.Extra, "instruction", "task_text")
+		}
 		s.Secrets = Secrets{EpisodeID: e.EpisodeID, Source: e.Source}
 		if e.Perturbation != nil {
 			s.Secrets.Perturbation = *e.Perturbation

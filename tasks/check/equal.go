@@ -50,7 +50,7 @@ func normalize(v any) any {
 		return float64(rv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return float64(rv.Uint())
-	case reflect.Float32:
+	case reflect.Float32, reflect.Float64:
 		return rv.Float()
 	}
 	return v
