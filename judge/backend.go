@@ -123,10 +123,10 @@ func IsRedirect(err error) bool {
 }
 
 // exchange posts the request body of format (built once per pack by build)
-// to url, with headers given as name, value pairs (an empty value is not
-// sent), and decodes a 2xx reply strictly into out. It returns the reply.
+// to url with headers (an empty value is not sent), and decodes a 2xx reply
+// strictly into out. It returns the reply.
 func (o *HTTPOptions) exchange(ctx context.Context, req *Request, format string, build func() ([]byte, error),
-	url string, out any, what string, headers ...string) ([]byte, error) {
+	url string, out any, what string, headers map[string]string) ([]byte, error) {
 	body, err := req.body(format, build)
 	if err != nil {
 		return nil, err
@@ -136,9 +136,9 @@ func (o *HTTPOptions) exchange(ctx context.Context, req *Request, format string,
 		return nil, &CallError{Msg: fmt.Sprintf("build request: %v", err)}
 	}
 	hr.Header.Set("Content-Type", "application/json")
-	for i := 0; i < len(headers); i += 2 {
-		if headers[i+1] != "" {
-			hr.Header.Set(headers[i], headers[i+1])
+	for name, value := range headers {
+		if value != "" {
+			hr.Header.Set(name, value)
 		}
 	}
 	sec := o.secrets()

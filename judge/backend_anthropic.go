@@ -44,7 +44,7 @@ func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
 			"messages":    []map[string]any{{"role": "user", "content": content}},
 		})
 	}, strings.TrimRight(b.BaseURL, "/")+"/v1/messages", &r, "messages",
-		"anthropic-version", AnthropicVersion, "x-api-key", b.APIKey)
+		map[string]string{"anthropic-version": AnthropicVersion, "x-api-key": b.APIKey})
 	if err != nil {
 		return Reply{}, err
 	}

@@ -47,7 +47,8 @@ func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
 			"max_tokens":  req.MaxTokens,
 			"messages":    []map[string]any{{"role": "user", "content": parts}},
 		})
-	}, strings.TrimRight(b.BaseURL, "/")+"/chat/completions", &r, "chat completions", "Authorization", bearer(b.APIKey))
+	}, strings.TrimRight(b.BaseURL, "/")+"/chat/completions", &r, "chat completions",
+		map[string]string{"Authorization": bearer(b.APIKey)})
 	if err != nil {
 		return Reply{}, err
 	}

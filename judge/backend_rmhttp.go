@@ -30,7 +30,7 @@ func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
 			actions = append(actions, s.Action)
 		}
 		return json.Marshal(map[string]any{"model": req.Model, "instruction": req.Pack.TaskText, "screenshots": shots, "actions": actions})
-	}, b.BaseURL, &r, "reward model", "Authorization", bearer(b.APIKey))
+	}, b.BaseURL, &r, "reward model", map[string]string{"Authorization": bearer(b.APIKey)})
 	if err != nil {
 		return Reply{}, err
 	}
