@@ -104,8 +104,11 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 	}
 	out := Comparison{JudgeA: opts.A.String(), JudgeB: opts.B.String(), Threshold: opts.Threshold, Source: mo.Source, UncertainPolicy: mo.UncertainPolicy,
 		Alpha: mo.Alpha, Bootstrap: mo.Resamples, Seed: mo.Seed, GT: mo.GT, Warnings: []string{}}
-	for mode, p := range []*Paired{&out.Negatives, &out.Positives, &out.Accuracy} {
-		if *p, err = paired(pairs, mode, mo.UncertainPolicy, mo.boot(opts.Workers)); err != nil {
+	for _, side := range []struct {
+		p    *Paired
+		mode int
+	}{{&out.Negatives, pairNegatives}, {&out.Positives, pairPositives}, {&out.Accuracy, pairAccuracy}} {
+		if *side.p, err = paired(pairs, side.mode, mo.UncertainPolicy, mo.boot(opts.Workers)); err != nil {
 			return Comparison{}, err
 		}
 	}
@@ -137,8 +140,7 @@ func Accepts(majority, policy string) (accept, ok bool) {
 }
 
 // What paired compares: acceptance on GT negatives (FPR) or positives
-// (TPR), or agreement with the reference on all episodes (accuracy);
-// Compare fills its sides in this order.
+// (TPR), or agreement with the reference on all episodes (accuracy).
 const (
 	pairNegatives = iota
 	pairPositives

@@ -121,9 +121,12 @@ func ClusterBootstrapN(ids []string, k int, stat func(idx []int, out []float64),
 		stat(order, est)
 	}
 	R := opts.Resamples
-	vals := make([]float64, k*R)
+	var vals []float64
+	if len(ids) >= 2 {
+		vals = make([]float64, k*R)
+	}
 	res := make([][]float64, opts.Workers)
-	err = draw(ids, opts, func(worker, r int, idx []int) {
+	err = draw(order, opts, func(worker, r int, idx []int) {
 		if res[worker] == nil {
 			res[worker] = make([]float64, k)
 		}
@@ -155,8 +158,12 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 	if err != nil {
 		return err
 	}
+	order, err := canonicalOrder(ids)
+	if err != nil {
+		return err
+	}
 	counts := make([][]int, opts.Workers)
-	return draw(ids, opts, func(worker, r int, idx []int) {
+	return draw(order, opts, func(worker, r int, idx []int) {
 		if counts[worker] == nil {
 			counts[worker] = make([]int, len(ids))
 		}
@@ -170,17 +177,13 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 }
 
 // draw is the one resampling engine: it runs fn on every resample r of
-// opts (defaults filled) with idx, the positions into ids of len(ids)
-// clusters drawn with replacement from r's own stream (reseed) over the
-// clusters sorted by id. Each worker takes a block of consecutive
-// resamples. With fewer than two clusters fn is never called. It fails on
-// duplicate ids, or with ErrStopped when opts.Stop closes.
-func draw(ids []string, opts BootstrapOptions, fn func(worker, r int, idx []int)) error {
-	order, err := canonicalOrder(ids)
-	if err != nil {
-		return err
-	}
-	n := len(ids)
+// opts (defaults filled) with idx, len(order) positions drawn with
+// replacement from order (the clusters sorted by id, canonicalOrder) with
+// r's own stream (reseed). Each worker takes a block of consecutive
+// resamples. With fewer than two clusters fn is never called. It fails
+// with ErrStopped when opts.Stop closes.
+func draw(order []int, opts BootstrapOptions, fn func(worker, r int, idx []int)) error {
+	n := len(order)
 	if n < 2 {
 		return nil
 	}

@@ -50,8 +50,9 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 		offs[g+1] = len(est)
 	}
 	R := opts.Resamples
-	vals := make([]float64, len(est)*R) // vals[v*R+r]: value v in resample r
+	var vals []float64 // vals[v*R+r]: value v in resample r
 	if len(ids) >= 2 && len(est) > 0 {
+		vals = make([]float64, len(est)*R)
 		plan := planAllSums(groups, len(ids))
 		type scratch struct {
 			sums, out []float64

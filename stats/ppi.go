@@ -215,9 +215,10 @@ func PPIBootstrap(ids []string, cells []PPISums, opts BootstrapOptions) (PPIBoot
 			vals[k*R+r] = v[k]
 		}
 	})
+	clusters := len(ids)
 	if err != nil {
-		return PPIBoot{}, err
+		clusters = 0 // the estimates, with no interval
 	}
-	ivs := intervals(est[:], vals, len(ids), o)
-	return PPIBoot{JudgeOnly: ivs[0], GTOnly: ivs[1], PPI: ivs[2], Tuned: ivs[3]}, nil
+	ivs := intervals(est[:], vals, clusters, o)
+	return PPIBoot{JudgeOnly: ivs[0], GTOnly: ivs[1], PPI: ivs[2], Tuned: ivs[3]}, err
 }

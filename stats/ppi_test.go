@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -129,4 +130,28 @@ func TestPPICoverage(t *testing.T) {
 	}
 	t.Logf("coverage PPI %.3f PPI++ %.3f judge-only %.3f; mean width PPI++ %.4f, ground truth alone %.4f",
 		float64(ppi)/trials, float64(tuned)/trials, float64(judge)/trials, widthTuned/trials, widthGT/trials)
+}
+
+// A stopped PPI bootstrap still returns its point estimates, with no
+// interval (NaN bounds, OK false), beside ErrStopped.
+func TestPPIBootstrapStopped(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	cells := []PPISums{{N: 2, Y: 1, YY: 1, F: 1, FF: 1, YF: 1}, {N: 1, Y: 1, YY: 1, F: 1, FF: 1, YF: 1, NU: 4, FU: 2, FFU: 2},
+		{N: 2, F: 1, FF: 1, NU: 3, FU: 1, FFU: 1}}
+	stop := make(chan struct{})
+	close(stop)
+	got, err := PPIBootstrap(ids, cells, BootstrapOptions{Workers: 1, Stop: stop})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("err = %v, want ErrStopped", err)
+	}
+	var total PPISums
+	for _, c := range cells {
+		total.AddScaled(c, 1)
+	}
+	want := ppiValues(total)
+	for k, iv := range []Interval{got.JudgeOnly, got.GTOnly, got.PPI, got.Tuned} {
+		if iv.Estimate != want[k] || iv.OK || !math.IsNaN(iv.Lo) || !math.IsNaN(iv.Hi) {
+			t.Errorf("interval %d = %+v, want estimate %v with no interval", k, iv, want[k])
+		}
+	}
 }
