@@ -183,9 +183,12 @@ func (b *batch) reject(file string, line int64, err error) {
 }
 
 // recordErrors turns err into RecordErrors at file:line: one per field
-// error it holds, or one without a field; a RecordError it holds (one that
-// names its own place) is kept as it is.
+// error it holds, or one without a field; RecordErrors or a RecordError it
+// holds (errors that name their own place) are kept as they are.
 func recordErrors(file string, line int64, err error) []*schema.RecordError {
+	if res := RecordErrors(nil); errors.As(err, &res) {
+		return res
+	}
 	if re := (*schema.RecordError)(nil); errors.As(err, &re) {
 		return []*schema.RecordError{re}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,5 +298,39 @@ func TestFolderArgument(t *testing.T) {
 	var rej *ingest.Rejected
 	if !errors.As(err, &rej) || !strings.Contains(rej.Error(), "1 input record") || !strings.Contains(rej.Errors[0].Error(), "no *.jsonl files") {
 		t.Fatalf("empty folder: %v", err)
+	}
+}
+
+// actions.jsonl: a line over MaxLineBytes between two bad lines is refused at
+// its own line, every error in line order with its file, and the good line
+// of the same file is not counted as added (the batch rolls back).
+func TestActionsBadLinesInOrder(t *testing.T) {
+	dir := t.TempDir()
+	ep := filepath.Join(dir, "ep1")
+	os.MkdirAll(ep, 0o755)
+	os.WriteFile(filepath.Join(ep, "meta.json"), []byte(`{"episode_id":"ep1","task_id":"t","source":"natural","agent":{"name":"a","version":"1"}}`), 0o644)
+	lines := []string{
+		`{"step":"one","action":"click"}`,
+		`{"step":2,"action":"type","text":"` + strings.Repeat("x", 400) + `"}`,
+		``,
+		`{"step":4,"action":"click"}`,
+		`{"step":5,`,
+	}
+	actions := filepath.Join(ep, "actions.jsonl")
+	os.WriteFile(actions, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	_, err := ingest.Episodes(t.Context(), seedLake(t), []string{dir}, ingest.Options{MaxLineBytes: 256})
+	var rej *ingest.Rejected
+	if !errors.As(err, &rej) {
+		t.Fatalf("err = %v, want Rejected", err)
+	}
+	var got []string
+	for _, e := range rej.Errors {
+		got = append(got, fmt.Sprintf("%s:%d", filepath.Base(e.File), e.Line))
+	}
+	if fmt.Sprint(got) != "[actions.jsonl:1 actions.jsonl:2 actions.jsonl:5]" {
+		t.Fatalf("errors at %v, want lines 1, 2, 5 of actions.jsonl:\n%v", got, err)
+	}
+	if !errors.Is(rej.Errors[1], schema.ErrTooLong) {
+		t.Errorf("line 2: %v, want ErrTooLong", rej.Errors[1])
 	}
 }
