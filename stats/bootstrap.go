@@ -126,9 +126,14 @@ func ClusterBootstrapN(ids []string, k int, stat func(idx []int, out []float64),
 		vals = make([]float64, k*R)
 	}
 	res := make([][]float64, opts.Workers)
-	err = draw(order, opts, func(worker, r int, idx []int) {
+	idxs := make([][]int, opts.Workers)
+	err = resamples(len(ids), opts, func(worker, r int, rng *rand.Rand) {
 		if res[worker] == nil {
-			res[worker] = make([]float64, k)
+			res[worker], idxs[worker] = make([]float64, k), make([]int, len(ids))
+		}
+		idx := idxs[worker]
+		for j := range idx {
+			idx[j] = order[rng.IntN(len(order))]
 		}
 		stat(idx, res[worker])
 		for j, v := range res[worker] {
@@ -163,32 +168,31 @@ func ClusterCounts(ids []string, opts BootstrapOptions, fn func(worker, r int, c
 		return err
 	}
 	counts := make([][]int, opts.Workers)
-	return draw(order, opts, func(worker, r int, idx []int) {
+	n := len(ids)
+	return resamples(n, opts, func(worker, r int, rng *rand.Rand) {
 		if counts[worker] == nil {
-			counts[worker] = make([]int, len(ids))
+			counts[worker] = make([]int, n)
 		}
 		c := counts[worker]
-		clear(c)
-		for _, i := range idx {
-			c[i]++
+		clear(c) // drawn straight into counts: the hot path of metrics and the report
+		for range n {
+			c[order[rng.IntN(n)]]++
 		}
 		fn(worker, r, c)
 	})
 }
 
-// draw is the one resampling engine: it runs fn on every resample r of
-// opts (defaults filled) with idx, len(order) positions drawn with
-// replacement from order (the clusters sorted by id, canonicalOrder) with
-// r's own stream (reseed). Each worker takes a block of consecutive
+// resamples is the one resampling engine: it runs fn on every resample r of
+// opts (defaults filled) with rng on r's own stream (reseed), from which fn
+// draws the n clusters of r, each as order[rng.IntN(n)] over the clusters
+// sorted by id (canonicalOrder). Each worker takes a block of consecutive
 // resamples. With fewer than two clusters fn is never called. It fails
 // with ErrStopped when opts.Stop closes.
-func draw(order []int, opts BootstrapOptions, fn func(worker, r int, idx []int)) error {
-	n := len(order)
+func resamples(n int, opts BootstrapOptions, fn func(worker, r int, rng *rand.Rand)) error {
 	if n < 2 {
 		return nil
 	}
 	parallel(opts.Workers, func(worker, workers int) {
-		idx := make([]int, n)
 		src := &rand.PCG{}
 		rng := rand.New(src)
 		R := opts.Resamples
@@ -197,10 +201,7 @@ func draw(order []int, opts BootstrapOptions, fn func(worker, r int, idx []int))
 				return
 			}
 			reseed(src, opts.Seed, r)
-			for j := range idx {
-				idx[j] = order[rng.IntN(n)]
-			}
-			fn(worker, r, idx)
+			fn(worker, r, rng)
 		}
 	})
 	if stopped(opts.Stop) {
