@@ -92,8 +92,7 @@ func (s *Server) episodes(ctx context.Context, f queries.ViewerFilter) (episodeP
 	if len(page.Episodes) > limit {
 		page.Episodes = page.Episodes[:limit]
 		last := page.Episodes[limit-1]
-		c := encodeCursor(last.TaskID, last.EpisodeID)
-		page.Next = &c
+		page.Next = new(encodeCursor(last.TaskID, last.EpisodeID))
 	}
 	return page, nil
 }

@@ -3,13 +3,12 @@ package view
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/queries"
@@ -36,18 +35,7 @@ func (s *Server) remember(sha string, ref blobRef) {
 }
 
 // isSHA256 reports whether v is 64 lowercase hex digits.
-func isSHA256(v string) bool {
-	if len(v) != 64 {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func isSHA256(v string) bool { return len(v) == 64 && strings.Trim(v, "0123456789abcdef") == "" }
 
 // lookup finds where the lake records sha: remembered from an episode
 // read, else in the lake (evidence packs and their images, actions'
@@ -85,43 +73,47 @@ func (s *Server) lookup(ctx context.Context, sha string) ([]blobRef, error) {
 	return out, nil
 }
 
-// packCache keeps the last few decoded packs (an episode page asks for
+// packsCached is how many decoded packs are kept (an episode page asks for
 // each of a pack's images in turn).
-type packCache struct {
-	order []string
-	packs map[string]*judge.Pack
-}
-
 const packsCached = 8
 
 // pack returns the decoded pack sha from the lake's pack store.
 func (s *Server) pack(sha string) (*judge.Pack, error) {
 	s.mu.Lock()
-	if p, ok := s.packs.packs[sha]; ok {
-		s.mu.Unlock()
+	p, ok := s.packs.vals[sha]
+	s.mu.Unlock()
+	if ok {
 		return p, nil
 	}
-	s.mu.Unlock()
 	data, err := s.store.Get(sha)
 	if err != nil {
 		return nil, err
 	}
-	p, err := judge.DecodePack(data)
-	if err != nil {
+	if p, err = judge.DecodePack(data); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.packs.packs == nil {
-		s.packs.packs = map[string]*judge.Pack{}
-	}
-	if len(s.packs.order) == packsCached {
-		delete(s.packs.packs, s.packs.order[0])
-		s.packs.order = s.packs.order[1:]
-	}
-	s.packs.order = append(s.packs.order, sha)
-	s.packs.packs[sha] = p
+	s.packs.put(sha, p, packsCached)
 	return p, nil
+}
+
+// fifo holds the values last put, by key, forgetting the oldest past size.
+type fifo[V any] struct {
+	keys []string
+	vals map[string]V
+}
+
+func (c *fifo[V]) put(key string, v V, size int) {
+	if c.vals == nil {
+		c.vals = map[string]V{}
+	}
+	if len(c.keys) == size {
+		delete(c.vals, c.keys[0])
+		c.keys = c.keys[1:]
+	}
+	c.keys = append(c.keys, key)
+	c.vals[key] = v
 }
 
 // blob is GET /blobs/{sha256}: an image (or file) by content hash, only
@@ -170,8 +162,7 @@ func (s *Server) blobBytes(ref blobRef, sha string) ([]byte, bool) {
 		}
 		data = b
 	}
-	sum := sha256.Sum256(data)
-	return data, data != nil && hex.EncodeToString(sum[:]) == sha
+	return data, data != nil && judge.SHA256Hex(data) == sha
 }
 
 // PackView is a pack as sent to the judge, its images as URLs instead of
@@ -230,13 +221,12 @@ func (s *Server) apiPack(w http.ResponseWriter, r *http.Request) {
 
 // evidenceRow is an evidence table row as read.
 type evidenceRow struct {
-	Condition    string `json:"condition"`
-	PackSHA256   string `json:"pack_sha256"`
-	Inputs       string `json:"inputs"`
-	NImages      int64  `json:"n_images"`
-	PackBytes    int64  `json:"pack_bytes"`
-	MaxImageSide int64  `json:"max_image_side"`
-	Guard        string `json:"guard"`
+	Condition  string `json:"condition"`
+	PackSHA256 string `json:"pack_sha256"`
+	Inputs     string `json:"inputs"`
+	NImages    int64  `json:"n_images"`
+	PackBytes  int64  `json:"pack_bytes"`
+	Guard      string `json:"guard"`
 }
 
 // EvidencePack is one condition's pack on the episode page: the evidence
@@ -255,7 +245,7 @@ type EvidencePack struct {
 }
 
 // fillEvidence loads each condition's pack and records its hashes.
-func (s *Server) fillEvidence(d *EpisodeDetail, rows []evidenceRow) error {
+func (s *Server) fillEvidence(d *EpisodeDetail, rows []evidenceRow) {
 	d.Evidence = []EvidencePack{}
 	for _, e := range rows {
 		ep := EvidencePack{Condition: e.Condition, PackSHA256: e.PackSHA256, NImages: e.NImages, PackBytes: e.PackBytes, Guard: e.Guard}
@@ -274,11 +264,9 @@ func (s *Server) fillEvidence(d *EpisodeDetail, rows []evidenceRow) error {
 			}
 			s.remember(e.PackSHA256, blobRef{kind: "pack", pack: e.PackSHA256})
 			if d.Instruction == nil {
-				t := p.TaskText
-				d.Instruction = &t
+				d.Instruction = new(p.TaskText)
 			}
 		}
 		d.Evidence = append(d.Evidence, ep)
 	}
-	return nil
 }

@@ -73,20 +73,19 @@ type Effective struct {
 
 // GTRow is one ground-truth row with its verifier's self-tests.
 type GTRow struct {
-	VerifierSHA256 string          `json:"verifier_sha256"`
-	Pass           bool            `json:"pass"`
-	Score          *float64        `json:"score"`
-	Category       *string         `json:"category"`
-	CategoryRaw    *string         `json:"category_raw"`
-	Diagnostics    string          `json:"diagnostics"` // JSON text
-	Gates          string          `json:"gates"`       // JSON text
-	Deterministic  *bool           `json:"deterministic"`
-	Source         string          `json:"source"` // verifier or human
-	Annotator      *string         `json:"annotator"`
-	SelfTest       string          `json:"self_test"` // passed, failed or untested (verifier rows)
-	SelfTests      []SelfTestRow   `json:"self_tests"`
-	GateList       []gateView      `json:"-"`
-	DiagnosticsOut json.RawMessage `json:"-"`
+	VerifierSHA256 string        `json:"verifier_sha256"`
+	Pass           bool          `json:"pass"`
+	Score          *float64      `json:"score"`
+	Category       *string       `json:"category"`
+	CategoryRaw    *string       `json:"category_raw"`
+	Diagnostics    string        `json:"diagnostics"` // JSON text
+	Gates          string        `json:"gates"`       // JSON text
+	Deterministic  *bool         `json:"deterministic"`
+	Source         string        `json:"source"` // verifier or human
+	Annotator      *string       `json:"annotator"`
+	SelfTest       string        `json:"self_test"` // passed, failed or untested (verifier rows)
+	SelfTests      []SelfTestRow `json:"self_tests"`
+	GateList       []gateView    `json:"-"`
 }
 
 type gateView struct {
@@ -247,9 +246,7 @@ func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error)
 		d.Notices = append(d.Notices, fmt.Sprintf("showing the first %d of %d actions", len(d.Actions), d.NActions))
 	}
 	s.fillScreens(d)
-	if err := s.fillEvidence(d, evs); err != nil {
-		return nil, err
-	}
+	s.fillEvidence(d, evs)
 	if d.Instruction == nil && d.Episode != nil {
 		var extra struct {
 			Instruction *string `json:"instruction"`
@@ -340,8 +337,7 @@ func (s *Server) fillScreens(d *EpisodeDetail) {
 			return
 		}
 		shown++
-		u := "/blobs/" + *a.ScreenSHA256
-		a.ScreenURL = &u
+		a.ScreenURL = new("/blobs/" + *a.ScreenSHA256)
 		s.remember(*a.ScreenSHA256, blobRef{kind: "screen", dir: d.dir, path: *a.Screen})
 	}
 }

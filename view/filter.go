@@ -69,7 +69,7 @@ func parseFilter(q url.Values, threshold *float64) (queries.ViewerFilter, error)
 		if err := oneOf("outcome", f.Outcome, outcomeValues); err != nil {
 			return f, err
 		}
-		if f.Judge == "" && f.Outcome != "" {
+		if f.Judge == "" {
 			return f, fmt.Errorf("outcome=%s needs judge and condition", f.Outcome)
 		}
 	}
@@ -88,10 +88,8 @@ func parseFilter(q url.Values, threshold *float64) (queries.ViewerFilter, error)
 	}
 	switch vs := q.Get("vs"); vs {
 	case "":
-	case "human":
-		f.Vs = "human"
-	case "verifier-human":
-		f.Vs = "verifier-human"
+	case "human", "verifier-human":
+		f.Vs = vs
 	default:
 		i := strings.LastIndex(vs, "@")
 		if i <= 0 || i == len(vs)-1 {
@@ -99,14 +97,10 @@ func parseFilter(q url.Values, threshold *float64) (queries.ViewerFilter, error)
 		}
 		f.Vs, f.VsJudge, f.VsCondition = "jc", vs[:i], vs[i+1:]
 	}
-	if f.Vs == "jc" || f.Vs == "human" {
-		if f.Judge == "" {
-			return f, fmt.Errorf("vs=%s needs judge and condition", q.Get("vs"))
-		}
+	if (f.Vs == "jc" || f.Vs == "human") && f.Judge == "" {
+		return f, fmt.Errorf("vs=%s needs judge and condition", q.Get("vs"))
 	}
-	if q.Get("accepted") == "any" {
-		f.AcceptedByAny = true
-	}
+	f.AcceptedByAny = q.Get("accepted") == "any"
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > maxLimit {

@@ -19,46 +19,27 @@ const (
 	listsCached          = 8
 )
 
-// cachedList is one filter's whole list, in list order.
-type cachedList struct {
-	key  string
-	rows []queries.ViewerEpisode
-}
-
-// filterKey names a filter without its cursor and page size.
-func filterKey(f queries.ViewerFilter) string {
+// wholeList returns the filter's whole list over the newest manifest, or
+// nil when it is longer than Options.MaxCachedList. Lists are cached by
+// their filter without its cursor and page size.
+func (s *Server) wholeList(ctx context.Context, f queries.ViewerFilter) (out []queries.ViewerEpisode, err error) {
 	f.AfterTask, f.AfterID, f.HasCursor, f.Before, f.Limit = "", "", false, false, 0
 	b, _ := json.Marshal(f)
-	return string(b)
-}
-
-// wholeList returns the filter's whole list over the newest manifest, or
-// nil when it is longer than Options.MaxCachedList.
-func (s *Server) wholeList(ctx context.Context, f queries.ViewerFilter) ([]queries.ViewerEpisode, error) {
-	key := filterKey(f)
+	key := string(b)
 	maxCachedList := cmp.Or(s.opts.MaxCachedList, DefaultMaxCachedList)
-	var out []queries.ViewerEpisode
-	err := s.withSession(ctx, func(sess *queries.Session) error {
-		for _, l := range s.lists {
-			if l.key == key {
-				out = l.rows
-				return nil
-			}
+	f.Limit = maxCachedList + 1
+	err = s.withSession(ctx, func(sess *queries.Session) (err error) {
+		var ok bool
+		if out, ok = s.lists.vals[key]; ok {
+			return nil
 		}
-		all := f
-		all.AfterTask, all.AfterID, all.HasCursor, all.Before, all.Limit = "", "", false, false, maxCachedList+1
-		rows, err := sess.ViewerEpisodes(ctx, all)
-		if err != nil {
+		if out, err = sess.ViewerEpisodes(ctx, f); err != nil {
 			return err
 		}
-		if len(rows) > maxCachedList {
-			rows = nil
+		if len(out) > maxCachedList {
+			out = nil
 		}
-		if len(s.lists) == listsCached {
-			s.lists = s.lists[1:]
-		}
-		s.lists = append(s.lists, cachedList{key: key, rows: rows})
-		out = rows
+		s.lists.put(key, out, listsCached)
 		return nil
 	})
 	return out, err

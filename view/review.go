@@ -89,31 +89,29 @@ func (s *Server) Review(ctx context.Context, req ReviewRequest) (schema.Review, 
 	}
 	row.PrevCategory, row.PrevPass = d.Effective.Category, d.Effective.HumanPass
 	if err := commitReview(ctx, s.lk, row); err != nil {
-		return row, err
+		return row, fmt.Errorf("commit review: %w", err)
 	}
 	return row, nil
 }
 
+// commitReview writes row in one lake transaction.
 func commitReview(ctx context.Context, dst *lake.Lake, row schema.Review) error {
 	tx, err := dst.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("commit review: %w", err)
+		return err
 	}
 	defer tx.Rollback()
 	w, err := lake.NewWriter[schema.Review](tx, lake.Reviews, lake.WriterOptions{SizeHint: 1})
 	if err != nil {
-		return fmt.Errorf("commit review: %w", err)
+		return err
 	}
 	if _, err := w.Add(&row); err != nil {
-		return fmt.Errorf("commit review: %w", err)
+		return err
 	}
 	if _, err := w.Close(); err != nil {
-		return fmt.Errorf("commit review: %w", err)
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit review: %w", err)
-	}
-	return nil
+	return tx.Commit()
 }
 
 // newReviewID is unique per action: the time and 8 random bytes.

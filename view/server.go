@@ -48,8 +48,8 @@ type Server struct {
 	digest  string
 	over    map[overviewKey]*metrics.Report
 	blobs   map[string]blobRef // hashes seen in episode reads
-	packs   packCache
-	lists   []cachedList // whole lists of this manifest version (lists.go)
+	packs   fifo[*judge.Pack]
+	lists   fifo[[]queries.ViewerEpisode] // whole lists of this manifest version, (lists.go)
 
 	reviewMu sync.Mutex // one review at a time from this process
 }
@@ -113,7 +113,7 @@ func (s *Server) refresh(ctx context.Context) error {
 	}
 	s.sess, s.version, s.digest = sess, version, digest
 	clear(s.over)
-	s.lists = nil
+	s.lists = fifo[[]queries.ViewerEpisode]{}
 	return nil
 }
 
