@@ -219,8 +219,6 @@ func retryAfter(h string, now time.Time) time.Duration {
 	return 0
 }
 
-func i64p(v int64) *int64 { return &v }
-
 // CallRetrying calls b, retrying retryable failures up to retries times
 // with jittered exponential backoff from base (Retry-After honoured). It is
 // for one-off questions (the Trust Layer's labeller); the runner has its

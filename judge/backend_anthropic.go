@@ -61,7 +61,7 @@ func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
 	}
 	out := Reply{Text: text.String(), Model: r.Model}
 	if r.Usage != nil {
-		out.InputTokens, out.OutputTokens = i64p(r.Usage.InputTokens), i64p(r.Usage.OutputTokens)
+		out.InputTokens, out.OutputTokens = new(r.Usage.InputTokens), new(r.Usage.OutputTokens)
 	}
 	return out, nil
 }

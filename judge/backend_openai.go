@@ -57,7 +57,7 @@ func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
 	}
 	out := Reply{Text: *r.Choices[0].Message.Content, Model: r.Model}
 	if r.Usage != nil {
-		out.InputTokens, out.OutputTokens = i64p(r.Usage.PromptTokens), i64p(r.Usage.CompletionTokens)
+		out.InputTokens, out.OutputTokens = new(r.Usage.PromptTokens), new(r.Usage.CompletionTokens)
 	}
 	return out, nil
 }

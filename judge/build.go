@@ -67,19 +67,12 @@ func build(src *Source, cond string, opts PackOptions, cache imageCache) (*Pack,
 		return nil, fail("task text", errors.New("missing (give --tasks DIR with task.json files, or \"instruction\" in meta.json)"))
 	}
 	p := &Pack{Format: PackFormat, Condition: cond, TaskText: src.TaskText}
-	screens, chat := 0, 0
-	for i := range src.Actions {
-		if src.Actions[i].Screen != nil {
-			screens++
-		}
-		if src.Actions[i].Role != nil {
-			chat++
-		}
-	}
+	chat := slices.ContainsFunc(src.Actions, func(a schema.Action) bool { return a.Role != nil }) &&
+		!slices.ContainsFunc(src.Actions, func(a schema.Action) bool { return a.Screen != nil })
 	// The agent's final message is the claim: only E2+claim shows it, in
 	// its own field, never inside the trajectory.
 	acts, final := withoutFinalMessage(src.Actions, src.FinalMessage)
-	if chat > 0 && screens == 0 {
+	if chat {
 		buildChat(p, acts, cond, opts)
 	} else if err := buildScreens(p, src, acts, cond, opts, cache); err != nil {
 		return nil, err
@@ -273,10 +266,7 @@ func renderAction(a *schema.Action) string {
 		b.WriteString(*a.Action)
 	}
 	if a.ToolName != nil {
-		b.WriteString(" " + *a.ToolName)
-		if a.Arguments != nil {
-			b.WriteString("(" + *a.Arguments + ")")
-		}
+		b.WriteString(" " + toolCall(a))
 	}
 	if a.Keys != nil {
 		b.WriteString(" " + *a.Keys)
@@ -290,17 +280,21 @@ func renderAction(a *schema.Action) string {
 	return strings.TrimSpace(b.String())
 }
 
+// toolCall renders a tool call: NAME or NAME(ARGUMENTS).
+func toolCall(a *schema.Action) string {
+	if a.Arguments != nil {
+		return *a.ToolName + "(" + *a.Arguments + ")"
+	}
+	return *a.ToolName
+}
+
 func renderMessage(a *schema.Action) string {
 	var parts []string
 	if a.Text != nil {
 		parts = append(parts, *a.Text)
 	}
 	if a.ToolName != nil {
-		call := *a.ToolName
-		if a.Arguments != nil {
-			call += "(" + *a.Arguments + ")"
-		}
-		parts = append(parts, toolCallMark+call)
+		parts = append(parts, toolCallMark+toolCall(a))
 	}
 	if a.Observation != nil {
 		parts = append(parts, capText(*a.Observation, maxObservation))
@@ -322,11 +316,10 @@ func describe(cond string, images, steps int, chat bool) string {
 		d = "the final screenshot"
 	case cond == E3Full:
 		d = fmt.Sprintf("%d screenshot(s) from the whole episode, oldest first, and the full action log (%d steps)", images, steps)
+	case images == 0:
+		d = fmt.Sprintf("the actions taken in the last %d step(s) (no screenshots recorded)", steps)
 	default:
 		d = fmt.Sprintf("the last %d screenshot(s), oldest first, and the actions taken in those %d step(s)", images, steps)
-	}
-	if images == 0 && !chat && cond != E1Final && cond != E3Full {
-		d = fmt.Sprintf("the actions taken in the last %d step(s) (no screenshots recorded)", steps)
 	}
 	if cond == E2Claim {
 		d += ", and the agent's final message"

@@ -236,7 +236,7 @@ func (r *runner) emit(ctx context.Context, j job, req *Request, reply Reply, sta
 	xb, _ := json.Marshal(extra)
 	row := schema.Verdict{EpisodeID: j.ev.EpisodeID, Judge: o.Judge, Condition: j.cond.Name, Run: j.run,
 		Score: v.Score, Confidence: v.Confidence, Model: &model, CalledAt: &called, Extra: string(xb),
-		PackSHA256: &req.PackSHA256, PromptSHA256: &req.PromptSHA256, LatencyMS: i64p(latency.Milliseconds()),
+		PackSHA256: &req.PackSHA256, PromptSHA256: &req.PromptSHA256, LatencyMS: new(latency.Milliseconds()),
 		InputTokens: reply.InputTokens, OutputTokens: reply.OutputTokens,
 		Provenance: schema.Provenance{SrcFile: "trustlake judge"}}
 	if model == "" {
