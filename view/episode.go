@@ -178,11 +178,10 @@ type ActionRow struct {
 }
 
 type categoriesRow struct {
-	Category         *string `json:"category"`
-	CategoryFrom     *string `json:"category_from"`
-	GTPass           *bool   `json:"gt_pass"`
-	VerifierCategory *string `json:"verifier_category"`
-	NeedsReview      bool    `json:"needs_review"`
+	Category     *string `json:"category"`
+	CategoryFrom *string `json:"category_from"`
+	GTPass       *bool   `json:"gt_pass"`
+	NeedsReview  bool    `json:"needs_review"`
 }
 
 type humanRow struct {

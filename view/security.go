@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -57,17 +58,8 @@ func (s *Server) hostAllowed(host string) bool {
 		name = h
 	}
 	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
-	for _, n := range loopbackNames {
-		if strings.EqualFold(name, n) {
-			return true
-		}
-	}
-	for _, a := range s.opts.Hosts {
-		if strings.EqualFold(host, a) || strings.EqualFold(name, a) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(loopbackNames, func(n string) bool { return strings.EqualFold(name, n) }) ||
+		slices.ContainsFunc(s.opts.Hosts, func(a string) bool { return strings.EqualFold(host, a) || strings.EqualFold(name, a) })
 }
 
 func (s *Server) originAllowed(origin string) bool {
