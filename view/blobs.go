@@ -51,8 +51,7 @@ func (s *Server) lookup(ctx context.Context, sha string) ([]blobRef, error) {
 		return []blobRef{ref}, nil
 	}
 	var refs []queries.ViewerBlobRef
-	err := s.withSession(ctx, func(sess *queries.Session) error {
-		var err error
+	err := s.withSession(ctx, func(sess *queries.Session) (err error) {
 		refs, err = sess.ViewerBlob(ctx, sha)
 		return err
 	})

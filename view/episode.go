@@ -195,9 +195,8 @@ func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error)
 		p       queries.ViewerEpisodeParts
 		version int64
 	)
-	err := s.withSession(ctx, func(sess *queries.Session) error {
+	err := s.withSession(ctx, func(sess *queries.Session) (err error) {
 		version = s.version
-		var err error
 		p, err = sess.ViewerEpisode(ctx, id, maxText, maxActions, s.opts.Metrics.Threshold)
 		return err
 	})
