@@ -27,11 +27,12 @@ var (
 	ErrNoPack           = errors.New("no evidence pack")
 )
 
-// PackOptions say what goes into a pack. Zero values mean the defaults.
+// PackOptions say what goes into a pack (and are bench.yaml's evidence
+// section). Zero values mean the defaults.
 type PackOptions struct {
-	LastK        int // screenshots and actions in E2 conditions; 0 means 4
-	MaxImageSide int // longest image side in pixels after downsampling; 0 means 1280
-	MaxImages    int // cap on E3-full screenshots (evenly subsampled, last kept); 0 means 16
+	LastK        int `yaml:"last_k"`         // screenshots and actions in E2 conditions; 0 means 4
+	MaxImageSide int `yaml:"max_image_side"` // longest image side in pixels after downsampling; 0 means 1280
+	MaxImages    int `yaml:"max_images"`     // cap on E3-full screenshots (evenly subsampled, last kept); 0 means 16
 }
 
 func (o *PackOptions) applyDefaults() {

@@ -16,16 +16,9 @@ import (
 type Config struct {
 	Seed            int64                  `yaml:"seed"`
 	EpisodesPerTask int                    `yaml:"episodes_per_task"`
-	Evidence        ConfigEvidence         `yaml:"evidence"`
+	Evidence        PackOptions            `yaml:"evidence"`
 	Judges          map[string]ConfigJudge `yaml:"judges"`
 	Metrics         ConfigMetrics          `yaml:"metrics"`
-}
-
-// ConfigEvidence is bench.yaml's evidence section.
-type ConfigEvidence struct {
-	LastK        int `yaml:"last_k"`
-	MaxImageSide int `yaml:"max_image_side"`
-	MaxImages    int `yaml:"max_images"`
 }
 
 // ConfigJudge is one judge of bench.yaml. Backend, BaseURL and Conditions

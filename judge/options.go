@@ -111,9 +111,9 @@ func (jc ConfigJudge) ApplyTo(spec *BackendSpec, r *RunOptions, conds *[]string,
 	})
 }
 
-// ApplyTo sets what bench.yaml's evidence section gives on p, except where
+// ApplyTo sets what bench.yaml's evidence section e gives on p, except where
 // isSet says the command line gave it (flags k, max-image-side, max-images).
-func (e ConfigEvidence) ApplyTo(p *PackOptions, isSet func(flag string) bool) {
+func (e PackOptions) ApplyTo(p *PackOptions, isSet func(flag string) bool) {
 	if e.LastK > 0 && !isSet("k") {
 		p.LastK = e.LastK
 	}
