@@ -122,12 +122,12 @@ func IsRedirect(err error) bool {
 	return errors.As(err, &ce) && ce.Status/100 == 3
 }
 
-// exchange posts the request body of format (built once per pack by build)
-// to url with headers (an empty value is not sent), and decodes a 2xx reply
-// strictly into out. It returns the reply.
-func (o *HTTPOptions) exchange(ctx context.Context, req *Request, format string, build func() ([]byte, error),
+// exchange posts the request body (built once per pack by build) to url
+// with headers (an empty value is not sent), and decodes a 2xx reply
+// strictly into out. what names the wire format. It returns the reply.
+func (o *HTTPOptions) exchange(ctx context.Context, req *Request, build func() ([]byte, error),
 	url string, out any, what string, headers map[string]string) ([]byte, error) {
-	body, err := req.body(format, build)
+	body, err := req.body(what, build)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func (b *Anthropic) Call(ctx context.Context, req *Request) (Reply, error) {
 			OutputTokens int64 `json:"output_tokens"`
 		} `json:"usage"`
 	}
-	data, err := b.exchange(ctx, req, "anthropic", func() ([]byte, error) {
+	data, err := b.exchange(ctx, req, func() ([]byte, error) {
 		var content []map[string]any
 		for _, im := range req.Pack.Images {
 			content = append(content, map[string]any{"type": "image", "source": map[string]any{

@@ -36,7 +36,7 @@ func (b *OpenAI) Call(ctx context.Context, req *Request) (Reply, error) {
 			CompletionTokens int64 `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	data, err := b.exchange(ctx, req, "openai", func() ([]byte, error) {
+	data, err := b.exchange(ctx, req, func() ([]byte, error) {
 		parts := []oaiPart{{Type: "text", Text: req.Prompt}}
 		for _, im := range req.Pack.Images {
 			parts = append(parts, oaiPart{Type: "image_url", ImageURL: &oaiImgURL{URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})

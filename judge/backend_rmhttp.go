@@ -20,7 +20,7 @@ func (b *RMHTTP) Call(ctx context.Context, req *Request) (Reply, error) {
 		Score *float64 `json:"score"`
 		Model string   `json:"model"`
 	}
-	data, err := b.exchange(ctx, req, "rm-http", func() ([]byte, error) {
+	data, err := b.exchange(ctx, req, func() ([]byte, error) {
 		shots := make([]string, 0, len(req.Pack.Images))
 		for _, im := range req.Pack.Images {
 			shots = append(shots, base64.StdEncoding.EncodeToString(im.Data))
