@@ -139,11 +139,7 @@ func Instructions(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	out := map[string]string{}
-	for _, id := range lib.IDs() {
-		t, err := lib.Task(id)
-		if err != nil {
-			return nil, err
-		}
+	for id, t := range lib.Tasks {
 		out[id] = t.Instruction
 	}
 	return out, nil

@@ -23,12 +23,13 @@ var (
 	ErrNondeterministic = errors.New("verifier is nondeterministic")
 )
 
-// Output is a verifier's verdict as printed on stdout (the gt.json shape).
+// Output is a verifier's verdict as printed on stdout (the gt.json shape;
+// GTFile writes it with diagnostics and gates always present).
 type Output struct {
 	Pass        bool            `json:"pass"`
 	Category    *string         `json:"category"`
-	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
-	Gates       []schema.Gate   `json:"gates,omitempty"`
+	Diagnostics json.RawMessage `json:"diagnostics"`
+	Gates       []schema.Gate   `json:"gates"`
 	Score       *float64        `json:"score,omitempty"`
 }
 

@@ -76,16 +76,12 @@ func (r VerifyResult) Labeled() bool {
 }
 
 // GTFile is the content of gt.json as Verify writes it (the fields package
-// ingest reads).
+// ingest reads): the verdict between the episode id and its provenance.
 type GTFile struct {
-	EpisodeID      string          `json:"episode_id"`
-	Pass           bool            `json:"pass"`
-	Category       *string         `json:"category"`
-	Diagnostics    json.RawMessage `json:"diagnostics"`
-	Gates          []schema.Gate   `json:"gates"`
-	Score          *float64        `json:"score,omitempty"`
-	VerifierSHA256 string          `json:"verifier_sha256"`
-	Deterministic  bool            `json:"deterministic"`
+	EpisodeID string `json:"episode_id"`
+	Output
+	VerifierSHA256 string `json:"verifier_sha256"`
+	Deterministic  bool   `json:"deterministic"`
 }
 
 // Verify labels episode folders: for each, it extracts final_state.tar.zst
@@ -208,14 +204,10 @@ func (v *verifier) one(ctx context.Context, dir string) VerifyResult {
 }
 
 func gtFromOutput(episodeID, sum string, o Output) GTFile {
-	gates := o.Gates
-	if gates == nil {
-		gates = []schema.Gate{}
+	if o.Gates == nil {
+		o.Gates = []schema.Gate{}
 	}
-	return GTFile{
-		EpisodeID: episodeID, Pass: o.Pass, Category: o.Category, Diagnostics: o.Diagnostics,
-		Gates: gates, Score: o.Score, VerifierSHA256: sum, Deterministic: true,
-	}
+	return GTFile{EpisodeID: episodeID, Output: o, VerifierSHA256: sum, Deterministic: true}
 }
 
 // writeGT writes gt once: identical content is a no-op, different content
