@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,19 +90,13 @@ func (p *Perturbation) apply(dir, initial string) error {
 	switch p.Name {
 	case PerturbSkipSave:
 		return restoreInitial(dir, initial, p.Path)
-	case PerturbSaveAsCopy:
+	case PerturbSaveAsCopy, PerturbSiblingFolder:
 		ext := path.Ext(p.Path)
-		cp := strings.TrimSuffix(p.Path, ext) + "(1)" + ext
-		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(cp))); err != nil {
-			return err
+		moved := strings.TrimSuffix(p.Path, ext) + "(1)" + ext
+		if p.Name == PerturbSiblingFolder {
+			moved = path.Join(cmp.Or(p.To, path.Dir(p.Path)+" (old)"), path.Base(p.Path))
 		}
-		return restoreInitial(dir, initial, p.Path)
-	case PerturbSiblingFolder:
-		to := p.To
-		if to == "" {
-			to = path.Dir(p.Path) + " (old)"
-		}
-		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(to), path.Base(p.Path))); err != nil {
+		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(moved))); err != nil {
 			return err
 		}
 		return restoreInitial(dir, initial, p.Path)

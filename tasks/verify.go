@@ -165,14 +165,7 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 		return fail(StatusError, err)
 	}
 	defer cleanup()
-	// The sandbox mounts the task from a copy beside the snapshot, so that
-	// /proc/self/mountinfo inside it shows only the neutral temporary
-	// folder, never where the library lives on the host.
-	neutral, err := neutralTask(t, filepath.Join(filepath.Dir(state), "task"))
-	if err != nil {
-		return fail(StatusVerifierError, err)
-	}
-	o, err := runN(ctx, v.r, neutral, state, v.opts.CheckBinary, v.opts.Runs)
+	o, err := v.runIn(ctx, t, state)
 	if errors.Is(err, ErrNondeterministic) {
 		return fail(StatusNondeterministic, err)
 	} else if err != nil {
@@ -262,15 +255,17 @@ func unusableSnapshot(err error) bool {
 	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
 }
 
-// neutralTask copies the task's folder, without its fixtures, to dst and
-// returns the task with Dir pointing there.
-func neutralTask(t *Task, dst string) (*Task, error) {
-	if err := copyTree(t.Dir, dst, true); err != nil {
-		return nil, fmt.Errorf("copy task %s: %w", t.ID, err)
-	}
+// runIn runs t's verifier on state with the task mounted from a copy of
+// its folder (without fixtures) beside state, so that /proc/self/mountinfo
+// inside the sandbox shows only the neutral temporary folder, never where
+// the library lives on the host.
+func (v *verifier) runIn(ctx context.Context, t *Task, state string) (Output, error) {
 	c := *t
-	c.Dir = dst
-	return &c, nil
+	c.Dir = filepath.Join(filepath.Dir(state), "task")
+	if err := copyTree(t.Dir, c.Dir, true); err != nil {
+		return Output{}, fmt.Errorf("copy task %s: %w", t.ID, err)
+	}
+	return runN(ctx, v.r, &c, state, v.opts.CheckBinary, v.opts.Runs)
 }
 
 // PrivateCopy copies the executable file path into a new folder
