@@ -157,7 +157,7 @@ func moveFile(src, dst string) error {
 // dropped; the cell values are what the verifier reads.
 func shiftCell(dir, initial string, p *Perturbation) error {
 	file := filepath.Join(dir, filepath.FromSlash(p.Path))
-	book, err := sheet.ReadFile(file, "")
+	book, err := sheet.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s does not exist", ErrNotApplicable, p.Path)
 	}
@@ -174,7 +174,7 @@ func shiftCell(dir, initial string, p *Perturbation) error {
 	}
 	var old any
 	if initial != "" {
-		ib, err := sheet.ReadFile(filepath.Join(initial, filepath.FromSlash(p.Path)), "")
+		ib, err := sheet.ReadFile(filepath.Join(initial, filepath.FromSlash(p.Path)))
 		if err == nil {
 			if is, err := ib.Sheet(p.Sheet); err == nil {
 				old = is.Get(ref)

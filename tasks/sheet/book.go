@@ -134,14 +134,11 @@ func Format(path string) (string, error) {
 	return "", fmt.Errorf("%w: %q (want .ods, .xlsx or .csv)", ErrFormat, ext)
 }
 
-// ReadFile reads the workbook at path in the format given ("" means by extension).
-func ReadFile(path, format string) (*Book, error) {
-	if format == "" {
-		f, err := Format(path)
-		if err != nil {
-			return nil, err
-		}
-		format = f
+// ReadFile reads the workbook at path in the format given by its extension.
+func ReadFile(path string) (*Book, error) {
+	format, err := Format(path)
+	if err != nil {
+		return nil, err
 	}
 	data, err := readBounded(path)
 	if err != nil {

@@ -59,7 +59,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := WriteFile(p, book()); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadFile(p, "")
+			got, err := ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestCSV(t *testing.T) {
 	if err := os.WriteFile(p, []byte("item,price\nwidget,9.99\n\"a,b\",\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadFile(p, "")
+	b, err := ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
