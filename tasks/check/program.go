@@ -42,14 +42,11 @@ func LoadProgram(taskDir string) (Program, error) {
 
 // Validate checks the specs and the score mode.
 func (p Program) Validate() error {
-	var errs []error
+	var err error
 	if p.Score != "" && p.Score != ScoreWeighted {
-		errs = append(errs, fmt.Errorf("score: %w: %q (want %q or nothing)", ErrSpec, p.Score, ScoreWeighted))
+		err = fmt.Errorf("score: %w: %q (want %q or nothing)", ErrSpec, p.Score, ScoreWeighted)
 	}
-	if err := Validate(p.Checks); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return errors.Join(err, Validate(p.Checks))
 }
 
 // Run evaluates the program on the final state; the initial state is
