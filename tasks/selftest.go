@@ -77,7 +77,7 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 				res.Err = fmt.Sprintf("want %s, got %s", verdictText(res.WantPass, res.WantCategory), verdictText(res.GotPass, res.GotCategory))
 			}
 		}
-		v.opts.Logger.Debug("fixture", logKeyTask, res.TaskID, logKeyFixture, res.Fixture, "ok", res.OK)
+		v.opts.Logger.Debug("fixture", "task", res.TaskID, "fixture", res.Fixture, "ok", res.OK)
 		out[i] = res
 	})
 	if err := ctx.Err(); err != nil {
@@ -85,13 +85,6 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 	}
 	return out, nil
 }
-
-// Log attribute keys.
-const (
-	logKeyTask    = "task"
-	logKeyFixture = "fixture"
-	logKeyEpisode = "episode"
-)
 
 // runFixture runs the verifier on a private copy of the fixture and the
 // task (as verify does with an episode), so that the sandbox's

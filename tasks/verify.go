@@ -102,7 +102,7 @@ func Verify(ctx context.Context, lib *Library, r Runner, dirs []string, opts Ver
 	prog := progress{total: len(dirs), fn: opts.Progress}
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
 		out[i] = v.one(ctx, dirs[i])
-		v.opts.Logger.Debug("verified", logKeyEpisode, out[i].EpisodeID, "status", out[i].Status)
+		v.opts.Logger.Debug("verified", "episode", out[i].EpisodeID, "status", out[i].Status)
 		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
