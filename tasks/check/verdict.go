@@ -19,11 +19,6 @@ type Env struct {
 	Initial string // the task's initial state; "" when the task has none
 }
 
-// Options tune Evaluate. Zero values mean defaults.
-type Options struct {
-	Score bool // report a weighted partial score (task.json "score": "weighted")
-}
-
 // Diagnostic is what one check found; it goes into gt.json's diagnostics
 // under the check's id.
 type Diagnostic struct {
@@ -59,8 +54,9 @@ func severity(gate string) int {
 // the first refining check of that check which holds replaces the category.
 // A check that cannot read its input (missing file, corrupt workbook) does
 // not hold; the reason is in its diagnostic. Evaluate is deterministic: the
-// same files give the same verdict. specs must have passed Validate.
-func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict {
+// same files give the same verdict. specs must have passed Validate. With
+// score, the verdict carries the weighted share of gating checks that hold.
+func Evaluate(ctx context.Context, specs []Spec, env Env, score bool) Verdict {
 	v := Verdict{Diagnostics: map[string]Diagnostic{}, Gates: []schema.Gate{}}
 	held := make([]bool, len(specs))
 	var total, sum float64 // weights of the gating checks, and of those that hold
@@ -102,12 +98,12 @@ func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict 
 		}
 		v.Category = &cat
 	}
-	if opts.Score {
-		score := 0.0
+	if score {
+		share := 0.0
 		if total > 0 {
-			score = sum / total
+			share = sum / total
 		}
-		v.Score = &score
+		v.Score = &share
 	}
 	return v
 }
