@@ -64,13 +64,9 @@ func evalExists(s *Spec, final *os.Root) (bool, any, error) {
 	case !st.Mode().IsRegular():
 		kind = "other"
 	}
-	switch s.Type {
-	case TypeFileExists:
-		return kind == "file", kind, nil
-	case TypeDirExists:
-		return kind == "dir", kind, nil
-	}
-	return false, kind, nil // file_absent
+	// file_absent wants nothing, so any kind fails it.
+	want := map[string]string{TypeFileExists: "file", TypeDirExists: "dir"}[s.Type]
+	return kind == want, kind, nil
 }
 
 func evalUnchanged(s *Spec, final, init *os.Root) (bool, any, error) {
