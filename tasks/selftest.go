@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/trustlake/trustlake/schema"
@@ -90,15 +89,16 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 // task (as verify does with an episode), so that the sandbox's
 // /proc/self/mountinfo shows no host path of the library.
 func (v *verifier) runFixture(ctx context.Context, t *Task, fixture string) (Output, error) {
-	tmp, cleanup, err := stateTempDir()
+	state, cleanup, err := stateDir("state", func(dst string) error {
+		if err := copyTree(fixture, dst, false); err != nil {
+			return fmt.Errorf("copy fixture: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return Output{}, err
 	}
 	defer cleanup()
-	state := filepath.Join(tmp, "state")
-	if err := copyTree(fixture, state, false); err != nil {
-		return Output{}, fmt.Errorf("copy fixture: %w", err)
-	}
 	return v.runIn(ctx, t, state)
 }
 

@@ -274,25 +274,22 @@ func (v *verifier) runIn(ctx context.Context, t *Task, state string) (Output, er
 // show where the binary lives on the host; a folder left by a killed process
 // is removed like a snapshot folder.
 func PrivateCopy(path string) (string, func(), error) {
-	tmp, cleanup, err := stateTempDir()
-	if err != nil {
-		return "", nil, err
-	}
-	data, err := os.ReadFile(path)
-	dst := filepath.Join(tmp, filepath.Base(path))
-	if err == nil {
-		err = os.WriteFile(dst, data, 0o755)
-	}
-	if err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("copy %s: %w", path, err)
-	}
-	return dst, cleanup, nil
+	return stateDir(filepath.Base(path), func(dst string) error {
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = os.WriteFile(dst, data, 0o755)
+		}
+		if err != nil {
+			return fmt.Errorf("copy %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
-// stateTempDir creates a new folder os.TempDir()/trustlake-state-<pid>-…,
-// readable by the sandbox user, and returns it with its cleanup.
-func stateTempDir() (string, func(), error) {
+// stateDir creates a new folder os.TempDir()/trustlake-state-<pid>-…,
+// readable by the sandbox user, has fill write name inside it, and returns
+// that path with the cleanup of the folder.
+func stateDir(name string, fill func(dst string) error) (string, func(), error) {
 	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 	if err != nil {
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
@@ -302,7 +299,12 @@ func stateTempDir() (string, func(), error) {
 		cleanup()
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
 	}
-	return tmp, cleanup, nil
+	dst := filepath.Join(tmp, name)
+	if err := fill(dst); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return dst, cleanup, nil
 }
 
 // tempPrefix starts the name of every snapshot folder, followed by the pid
@@ -333,14 +335,8 @@ func removeStaleTemp() int {
 // extractState extracts dir/final_state.tar.zst into a new temporary folder
 // (readable by the sandbox user) and returns it with its cleanup.
 func extractState(ctx context.Context, dir string) (string, func(), error) {
-	tmp, cleanup, err := stateTempDir()
-	if err != nil {
-		return "", nil, err
-	}
-	state := filepath.Join(tmp, "state")
-	if _, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), state, sandbox.ExtractLimits{}); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return state, cleanup, nil
+	return stateDir("state", func(dst string) error {
+		_, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), dst, sandbox.ExtractLimits{})
+		return err
+	})
 }
