@@ -123,6 +123,9 @@ func newVerifier(lib *Library, r Runner, opts VerifyOptions) *verifier {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.ReadMeta == nil {
+		opts.ReadMeta = ReadMeta
+	}
 	return &verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
 }
 
@@ -143,11 +146,7 @@ func (v *verifier) hash(t *Task) (string, error) {
 // label extracts the episode's final state and runs its verifier Runs times.
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
-	read := v.opts.ReadMeta
-	if read == nil {
-		read = ReadMeta
-	}
-	m, err := read(dir)
+	m, err := v.opts.ReadMeta(dir)
 	if err != nil {
 		return m, nil, Output{}, &VerifyResult{Dir: dir, Status: StatusError, Err: err.Error()}
 	}
