@@ -184,7 +184,12 @@ func shiftCell(dir, initial string, p *Perturbation) error {
 	below := sheet.Ref{Row: ref.Row + 1, Col: ref.Col}
 	sh.Set(below, sh.Get(ref))
 	sh.Set(ref, old)
-	return sheet.WriteFile(file, book)
+	format, _ := sheet.Format(file) // ReadFile accepted it
+	data, err := sheet.Encode(book, format)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", file, err)
+	}
+	return writeFileAtomic(file, data)
 }
 
 // firstUntouched returns the first file (in path order) that is identical

@@ -39,7 +39,15 @@ func writeBook(t *testing.T, p string, cells map[string]any, sheetName string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := sheet.WriteFile(p, &sheet.Book{Sheets: []*sheet.Sheet{sh, {Name: "Other", Cells: map[sheet.Ref]any{{Row: 1, Col: 1}: "x"}}}}); err != nil {
+	format, err := sheet.Format(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := sheet.Encode(&sheet.Book{Sheets: []*sheet.Sheet{sh, {Name: "Other", Cells: map[sheet.Ref]any{{Row: 1, Col: 1}: "x"}}}}, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

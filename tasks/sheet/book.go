@@ -161,22 +161,9 @@ func Decode(data []byte, format, name string) (*Book, error) {
 	return nil, fmt.Errorf("%w: %q", ErrFormat, format)
 }
 
-// WriteFile writes b to path in the format given by its extension. The
-// output depends only on b (fixed zip timestamps, sorted cells), so the same
-// book always gives the same bytes.
-func WriteFile(path string, b *Book) error {
-	format, err := Format(path)
-	if err != nil {
-		return err
-	}
-	data, err := Encode(b, format)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	return writeAtomic(path, data)
-}
-
-// Encode returns b in format ("ods", "xlsx" or "csv"), as WriteFile writes it.
+// Encode returns b in format ("ods", "xlsx" or "csv"). The output depends
+// only on b (fixed zip timestamps, sorted cells), so the same book always
+// gives the same bytes.
 func Encode(b *Book, format string) ([]byte, error) {
 	switch format {
 	case "ods":
