@@ -117,8 +117,7 @@ func canonical(o Output) string {
 
 // runOnce runs the verifier once and parses its verdict.
 func runOnce(ctx context.Context, r Runner, t *Task, snapshot, checkBin string) (Output, error) {
-	spec := t.spec(snapshot, checkBin)
-	res, err := r.Run(ctx, spec)
+	res, err := r.Run(ctx, t.spec(snapshot, checkBin))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Output{}, ctx.Err()
@@ -130,12 +129,9 @@ func runOnce(ctx context.Context, r Runner, t *Task, snapshot, checkBin string) 
 		return Output{}, fmt.Errorf("%w: timed out after %s", ErrVerifier, t.TimeoutDuration())
 	case res.OOMKilled:
 		return Output{}, fmt.Errorf("%w: killed for using too much memory", ErrVerifier)
-	case res.OutputTruncated:
-		limit := spec.Limits.OutputBytes
-		if limit <= 0 {
-			limit = sandbox.DefaultOutputBytes
-		}
-		return Output{}, fmt.Errorf("%w: output truncated: stdout or stderr over the %d-byte cap (a verdict is one small JSON object)", ErrVerifier, limit)
+	case res.OutputTruncated: // spec sets no limits: the default cap applies
+		return Output{}, fmt.Errorf("%w: output truncated: stdout or stderr over the %d-byte cap (a verdict is one small JSON object)",
+			ErrVerifier, sandbox.DefaultOutputBytes)
 	case res.ExitCode != 0:
 		return Output{}, fmt.Errorf("%w: exit code %d: %s", ErrVerifier, res.ExitCode, tail(res.Stderr))
 	}
