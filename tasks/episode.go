@@ -81,7 +81,7 @@ func ReadMeta(dir string) (Meta, error) {
 // BuildEpisode writes an episode folder dst from a final-state directory:
 // meta.json and final_state.tar.zst (plus actions.jsonl when actions is not
 // nil). dst is created; an existing meta.json is an error. It is meant for
-// tests, demos, benchmarks and the perturb flow.
+// tests, demos, benchmarks and fixture episodes.
 func BuildEpisode(dst string, meta Meta, finalState string, actions []byte) error {
 	if meta.EpisodeID == "" || meta.TaskID == "" {
 		return errors.New("build episode: episode_id and task_id are required")
@@ -89,34 +89,43 @@ func BuildEpisode(dst string, meta Meta, finalState string, actions []byte) erro
 	if meta.Source == "" {
 		meta.Source = "natural"
 	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return fmt.Errorf("build episode: %w", err)
-	}
 	if _, err := os.Lstat(filepath.Join(dst, MetaFile)); err == nil {
 		return fmt.Errorf("build episode: %s already exists", filepath.Join(dst, MetaFile))
 	}
-	f, err := os.Create(filepath.Join(dst, FinalStateFile))
+	data, err := json.MarshalIndent(meta, "", "  ")
+	if err == nil {
+		err = writeEpisode(dst, append(data, '\n'), finalState, actions)
+	}
 	if err != nil {
 		return fmt.Errorf("build episode: %w", err)
 	}
-	if err := WriteSnapshot(f, finalState); err != nil {
+	return nil
+}
+
+// writeEpisode writes final_state.tar.zst of state and actions.jsonl (when
+// actions is not nil) into dir (created), then meta.json: a folder with
+// meta.json is complete.
+func writeEpisode(dir string, meta []byte, state string, actions []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create episode folder: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, FinalStateFile))
+	if err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
+	if err := WriteSnapshot(f, state); err != nil {
 		f.Close()
-		return fmt.Errorf("build episode: %w", err)
+		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("build episode: %w", err)
+		return fmt.Errorf("write snapshot: %w", err)
 	}
 	if actions != nil {
-		if err := os.WriteFile(filepath.Join(dst, ActionsFile), actions, 0o644); err != nil {
-			return fmt.Errorf("build episode: %w", err)
+		if err := os.WriteFile(filepath.Join(dir, ActionsFile), actions, 0o644); err != nil {
+			return fmt.Errorf("write actions: %w", err)
 		}
 	}
-	data, err := json.MarshalIndent(meta, "", "  ")
-	if err != nil {
-		return fmt.Errorf("build episode: %w", err)
-	}
-	// meta.json last: a folder with meta.json is complete.
-	return writeFileAtomic(filepath.Join(dst, MetaFile), append(data, '\n'))
+	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
 }
 
 // WriteSnapshot writes dir as a zstd-compressed tar (final_state.tar.zst).

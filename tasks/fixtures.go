@@ -68,10 +68,9 @@ func writeFixtureScreens(dir, taskID string) error {
 
 // FixtureEpisode is one episode folder made from a fixture.
 type FixtureEpisode struct {
-	Dir      string
-	Fixture  Fixture
-	TaskID   string
-	Expected string // "pass" or the expected category
+	Dir     string
+	Fixture Fixture
+	TaskID  string
 }
 
 // FixtureEpisodes writes copies episode folders per fixture of the library
@@ -107,11 +106,7 @@ func FixtureEpisodes(lib *Library, ids []string, outDir string, copies int) ([]F
 				if err := BuildEpisode(dir, meta, fx.Dir, []byte(fixtureActions)); err != nil {
 					return out, err
 				}
-				want := "pass"
-				if !fx.Pass {
-					want = fx.Category
-				}
-				out = append(out, FixtureEpisode{Dir: dir, Fixture: fx, TaskID: id, Expected: want})
+				out = append(out, FixtureEpisode{Dir: dir, Fixture: fx, TaskID: id})
 			}
 		}
 	}

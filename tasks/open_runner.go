@@ -61,10 +61,10 @@ func OpenRunner(ctx context.Context, o RunnerOptions) (Runner, string, func(), e
 		labels[k] = v
 	}
 	deadline := deadlineBinary(o.CheckBinary)
-	removeCopy, opened := func() {}, false
+	release, opened := func() {}, false // release frees what is open so far
 	defer func() {
 		if !opened {
-			removeCopy()
+			release()
 		}
 	}()
 	if deadline != "" {
@@ -76,7 +76,7 @@ func OpenRunner(ctx context.Context, o RunnerOptions) (Runner, string, func(), e
 		if deadline == o.CheckBinary {
 			o.CheckBinary = cp
 		}
-		deadline, removeCopy = cp, cleanup
+		deadline, release = cp, cleanup
 	}
 	r, warning, err := sandbox.Select(ctx, o.Sandbox, sandbox.SelectOptions{Docker: sandbox.DockerOptions{Labels: labels, DeadlineBinary: deadline}, Logger: o.Logger})
 	if err != nil {
@@ -85,15 +85,14 @@ func OpenRunner(ctx context.Context, o RunnerOptions) (Runner, string, func(), e
 	if warning != "" {
 		o.Notice(warning)
 	}
-	release := removeCopy
 	if cl, ok := r.(sandbox.Closer); ok {
+		removeCopy := release
 		release = func() {
 			cl.Close()
 			removeCopy()
 		}
 	}
 	if r.Name() == "bwrap" && o.CheckBinary == "" {
-		release()
 		return nil, "", nil, &OptionError{Msg: "the bwrap sandbox has no images: give --check-binary",
 			Hint: "CGO_ENABLED=0 go build -o bin/trustlake-check ./cmd/trustlake-check && trustlake tasks check --check-binary bin/trustlake-check"}
 	}
@@ -103,7 +102,6 @@ func OpenRunner(ctx context.Context, o RunnerOptions) (Runner, string, func(), e
 		}
 		n, err := d.RemoveExpired(ctx)
 		if err != nil {
-			release()
 			return nil, "", nil, err
 		}
 		if n > 0 {
@@ -139,11 +137,7 @@ func Instructions(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	out := map[string]string{}
-	for _, id := range lib.IDs() {
-		t, err := lib.Task(id)
-		if err != nil {
-			return nil, err
-		}
+	for id, t := range lib.Tasks {
 		out[id] = t.Instruction
 	}
 	return out, nil

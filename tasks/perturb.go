@@ -132,7 +132,19 @@ func (v *verifier) perturbState(ctx context.Context, t *Task, p *Perturbation, s
 	if err != nil {
 		return PerturbError, "", err.Error()
 	}
-	if err := writeEpisode(epDir, meta, copyDir, parentDir); err != nil {
+	// The new episode has a copy of the parent's actions.jsonl and of the
+	// screenshots it names (the seed layout's screens/ folder).
+	actions, err := os.ReadFile(filepath.Join(parentDir, ActionsFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return PerturbError, "", fmt.Sprintf("copy actions: %v", err)
+	}
+	screens := filepath.Join(parentDir, "screens")
+	if st, err := os.Stat(screens); err == nil && st.IsDir() {
+		if err := copyTree(screens, filepath.Join(epDir, "screens"), false); err != nil {
+			return PerturbError, "", fmt.Sprintf("copy screens: %v", err)
+		}
+	}
+	if err := writeEpisode(epDir, meta, copyDir, actions); err != nil {
 		return PerturbError, "", err.Error()
 	}
 	res := v.one(ctx, epDir)
@@ -160,40 +172,4 @@ func childMeta(raw []byte, id, label string) ([]byte, error) {
 		return nil, fmt.Errorf("encode meta.json: %w", err)
 	}
 	return append(data, '\n'), nil
-}
-
-// writeEpisode writes final_state.tar.zst, a copy of the parent's
-// actions.jsonl and of the screenshots it names (the seed layout's
-// screens/ folder), and meta.json (last) into the new folder dir.
-func writeEpisode(dir string, meta []byte, state, parentDir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create episode folder: %w", err)
-	}
-	f, err := os.Create(filepath.Join(dir, FinalStateFile))
-	if err != nil {
-		return fmt.Errorf("write snapshot: %w", err)
-	}
-	if err := WriteSnapshot(f, state); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write snapshot: %w", err)
-	}
-	actions, err := os.ReadFile(filepath.Join(parentDir, ActionsFile))
-	switch {
-	case err == nil:
-		if err := os.WriteFile(filepath.Join(dir, ActionsFile), actions, 0o644); err != nil {
-			return fmt.Errorf("copy actions: %w", err)
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("copy actions: %w", err)
-	}
-	screens := filepath.Join(parentDir, "screens")
-	if st, err := os.Stat(screens); err == nil && st.IsDir() {
-		if err := copyTree(screens, filepath.Join(dir, "screens"), false); err != nil {
-			return fmt.Errorf("copy screens: %w", err)
-		}
-	}
-	return writeFileAtomic(filepath.Join(dir, MetaFile), meta)
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,19 +90,13 @@ func (p *Perturbation) apply(dir, initial string) error {
 	switch p.Name {
 	case PerturbSkipSave:
 		return restoreInitial(dir, initial, p.Path)
-	case PerturbSaveAsCopy:
+	case PerturbSaveAsCopy, PerturbSiblingFolder:
 		ext := path.Ext(p.Path)
-		cp := strings.TrimSuffix(p.Path, ext) + "(1)" + ext
-		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(cp))); err != nil {
-			return err
+		moved := strings.TrimSuffix(p.Path, ext) + "(1)" + ext
+		if p.Name == PerturbSiblingFolder {
+			moved = path.Join(cmp.Or(p.To, path.Dir(p.Path)+" (old)"), path.Base(p.Path))
 		}
-		return restoreInitial(dir, initial, p.Path)
-	case PerturbSiblingFolder:
-		to := p.To
-		if to == "" {
-			to = path.Dir(p.Path) + " (old)"
-		}
-		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(to), path.Base(p.Path))); err != nil {
+		if err := moveFile(target, filepath.Join(dir, filepath.FromSlash(moved))); err != nil {
 			return err
 		}
 		return restoreInitial(dir, initial, p.Path)
@@ -162,7 +157,7 @@ func moveFile(src, dst string) error {
 // dropped; the cell values are what the verifier reads.
 func shiftCell(dir, initial string, p *Perturbation) error {
 	file := filepath.Join(dir, filepath.FromSlash(p.Path))
-	book, err := sheet.ReadFile(file, "")
+	book, err := sheet.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s does not exist", ErrNotApplicable, p.Path)
 	}
@@ -179,7 +174,7 @@ func shiftCell(dir, initial string, p *Perturbation) error {
 	}
 	var old any
 	if initial != "" {
-		ib, err := sheet.ReadFile(filepath.Join(initial, filepath.FromSlash(p.Path)), "")
+		ib, err := sheet.ReadFile(filepath.Join(initial, filepath.FromSlash(p.Path)))
 		if err == nil {
 			if is, err := ib.Sheet(p.Sheet); err == nil {
 				old = is.Get(ref)
@@ -189,7 +184,12 @@ func shiftCell(dir, initial string, p *Perturbation) error {
 	below := sheet.Ref{Row: ref.Row + 1, Col: ref.Col}
 	sh.Set(below, sh.Get(ref))
 	sh.Set(ref, old)
-	return sheet.WriteFile(file, book)
+	format, _ := sheet.Format(file) // ReadFile accepted it
+	data, err := sheet.Encode(book, format)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", file, err)
+	}
+	return writeFileAtomic(file, data)
 }
 
 // firstUntouched returns the first file (in path order) that is identical

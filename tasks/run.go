@@ -23,12 +23,13 @@ var (
 	ErrNondeterministic = errors.New("verifier is nondeterministic")
 )
 
-// Output is a verifier's verdict as printed on stdout (the gt.json shape).
+// Output is a verifier's verdict as printed on stdout (the gt.json shape;
+// GTFile writes it with diagnostics and gates always present).
 type Output struct {
 	Pass        bool            `json:"pass"`
 	Category    *string         `json:"category"`
-	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
-	Gates       []schema.Gate   `json:"gates,omitempty"`
+	Diagnostics json.RawMessage `json:"diagnostics"`
+	Gates       []schema.Gate   `json:"gates"`
 	Score       *float64        `json:"score,omitempty"`
 }
 
@@ -116,8 +117,7 @@ func canonical(o Output) string {
 
 // runOnce runs the verifier once and parses its verdict.
 func runOnce(ctx context.Context, r Runner, t *Task, snapshot, checkBin string) (Output, error) {
-	spec := t.spec(snapshot, checkBin)
-	res, err := r.Run(ctx, spec)
+	res, err := r.Run(ctx, t.spec(snapshot, checkBin))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Output{}, ctx.Err()
@@ -129,12 +129,9 @@ func runOnce(ctx context.Context, r Runner, t *Task, snapshot, checkBin string) 
 		return Output{}, fmt.Errorf("%w: timed out after %s", ErrVerifier, t.TimeoutDuration())
 	case res.OOMKilled:
 		return Output{}, fmt.Errorf("%w: killed for using too much memory", ErrVerifier)
-	case res.OutputTruncated:
-		limit := spec.Limits.OutputBytes
-		if limit <= 0 {
-			limit = sandbox.DefaultOutputBytes
-		}
-		return Output{}, fmt.Errorf("%w: output truncated: stdout or stderr over the %d-byte cap (a verdict is one small JSON object)", ErrVerifier, limit)
+	case res.OutputTruncated: // spec sets no limits: the default cap applies
+		return Output{}, fmt.Errorf("%w: output truncated: stdout or stderr over the %d-byte cap (a verdict is one small JSON object)",
+			ErrVerifier, sandbox.DefaultOutputBytes)
 	case res.ExitCode != 0:
 		return Output{}, fmt.Errorf("%w: exit code %d: %s", ErrVerifier, res.ExitCode, tail(res.Stderr))
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"time"
 
 	"github.com/trustlake/trustlake/schema"
@@ -38,10 +36,7 @@ type FixtureResult struct {
 // fixture order; a row with OK false is a broken task or fixture. The error
 // is non-nil only for an unknown task id or a cancelled ctx.
 func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions) ([]FixtureResult, error) {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	v := newVerifier(lib, r, VerifyOptions{RunOptions: opts.RunOptions})
 	ids := opts.Tasks
 	if len(ids) == 0 {
 		ids = lib.IDs()
@@ -67,7 +62,7 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}
-		o, err := runFixture(ctx, r, j.t, j.f.Dir, opts)
+		o, err := v.runFixture(ctx, j.t, j.f.Dir)
 		res.Duration = time.Since(start)
 		switch {
 		case err != nil:
@@ -81,7 +76,7 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 				res.Err = fmt.Sprintf("want %s, got %s", verdictText(res.WantPass, res.WantCategory), verdictText(res.GotPass, res.GotCategory))
 			}
 		}
-		log.Debug("fixture", logKeyTask, res.TaskID, logKeyFixture, res.Fixture, "ok", res.OK)
+		v.opts.Logger.Debug("fixture", "task", res.TaskID, "fixture", res.Fixture, "ok", res.OK)
 		out[i] = res
 	})
 	if err := ctx.Err(); err != nil {
@@ -90,51 +85,38 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 	return out, nil
 }
 
-// Log attribute keys.
-const (
-	logKeyTask    = "task"
-	logKeyFixture = "fixture"
-	logKeyEpisode = "episode"
-)
-
 // runFixture runs the verifier on a private copy of the fixture and the
 // task (as verify does with an episode), so that the sandbox's
 // /proc/self/mountinfo shows no host path of the library.
-func runFixture(ctx context.Context, r Runner, t *Task, fixture string, opts SelfTestOptions) (Output, error) {
-	tmp, cleanup, err := stateTempDir()
+func (v *verifier) runFixture(ctx context.Context, t *Task, fixture string) (Output, error) {
+	state, cleanup, err := stateDir("state", func(dst string) error {
+		if err := copyTree(fixture, dst, false); err != nil {
+			return fmt.Errorf("copy fixture: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return Output{}, err
 	}
 	defer cleanup()
-	state := filepath.Join(tmp, "state")
-	if err := copyTree(fixture, state, false); err != nil {
-		return Output{}, fmt.Errorf("copy fixture: %w", err)
-	}
-	neutral, err := neutralTask(t, filepath.Join(tmp, "task"))
-	if err != nil {
-		return Output{}, err
-	}
-	return runN(ctx, r, neutral, state, opts.CheckBinary, opts.Runs)
+	return v.runIn(ctx, t, state)
 }
 
 // SelfTestRows turns self-test results into rows of the selftests table,
 // keyed by the verifier's sha256 (the one verify writes into gt.json);
 // sandbox names the backend they ran in.
 func SelfTestRows(lib *Library, res []FixtureResult, sandbox string) ([]schema.SelfTest, error) {
-	sums := map[string]string{}
+	v := newVerifier(lib, nil, VerifyOptions{}) // caches the sum per task
 	now := time.Now().UTC()
 	rows := make([]schema.SelfTest, 0, len(res))
 	for _, x := range res {
-		sum, ok := sums[x.TaskID]
-		if !ok {
-			t, err := lib.Task(x.TaskID)
-			if err != nil {
-				return nil, err
-			}
-			if sum, err = VerifierSHA256(t); err != nil {
-				return nil, err
-			}
-			sums[x.TaskID] = sum
+		t, err := lib.Task(x.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		sum, err := v.hash(t)
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, schema.SelfTest{
 			TaskID: x.TaskID, VerifierSHA256: sum, Fixture: x.Fixture,

@@ -76,16 +76,12 @@ func (r VerifyResult) Labeled() bool {
 }
 
 // GTFile is the content of gt.json as Verify writes it (the fields package
-// ingest reads).
+// ingest reads): the verdict between the episode id and its provenance.
 type GTFile struct {
-	EpisodeID      string          `json:"episode_id"`
-	Pass           bool            `json:"pass"`
-	Category       *string         `json:"category"`
-	Diagnostics    json.RawMessage `json:"diagnostics"`
-	Gates          []schema.Gate   `json:"gates"`
-	Score          *float64        `json:"score,omitempty"`
-	VerifierSHA256 string          `json:"verifier_sha256"`
-	Deterministic  bool            `json:"deterministic"`
+	EpisodeID string `json:"episode_id"`
+	Output
+	VerifierSHA256 string `json:"verifier_sha256"`
+	Deterministic  bool   `json:"deterministic"`
 }
 
 // Verify labels episode folders: for each, it extracts final_state.tar.zst
@@ -106,7 +102,7 @@ func Verify(ctx context.Context, lib *Library, r Runner, dirs []string, opts Ver
 	prog := progress{total: len(dirs), fn: opts.Progress}
 	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
 		out[i] = v.one(ctx, dirs[i])
-		v.opts.Logger.Debug("verified", logKeyEpisode, out[i].EpisodeID, "status", out[i].Status)
+		v.opts.Logger.Debug("verified", "episode", out[i].EpisodeID, "status", out[i].Status)
 		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
@@ -126,6 +122,9 @@ type verifier struct {
 func newVerifier(lib *Library, r Runner, opts VerifyOptions) *verifier {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.ReadMeta == nil {
+		opts.ReadMeta = ReadMeta
 	}
 	return &verifier{lib: lib, r: r, opts: opts, hashes: map[string]string{}}
 }
@@ -147,11 +146,7 @@ func (v *verifier) hash(t *Task) (string, error) {
 // label extracts the episode's final state and runs its verifier Runs times.
 // It returns the meta, task and verdict, or a result row explaining why not.
 func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, *VerifyResult) {
-	read := v.opts.ReadMeta
-	if read == nil {
-		read = ReadMeta
-	}
-	m, err := read(dir)
+	m, err := v.opts.ReadMeta(dir)
 	if err != nil {
 		return m, nil, Output{}, &VerifyResult{Dir: dir, Status: StatusError, Err: err.Error()}
 	}
@@ -169,14 +164,7 @@ func (v *verifier) label(ctx context.Context, dir string) (Meta, *Task, Output, 
 		return fail(StatusError, err)
 	}
 	defer cleanup()
-	// The sandbox mounts the task from a copy beside the snapshot, so that
-	// /proc/self/mountinfo inside it shows only the neutral temporary
-	// folder, never where the library lives on the host.
-	neutral, err := neutralTask(t, filepath.Join(filepath.Dir(state), "task"))
-	if err != nil {
-		return fail(StatusVerifierError, err)
-	}
-	o, err := runN(ctx, v.r, neutral, state, v.opts.CheckBinary, v.opts.Runs)
+	o, err := v.runIn(ctx, t, state)
 	if errors.Is(err, ErrNondeterministic) {
 		return fail(StatusNondeterministic, err)
 	} else if err != nil {
@@ -208,14 +196,10 @@ func (v *verifier) one(ctx context.Context, dir string) VerifyResult {
 }
 
 func gtFromOutput(episodeID, sum string, o Output) GTFile {
-	gates := o.Gates
-	if gates == nil {
-		gates = []schema.Gate{}
+	if o.Gates == nil {
+		o.Gates = []schema.Gate{}
 	}
-	return GTFile{
-		EpisodeID: episodeID, Pass: o.Pass, Category: o.Category, Diagnostics: o.Diagnostics,
-		Gates: gates, Score: o.Score, VerifierSHA256: sum, Deterministic: true,
-	}
+	return GTFile{EpisodeID: episodeID, Output: o, VerifierSHA256: sum, Deterministic: true}
 }
 
 // writeGT writes gt once: identical content is a no-op, different content
@@ -270,15 +254,17 @@ func unusableSnapshot(err error) bool {
 	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, sandbox.ErrUnsafe) && !errors.Is(err, context.Canceled)
 }
 
-// neutralTask copies the task's folder, without its fixtures, to dst and
-// returns the task with Dir pointing there.
-func neutralTask(t *Task, dst string) (*Task, error) {
-	if err := copyTree(t.Dir, dst, true); err != nil {
-		return nil, fmt.Errorf("copy task %s: %w", t.ID, err)
-	}
+// runIn runs t's verifier on state with the task mounted from a copy of
+// its folder (without fixtures) beside state, so that /proc/self/mountinfo
+// inside the sandbox shows only the neutral temporary folder, never where
+// the library lives on the host.
+func (v *verifier) runIn(ctx context.Context, t *Task, state string) (Output, error) {
 	c := *t
-	c.Dir = dst
-	return &c, nil
+	c.Dir = filepath.Join(filepath.Dir(state), "task")
+	if err := copyTree(t.Dir, c.Dir, true); err != nil {
+		return Output{}, fmt.Errorf("copy task %s: %w", t.ID, err)
+	}
+	return runN(ctx, v.r, &c, state, v.opts.CheckBinary, v.opts.Runs)
 }
 
 // PrivateCopy copies the executable file path into a new folder
@@ -287,25 +273,22 @@ func neutralTask(t *Task, dst string) (*Task, error) {
 // show where the binary lives on the host; a folder left by a killed process
 // is removed like a snapshot folder.
 func PrivateCopy(path string) (string, func(), error) {
-	tmp, cleanup, err := stateTempDir()
-	if err != nil {
-		return "", nil, err
-	}
-	data, err := os.ReadFile(path)
-	dst := filepath.Join(tmp, filepath.Base(path))
-	if err == nil {
-		err = os.WriteFile(dst, data, 0o755)
-	}
-	if err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("copy %s: %w", path, err)
-	}
-	return dst, cleanup, nil
+	return stateDir(filepath.Base(path), func(dst string) error {
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = os.WriteFile(dst, data, 0o755)
+		}
+		if err != nil {
+			return fmt.Errorf("copy %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
-// stateTempDir creates a new folder os.TempDir()/trustlake-state-<pid>-…,
-// readable by the sandbox user, and returns it with its cleanup.
-func stateTempDir() (string, func(), error) {
+// stateDir creates a new folder os.TempDir()/trustlake-state-<pid>-…,
+// readable by the sandbox user, has fill write name inside it, and returns
+// that path with the cleanup of the folder.
+func stateDir(name string, fill func(dst string) error) (string, func(), error) {
 	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tempPrefix, os.Getpid()))
 	if err != nil {
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
@@ -315,7 +298,12 @@ func stateTempDir() (string, func(), error) {
 		cleanup()
 		return "", nil, fmt.Errorf("create temp dir: %w", err)
 	}
-	return tmp, cleanup, nil
+	dst := filepath.Join(tmp, name)
+	if err := fill(dst); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return dst, cleanup, nil
 }
 
 // tempPrefix starts the name of every snapshot folder, followed by the pid
@@ -346,14 +334,8 @@ func removeStaleTemp() int {
 // extractState extracts dir/final_state.tar.zst into a new temporary folder
 // (readable by the sandbox user) and returns it with its cleanup.
 func extractState(ctx context.Context, dir string) (string, func(), error) {
-	tmp, cleanup, err := stateTempDir()
-	if err != nil {
-		return "", nil, err
-	}
-	state := filepath.Join(tmp, "state")
-	if _, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), state, sandbox.ExtractLimits{}); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return state, cleanup, nil
+	return stateDir("state", func(dst string) error {
+		_, err := sandbox.ExtractSnapshotFile(ctx, filepath.Join(dir, FinalStateFile), dst, sandbox.ExtractLimits{})
+		return err
+	})
 }

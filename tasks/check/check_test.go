@@ -39,7 +39,15 @@ func writeBook(t *testing.T, p string, cells map[string]any, sheetName string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := sheet.WriteFile(p, &sheet.Book{Sheets: []*sheet.Sheet{sh, {Name: "Other", Cells: map[sheet.Ref]any{{Row: 1, Col: 1}: "x"}}}}); err != nil {
+	format, err := sheet.Format(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := sheet.Encode(&sheet.Book{Sheets: []*sheet.Sheet{sh, {Name: "Other", Cells: map[sheet.Ref]any{{Row: 1, Col: 1}: "x"}}}}, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -229,7 +237,7 @@ func TestEvaluateCombination(t *testing.T) {
 			if err := Validate(c.specs); err != nil {
 				t.Fatal(err)
 			}
-			v := Evaluate(t.Context(), c.specs, e, Options{})
+			v := Evaluate(t.Context(), c.specs, e, false)
 			gotCat := ""
 			if v.Category != nil {
 				gotCat = *v.Category
@@ -252,11 +260,11 @@ func TestEvaluateScore(t *testing.T) {
 		{ID: "a", Type: TypeFileExists, Path: "keep.txt", Category: schema.CatPartial, Weight: ptr(3.0)},
 		{ID: "b", Type: TypeFileExists, Path: "nope.txt", Category: schema.CatPartial},
 	}
-	v := Evaluate(t.Context(), specs, e, Options{Score: true})
+	v := Evaluate(t.Context(), specs, e, true)
 	if v.Score == nil || *v.Score != 0.75 {
 		t.Fatalf("score = %v, want 0.75", v.Score)
 	}
-	if v := Evaluate(t.Context(), specs, e, Options{}); v.Score != nil {
+	if v := Evaluate(t.Context(), specs, e, false); v.Score != nil {
 		t.Errorf("score without Options.Score = %v, want nil", *v.Score)
 	}
 }

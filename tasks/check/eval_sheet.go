@@ -6,23 +6,18 @@ import (
 	"github.com/trustlake/trustlake/tasks/sheet"
 )
 
-func sheetFormat(s *Spec) (string, error) {
-	switch s.Type {
-	case TypeODSCell:
-		return "ods", nil
-	case TypeXLSXCell:
-		return "xlsx", nil
-	case TypeCSVCell:
-		return "csv", nil
-	}
-	return sheet.Format(s.Path)
-}
+// cellFormats gives the file format of the cell checks that name one.
+var cellFormats = map[string]string{TypeODSCell: "ods", TypeXLSXCell: "xlsx", TypeCSVCell: "csv"}
 
 // evalSheet reads one cell (cell checks) or searches a sheet (sheet_find).
 func evalSheet(s *Spec, data []byte) (bool, any, error) {
-	format, err := sheetFormat(s)
-	if err != nil {
-		return false, nil, err
+	format, ok := cellFormats[s.Type]
+	if !ok {
+		f, err := sheet.Format(s.Path)
+		if err != nil {
+			return false, nil, err
+		}
+		format = f
 	}
 	book, err := sheet.Decode(data, format, path.Base(s.Path))
 	if err != nil {

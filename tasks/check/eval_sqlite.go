@@ -32,7 +32,7 @@ func evalSQLite(ctx context.Context, s *Spec, final *os.Root, data []byte) (bool
 	ctx, cancel := context.WithTimeout(ctx, sqliteTimeout)
 	defer cancel()
 	var err error
-	companions := map[string][]byte{}
+	files := map[string][]byte{"": data} // the database and its non-empty companions, by suffix
 	for _, suffix := range []string{"-wal", "-journal"} {
 		c, err := readFile(final, s.Path+suffix)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -42,15 +42,15 @@ func evalSQLite(ctx context.Context, s *Spec, final *os.Root, data []byte) (bool
 			return false, nil, shortErr(err)
 		}
 		if len(c) > 0 {
-			companions[suffix] = c
+			files[suffix] = c
 		}
 	}
 	var db *sql.DB
-	if len(companions) == 0 {
+	if len(files) == 1 {
 		db, err = openInMemory(ctx, data)
 	} else {
 		var cleanup func()
-		db, cleanup, err = openCopy(path.Base(s.Path), data, companions)
+		db, cleanup, err = openCopy(path.Base(s.Path), files)
 		if cleanup != nil {
 			defer cleanup()
 		}
@@ -67,16 +67,14 @@ func evalSQLite(ctx context.Context, s *Spec, final *os.Root, data []byte) (bool
 		return false, nil, err
 	}
 	if want, ok := normalize(s.Equals).([]any); ok && allLists(want) {
-		got := make([]any, len(rows))
-		for i, r := range rows {
-			got[i] = r
-		}
+		got := append([]any{}, rows...) // no row shows as [], not null
 		return equal(got, want, s.Tolerance), got, nil
 	}
-	if len(rows) != 1 || len(rows[0]) != 1 {
+	if len(rows) != 1 || len(rows[0].([]any)) != 1 {
 		return false, rows, fmt.Errorf("query returned %d rows; a scalar equals needs exactly one row of one column", len(rows))
 	}
-	return equal(rows[0][0], s.Equals, s.Tolerance), rows[0][0], nil
+	v := rows[0].([]any)[0]
+	return equal(v, s.Equals, s.Tolerance), v, nil
 }
 
 // openInMemory loads data into a private in-memory database.
@@ -115,19 +113,16 @@ func openInMemory(ctx context.Context, data []byte) (*sql.DB, error) {
 	return db, nil
 }
 
-// openCopy writes the database and its journal files to a temporary folder.
-func openCopy(base string, data []byte, companions map[string][]byte) (*sql.DB, func(), error) {
+// openCopy writes the database and its journal files (by suffix of base)
+// to a temporary folder.
+func openCopy(base string, files map[string][]byte) (*sql.DB, func(), error) {
 	tmp, err := os.MkdirTemp("", "trustlake-sqlite-")
 	if err != nil {
 		return nil, nil, errors.New("open database: it has a journal or WAL file, and no writable temporary folder to replay it in")
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
-	files := map[string][]byte{base: data}
-	for suffix, c := range companions {
-		files[base+suffix] = c
-	}
-	for name, c := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), c, 0o600); err != nil {
+	for suffix, c := range files {
+		if err := os.WriteFile(filepath.Join(tmp, base+suffix), c, 0o600); err != nil {
 			return nil, cleanup, errors.New("open database: copy to a temporary folder failed")
 		}
 	}
@@ -143,7 +138,8 @@ func allLists(v []any) bool {
 	return !slices.ContainsFunc(v, func(e any) bool { _, ok := e.([]any); return !ok })
 }
 
-func queryRows(ctx context.Context, db *sql.DB, q string) ([][]any, error) {
+// queryRows returns the rows of q, each a []any of normalized values.
+func queryRows(ctx context.Context, db *sql.DB, q string) ([]any, error) {
 	rs, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
@@ -153,7 +149,7 @@ func queryRows(ctx context.Context, db *sql.DB, q string) ([][]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	var out [][]any
+	var out []any
 	for rs.Next() {
 		if len(out) >= maxRows {
 			return nil, fmt.Errorf("query: more than %d rows", maxRows)
@@ -166,11 +162,10 @@ func queryRows(ctx context.Context, db *sql.DB, q string) ([][]any, error) {
 		if err := rs.Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("query: %w", err)
 		}
-		row := make([]any, len(cols))
 		for i, v := range vals {
-			row[i] = normalize(v)
+			vals[i] = normalize(v)
 		}
-		out = append(out, row)
+		out = append(out, vals)
 	}
 	if err := rs.Err(); err != nil {
 		return nil, fmt.Errorf("query: %w", err)

@@ -98,9 +98,8 @@ func Validate(specs []Spec) error {
 	var errs []error
 	for i := range specs {
 		s := &specs[i]
-		field := func(f string) string { return fmt.Sprintf("checks[%d].%s", i, f) }
 		bad := func(f, format string, args ...any) {
-			errs = append(errs, fmt.Errorf("%s: %w: %s", field(f), ErrSpec, fmt.Sprintf(format, args...)))
+			errs = append(errs, fmt.Errorf("checks[%d].%s: %w: %s", i, f, ErrSpec, fmt.Sprintf(format, args...)))
 		}
 		switch {
 		case s.ID == "":
@@ -125,13 +124,12 @@ func Validate(specs []Spec) error {
 		if s.Gate != "" && !slices.Contains(schema.GateTypes, s.Gate) {
 			bad("gate", "%q not in %s", s.Gate, strings.Join(schema.GateTypes, ", "))
 		}
-		if s.Category == "" && s.Refines != "" {
+		switch {
+		case s.Category == "" && s.Refines != "":
 			bad("category", "missing: a refining check sets a category")
-		}
-		if s.Category == "" && s.Refines == "" {
+		case s.Category == "":
 			bad("category", "missing: say which failure code a failed check reports")
-		}
-		if s.Category != "" && !schema.IsCategory(s.Category) {
+		case !schema.IsCategory(s.Category):
 			bad("category", "%q not one of %s", s.Category, strings.Join(schema.Categories, ", "))
 		}
 		if s.Weight != nil && *s.Weight < 0 {
@@ -141,85 +139,77 @@ func Validate(specs []Spec) error {
 			bad("type", "%q not one of %s", s.Type, strings.Join(Types, ", "))
 			continue
 		}
-		for _, e := range validateParams(s) {
-			errs = append(errs, fmt.Errorf("%s: %w: %s", field(e.field), ErrSpec, e.msg))
-		}
+		validateParams(s, bad)
 	}
 	return errors.Join(errs...)
 }
 
-type paramError struct{ field, msg string }
+// needsEquals lists the check types that compare a value with Equals.
+var needsEquals = []string{
+	TypeJSONKey, TypeYAMLKey, TypeTOMLKey, TypeINIKey, TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell,
+	TypeSheetFind, TypeSQLiteQuery,
+}
 
-func validateParams(s *Spec) []paramError {
-	var out []paramError
-	need := func(f, v string) {
+// validateParams checks the fields s.Type reads, reporting each problem to bad.
+func validateParams(s *Spec, bad func(f, format string, args ...any)) {
+	need := func(f, v string) bool {
 		if v == "" {
-			out = append(out, paramError{f, "missing for type " + s.Type})
+			bad(f, "missing for type %s", s.Type)
+		}
+		return v != ""
+	}
+	try := func(f string, err error) {
+		if err != nil {
+			bad(f, "%s", err)
 		}
 	}
-	if s.Type != TypeNoOtherChanges {
-		need("path", s.Path)
-		if s.Path != "" {
-			if err := CleanPath(s.Path); err != nil {
-				out = append(out, paramError{"path", err.Error()})
-			}
-		}
-	}
-	needEquals := func() {
-		if s.Equals == nil {
-			out = append(out, paramError{"equals", "missing for type " + s.Type})
-		}
+	if s.Type != TypeNoOtherChanges && need("path", s.Path) {
+		try("path", CleanPath(s.Path))
 	}
 	switch s.Type {
 	case TypeSHA256:
 		if len(s.SHA256) != 64 || strings.Trim(strings.ToLower(s.SHA256), "0123456789abcdef") != "" {
-			out = append(out, paramError{"sha256", "want 64 hex digits"})
+			bad("sha256", "want 64 hex digits")
 		}
 	case TypeTextContains:
 		need("contains", s.Contains)
 	case TypeTextRegex:
-		need("regex", s.Regex)
-		if _, err := regexp.Compile(s.Regex); s.Regex != "" && err != nil {
-			out = append(out, paramError{"regex", err.Error()})
+		if need("regex", s.Regex) {
+			_, err := regexp.Compile(s.Regex)
+			try("regex", err)
 		}
 	case TypeJSONKey, TypeYAMLKey, TypeTOMLKey:
-		need("key", s.Key)
-		if _, err := parseKeyPath(s.Key); s.Key != "" && err != nil {
-			out = append(out, paramError{"key", err.Error()})
+		if need("key", s.Key) {
+			_, err := parseKeyPath(s.Key)
+			try("key", err)
 		}
-		needEquals()
 	case TypeINIKey:
 		need("key", s.Key)
-		needEquals()
 	case TypeCell, TypeODSCell, TypeXLSXCell, TypeCSVCell:
-		need("cell", s.Cell)
-		if _, err := sheet.ParseRef(s.Cell); s.Cell != "" && err != nil {
-			out = append(out, paramError{"cell", err.Error()})
+		if need("cell", s.Cell) {
+			_, err := sheet.ParseRef(s.Cell)
+			try("cell", err)
 		}
 		if s.Type == TypeCell && s.Path != "" {
-			if _, err := sheet.Format(s.Path); err != nil {
-				out = append(out, paramError{"path", err.Error()})
-			}
+			_, err := sheet.Format(s.Path)
+			try("path", err)
 		}
-		needEquals()
 	case TypeSheetFind:
 		for k, c := range s.Exclude {
-			if _, err := sheet.ParseRef(c); err != nil {
-				out = append(out, paramError{fmt.Sprintf("exclude[%d]", k), err.Error()})
-			}
+			_, err := sheet.ParseRef(c)
+			try(fmt.Sprintf("exclude[%d]", k), err)
 		}
-		needEquals()
 	case TypeSQLiteQuery:
 		need("query", s.Query)
-		needEquals()
 	case TypeNoOtherChanges:
 		for k, g := range s.Allow {
-			if _, err := path.Match(g, ""); err != nil {
-				out = append(out, paramError{fmt.Sprintf("allow[%d]", k), err.Error()})
-			}
+			_, err := path.Match(g, "")
+			try(fmt.Sprintf("allow[%d]", k), err)
 		}
 	}
-	return out
+	if s.Equals == nil && slices.Contains(needsEquals, s.Type) {
+		bad("equals", "missing for type %s", s.Type)
+	}
 }
 
 // CleanPath rejects paths that are absolute, contain "..", or are not clean.

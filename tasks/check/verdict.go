@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -16,11 +17,6 @@ import (
 type Env struct {
 	Final   string // the final state (home directory) being verified
 	Initial string // the task's initial state; "" when the task has none
-}
-
-// Options tune Evaluate. Zero values mean defaults.
-type Options struct {
-	Score bool // report a weighted partial score (task.json "score": "weighted")
 }
 
 // Diagnostic is what one check found; it goes into gt.json's diagnostics
@@ -58,10 +54,13 @@ func severity(gate string) int {
 // the first refining check of that check which holds replaces the category.
 // A check that cannot read its input (missing file, corrupt workbook) does
 // not hold; the reason is in its diagnostic. Evaluate is deterministic: the
-// same files give the same verdict. specs must have passed Validate.
-func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict {
+// same files give the same verdict. specs must have passed Validate. With
+// score, the verdict carries the weighted share of gating checks that hold.
+func Evaluate(ctx context.Context, specs []Spec, env Env, score bool) Verdict {
 	v := Verdict{Diagnostics: map[string]Diagnostic{}, Gates: []schema.Gate{}}
 	held := make([]bool, len(specs))
+	var total, sum float64 // weights of the gating checks, and of those that hold
+	worst := -1            // the first failing gating check of the most severe gate
 	for i := range specs {
 		s := &specs[i]
 		holds, got, err := evalOne(ctx, s, env)
@@ -76,16 +75,16 @@ func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict 
 		v.Diagnostics[s.ID] = d
 		if s.Refines == "" {
 			v.Gates = append(v.Gates, schema.Gate{ID: s.ID, Type: s.GateType(), Passed: holds})
-		}
-	}
-	worst := -1
-	for i := range specs {
-		s := &specs[i]
-		if s.Refines != "" || held[i] {
-			continue
-		}
-		if worst < 0 || severity(s.GateType()) < severity(specs[worst].GateType()) {
-			worst = i
+			w := 1.0
+			if s.Weight != nil {
+				w = *s.Weight
+			}
+			total += w
+			if holds {
+				sum += w
+			} else if worst < 0 || severity(s.GateType()) < severity(specs[worst].GateType()) {
+				worst = i
+			}
 		}
 	}
 	v.Pass = worst < 0
@@ -99,26 +98,12 @@ func Evaluate(ctx context.Context, specs []Spec, env Env, opts Options) Verdict 
 		}
 		v.Category = &cat
 	}
-	if opts.Score {
-		var total, got float64
-		for i := range specs {
-			if specs[i].Refines != "" {
-				continue
-			}
-			w := 1.0
-			if specs[i].Weight != nil {
-				w = *specs[i].Weight
-			}
-			total += w
-			if held[i] {
-				got += w
-			}
-		}
-		score := 0.0
+	if score {
+		share := 0.0
 		if total > 0 {
-			score = got / total
+			share = sum / total
 		}
-		v.Score = &score
+		v.Score = &share
 	}
 	return v
 }
@@ -134,10 +119,19 @@ func evalOne(ctx context.Context, s *Spec, env Env) (bool, any, error) {
 	switch s.Type {
 	case TypeFileExists, TypeFileAbsent, TypeDirExists:
 		return evalExists(s, final)
-	case TypeUnchanged:
-		return evalUnchanged(s, final, env.Initial)
-	case TypeNoOtherChanges:
-		return evalNoOtherChanges(s, final, env.Initial)
+	case TypeUnchanged, TypeNoOtherChanges:
+		if env.Initial == "" {
+			return false, nil, errors.New("the task has no initial state to compare with")
+		}
+		init, err := os.OpenRoot(env.Initial)
+		if err != nil {
+			return false, nil, fmt.Errorf("open initial state: %w", err)
+		}
+		defer init.Close()
+		if s.Type == TypeUnchanged {
+			return evalUnchanged(s, final, init)
+		}
+		return evalNoOtherChanges(s, final, init)
 	}
 	// Every other check reads the file at Path.
 	data, err := readFile(final, s.Path)

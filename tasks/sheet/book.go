@@ -134,14 +134,11 @@ func Format(path string) (string, error) {
 	return "", fmt.Errorf("%w: %q (want .ods, .xlsx or .csv)", ErrFormat, ext)
 }
 
-// ReadFile reads the workbook at path in the format given ("" means by extension).
-func ReadFile(path, format string) (*Book, error) {
-	if format == "" {
-		f, err := Format(path)
-		if err != nil {
-			return nil, err
-		}
-		format = f
+// ReadFile reads the workbook at path in the format given by its extension.
+func ReadFile(path string) (*Book, error) {
+	format, err := Format(path)
+	if err != nil {
+		return nil, err
 	}
 	data, err := readBounded(path)
 	if err != nil {
@@ -164,22 +161,9 @@ func Decode(data []byte, format, name string) (*Book, error) {
 	return nil, fmt.Errorf("%w: %q", ErrFormat, format)
 }
 
-// WriteFile writes b to path in the format given by its extension. The
-// output depends only on b (fixed zip timestamps, sorted cells), so the same
-// book always gives the same bytes.
-func WriteFile(path string, b *Book) error {
-	format, err := Format(path)
-	if err != nil {
-		return err
-	}
-	data, err := Encode(b, format)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	return writeAtomic(path, data)
-}
-
-// Encode returns b in format ("ods", "xlsx" or "csv"), as WriteFile writes it.
+// Encode returns b in format ("ods", "xlsx" or "csv"). The output depends
+// only on b (fixed zip timestamps, sorted cells), so the same book always
+// gives the same bytes.
 func Encode(b *Book, format string) ([]byte, error) {
 	switch format {
 	case "ods":

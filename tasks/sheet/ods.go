@@ -2,6 +2,7 @@ package sheet
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -86,18 +87,19 @@ func decodeODS(content []byte) (*Book, error) {
 	return st.book, nil
 }
 
-func attr(t xml.StartElement, space, local string) (string, bool) {
+// attr returns the value of t's attribute space:local, "" when absent.
+func attr(t xml.StartElement, space, local string) string {
 	for _, a := range t.Attr {
 		if a.Name.Space == space && a.Name.Local == local {
-			return a.Value, true
+			return a.Value
 		}
 	}
-	return "", false
+	return ""
 }
 
 func repeats(t xml.StartElement, local string) (int, error) {
-	v, ok := attr(t, nsTable, local)
-	if !ok || v == "" {
+	v := attr(t, nsTable, local)
+	if v == "" {
 		return 1, nil
 	}
 	n, err := strconv.Atoi(v)
@@ -111,8 +113,7 @@ func (st *odsState) start(t xml.StartElement) error {
 	if t.Name.Space == nsTable && t.Name.Local == "table" {
 		st.depth++
 		if st.depth == 1 {
-			name, _ := attr(t, nsTable, "name")
-			st.cur = &Sheet{Name: name, Cells: map[Ref]any{}}
+			st.cur = &Sheet{Name: attr(t, nsTable, "name"), Cells: map[Ref]any{}}
 			st.book.Sheets = append(st.book.Sheets, st.cur)
 			st.row = 0
 		}
@@ -135,17 +136,15 @@ func (st *odsState) start(t xml.StartElement) error {
 		}
 		st.colReps, st.inCell, st.cellVal, st.paras = n, true, nil, 0
 		st.text.Reset()
-		if v, ok := attr(t, nsOffice, "value"); ok && v != "" {
+		if v := attr(t, nsOffice, "value"); v != "" {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
 				return fmt.Errorf("parse content.xml: office:value=%q: not a number", v)
 			}
 			st.cellVal = f
-		} else if v, ok := attr(t, nsOffice, "boolean-value"); ok && v != "" {
+		} else if v := attr(t, nsOffice, "boolean-value"); v != "" {
 			st.cellVal = v == "true"
-		} else if v, ok := attr(t, nsOffice, "date-value"); ok && v != "" {
-			st.cellVal = v
-		} else if v, ok := attr(t, nsOffice, "time-value"); ok && v != "" {
+		} else if v := cmp.Or(attr(t, nsOffice, "date-value"), attr(t, nsOffice, "time-value")); v != "" {
 			st.cellVal = v
 		}
 	case t.Name.Space == nsText && t.Name.Local == "p" && st.inCell:
@@ -154,8 +153,7 @@ func (st *odsState) start(t xml.StartElement) error {
 		}
 		st.paras++
 	case t.Name.Space == nsText && t.Name.Local == "s" && st.inCell:
-		c, _ := attr(t, nsText, "c")
-		n, _ := strconv.Atoi(c)
+		n, _ := strconv.Atoi(attr(t, nsText, "c"))
 		st.text.WriteString(strings.Repeat(" ", max(1, min(n, 1024))))
 	case t.Name.Space == nsText && t.Name.Local == "tab" && st.inCell:
 		st.text.WriteByte('\t')

@@ -25,12 +25,16 @@ func encodeODS(b *Book) ([]byte, error) {
 	for _, s := range b.Sheets {
 		fmt.Fprintf(&c, `<table:table table:name="%s">`, esc(s.Name))
 		rows, cols := s.Bounds()
+		used := map[int]bool{} // rows with a value
+		for r, v := range s.Cells {
+			used[r.Row] = used[r.Row] || v != nil
+		}
 		if cols > 0 {
 			fmt.Fprintf(&c, `<table:table-column table:number-columns-repeated="%d"/>`, cols)
 		}
 		empty := 0
 		for r := 1; r <= rows; r++ {
-			if !rowUsed(s, r, cols) {
+			if !used[r] {
 				empty++
 				continue
 			}
@@ -64,15 +68,6 @@ func encodeODS(b *Book) ([]byte, error) {
 		{Name: "META-INF/manifest.xml", Data: []byte(odsManifest)},
 		{Name: "content.xml", Data: c.Bytes()},
 	})
-}
-
-func rowUsed(s *Sheet, r, cols int) bool {
-	for col := 1; col <= cols; col++ {
-		if s.Cells[Ref{Row: r, Col: col}] != nil {
-			return true
-		}
-	}
-	return false
 }
 
 func writeODSCell(c *bytes.Buffer, v any) {

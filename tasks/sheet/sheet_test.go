@@ -56,10 +56,10 @@ func TestRoundTrip(t *testing.T) {
 	for _, ext := range []string{".ods", ".xlsx"} {
 		t.Run(ext, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "q3"+ext)
-			if err := WriteFile(p, book()); err != nil {
+			if err := writeFile(p, book()); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadFile(p, "")
+			got, err := ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			// Deterministic bytes.
 			first, _ := os.ReadFile(p)
-			if err := WriteFile(p, book()); err != nil {
+			if err := writeFile(p, book()); err != nil {
 				t.Fatal(err)
 			}
 			second, _ := os.ReadFile(p)
@@ -84,7 +84,7 @@ func TestCSV(t *testing.T) {
 	if err := os.WriteFile(p, []byte("item,price\nwidget,9.99\n\"a,b\",\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadFile(p, "")
+	b, err := ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestCSV(t *testing.T) {
 	if diff := cmp.Diff(want, b); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if err := WriteFile(p, b); err != nil {
+	if err := writeFile(p, b); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(p)
@@ -164,4 +164,17 @@ func TestDecodeErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeFile writes b to path in the format of its extension.
+func writeFile(path string, b *Book) error {
+	format, err := Format(path)
+	if err != nil {
+		return err
+	}
+	data, err := Encode(b, format)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }

@@ -147,41 +147,36 @@ func decodeXLSXSheet(name, part string, ws *xlsxSheet, shared []string) (*Sheet,
 }
 
 func xlsxValue(t string, v *string, is *xlsxRich, shared []string) (any, error) {
-	switch t {
-	case "inlineStr":
+	if t == "inlineStr" {
 		if is == nil {
 			return nil, nil
 		}
 		return is.text(), nil
+	}
+	if v == nil {
+		return nil, nil
+	}
+	switch t {
 	case "s":
-		if v == nil {
-			return nil, nil
-		}
 		i, err := strconv.Atoi(strings.TrimSpace(*v))
 		if err != nil || i < 0 || i >= len(shared) {
 			return nil, fmt.Errorf("shared string index %q out of range", *v)
 		}
 		return shared[i], nil
 	case "b":
-		if v == nil {
-			return nil, nil
-		}
 		return strings.TrimSpace(*v) == "1", nil
 	case "str", "e", "d":
-		if v == nil {
-			return nil, nil
-		}
 		return *v, nil
-	default: // "n" or absent
-		if v == nil || strings.TrimSpace(*v) == "" {
-			return nil, nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(*v), 64)
-		if err != nil {
-			return nil, fmt.Errorf("value %q is not a number", *v)
-		}
-		return f, nil
 	}
+	// "n" or absent
+	if strings.TrimSpace(*v) == "" {
+		return nil, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(*v), 64)
+	if err != nil {
+		return nil, fmt.Errorf("value %q is not a number", *v)
+	}
+	return f, nil
 }
 
 // encodeXLSX writes a minimal XLSX; strings go to sharedStrings.xml.

@@ -106,28 +106,3 @@ func readBounded(path string) ([]byte, error) {
 	}
 	return data, nil
 }
-
-// writeAtomic writes data to a temporary file beside path, then renames it.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("create temp file: %w", err)
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	step := "write"
-	if cerr := tmp.Close(); err == nil {
-		err, step = cerr, "close"
-	}
-	if err == nil {
-		err, step = os.Chmod(name, 0o644), "chmod"
-	}
-	if err == nil {
-		err, step = os.Rename(name, path), "rename"
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s %s: %w", step, path, err)
-	}
-	return nil
-}
