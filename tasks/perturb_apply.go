@@ -50,10 +50,10 @@ func (p *Perturbation) validate() []error {
 	if p.Path == "" && p.Name != PerturbDeleteUnrelated {
 		bad("path", "missing for %s", p.Name)
 	}
-	for field, v := range map[string]string{"path": p.Path, "to": p.To} {
-		if v != "" {
-			if err := check.CleanPath(v); err != nil {
-				bad(field, "%v", err)
+	for _, f := range [...]struct{ name, v string }{{"path", p.Path}, {"to", p.To}} {
+		if f.v != "" {
+			if err := check.CleanPath(f.v); err != nil {
+				bad(f.name, "%v", err)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -92,5 +93,17 @@ func TestTimeoutUpperBound(t *testing.T) {
 	}
 	if errs := c.validate(); len(errs) == 0 {
 		t.Error("a 5h timeout validated")
+	}
+}
+
+// TestPerturbationErrorsInOrder: a perturbation with a bad path and a bad
+// folder reports path before to, every time (a map once gave either order).
+func TestPerturbationErrorsInOrder(t *testing.T) {
+	p := Perturbation{Name: PerturbSiblingFolder, Path: "../up", To: "/abs"}
+	for range 20 {
+		errs := p.validate()
+		if len(errs) != 2 || !strings.HasPrefix(errs[0].Error(), "path: ") || !strings.HasPrefix(errs[1].Error(), "to: ") {
+			t.Fatalf("validate = %v, want a path error then a to error", errs)
+		}
 	}
 }
