@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -49,15 +50,9 @@ const logKeyContainer = "container"
 
 // NewDocker returns a Docker backend. It does not contact the engine; use Ping.
 func NewDocker(opts DockerOptions) (*Docker, error) {
-	if opts.User == "" {
-		opts.User = SandboxUser
-	}
+	opts.User = cmp.Or(opts.User, SandboxUser)
 	if opts.CleanupTimeout <= 0 {
 		opts.CleanupTimeout = 30 * time.Second
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
 	}
 	var copts []client.Opt
 	if opts.Host != "" {
@@ -67,7 +62,7 @@ func NewDocker(opts DockerOptions) (*Docker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create docker client: %w", err)
 	}
-	return &Docker{cli: cli, opts: opts, log: log}, nil
+	return &Docker{cli: cli, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))}, nil
 }
 
 // Name returns "docker".

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -52,9 +53,7 @@ func (l ExtractLimits) withDefaults() ExtractLimits {
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = 100000
 	}
-	if l.MaxWindow == 0 {
-		l.MaxWindow = 64 << 20
-	}
+	l.MaxWindow = cmp.Or(l.MaxWindow, 64<<20)
 	return l
 }
 

@@ -33,23 +33,15 @@ const (
 // ErrSpec reports an invalid Spec.
 var ErrSpec = errors.New("invalid sandbox spec")
 
-// DefaultLimits returns the limits used for zero fields of Limits.
-func DefaultLimits() Limits {
-	return Limits{
-		MemoryBytes: DefaultMemoryBytes,
-		PIDs:        DefaultPIDs,
-		NanoCPUs:    DefaultNanoCPUs,
-		OutputBytes: DefaultOutputBytes,
-		TmpfsBytes:  DefaultTmpfsBytes,
-	}
-}
-
+// withDefaults replaces the fields of l that are not positive by the defaults.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	for _, f := range [][2]*int64{{&l.MemoryBytes, &d.MemoryBytes}, {&l.PIDs, &d.PIDs}, {&l.NanoCPUs, &d.NanoCPUs},
-		{&l.OutputBytes, &d.OutputBytes}, {&l.TmpfsBytes, &d.TmpfsBytes}} {
-		if *f[0] <= 0 {
-			*f[0] = *f[1]
+	for _, f := range []struct {
+		v *int64
+		d int64
+	}{{&l.MemoryBytes, DefaultMemoryBytes}, {&l.PIDs, DefaultPIDs}, {&l.NanoCPUs, DefaultNanoCPUs},
+		{&l.OutputBytes, DefaultOutputBytes}, {&l.TmpfsBytes, DefaultTmpfsBytes}} {
+		if *f.v <= 0 {
+			*f.v = f.d
 		}
 	}
 	return l
