@@ -54,12 +54,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Validate reports the first problem with o (after defaults are applied)
-// as an error wrapping ErrOptions.
-func (o Options) Validate() error {
-	return o.withDefaults().validate()
-}
-
+// validate reports the first problem with o (defaults applied) as an error
+// wrapping ErrOptions.
 func (o Options) validate() error {
 	switch {
 	case o.Tasks < 1:
