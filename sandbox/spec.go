@@ -100,15 +100,11 @@ func checkHostPath(what, p string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	need := os.FileMode(0o004)
+	need, fix := os.FileMode(0o004), "o+r"
 	if fi.IsDir() {
-		need |= 0o001
+		need, fix = 0o005, "o+rx"
 	}
 	if fi.Mode().Perm()&need != need {
-		fix := "o+r"
-		if fi.IsDir() {
-			fix = "o+rx"
-		}
 		return fmt.Errorf("%s %s: mode %v is not readable by the sandbox user %s (chmod %s)", what, p, fi.Mode().Perm(), SandboxUser, fix)
 	}
 	return nil
