@@ -43,7 +43,7 @@ func TestOptionsValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := DefaultOptions()
 			tc.mutate(&o)
-			err := o.withDefaults().validate()
+			err := o.Validate()
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("Validate() = %v, want nil", err)

@@ -54,8 +54,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// validate reports the first problem with o (defaults applied) as an error
-// wrapping ErrOptions.
+// Validate reports the first problem with o (after defaults are applied)
+// as an error wrapping ErrOptions.
+func (o Options) Validate() error {
+	return o.withDefaults().validate()
+}
+
 func (o Options) validate() error {
 	switch {
 	case o.Tasks < 1:
