@@ -256,7 +256,7 @@ func (x *extractor) file(ctx context.Context, hdr *tar.Header, name string, r io
 	if err != nil {
 		return fmt.Errorf("snapshot entry %s: %w", hdr.Name, err)
 	}
-	n, err := io.Copy(f, ctxReader(ctx, io.LimitReader(r, left+1)))
+	n, err := io.Copy(f, ctxReader{ctx, io.LimitReader(r, left+1)})
 	x.st.Bytes += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -320,16 +320,14 @@ func (x *extractor) hardlink(hdr *tar.Header, name string) error {
 }
 
 // ctxReader reads r until ctx is done, so that a copy stops with it.
-func ctxReader(ctx context.Context, r io.Reader) io.Reader {
-	return readFunc(func(p []byte) (int, error) {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		return r.Read(p)
-	})
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
 }
 
-// readFunc is an io.Reader made of a function.
-type readFunc func(p []byte) (int, error)
-
-func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
