@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -48,26 +49,18 @@ type Bwrap struct {
 
 // NewBwrap returns a bubblewrap backend; it fails when the binary is missing.
 func NewBwrap(opts BwrapOptions) (*Bwrap, error) {
-	if opts.Path == "" {
-		opts.Path = "/usr/bin/bwrap"
-	}
-	if opts.PrlimitPath == "" {
-		opts.PrlimitPath = "/usr/bin/prlimit"
-	}
+	opts.Path = cmp.Or(opts.Path, "/usr/bin/bwrap")
+	opts.PrlimitPath = cmp.Or(opts.PrlimitPath, "/usr/bin/prlimit")
 	if opts.HostDirs == nil {
 		opts.HostDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 	}
 	if opts.HostFiles == nil {
 		opts.HostFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"}
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	if _, err := os.Stat(opts.Path); err != nil {
 		return nil, fmt.Errorf("find bubblewrap: %w", err)
 	}
-	return &Bwrap{opts: opts, log: log}, nil
+	return &Bwrap{opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))}, nil
 }
 
 // Name returns "bwrap".

@@ -1,11 +1,9 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"time"
@@ -28,8 +26,8 @@ type DockerOptions struct {
 	// CleanupTimeout bounds killing and removing a container after a run, also
 	// when the run's context is cancelled; 0 means 30s.
 	CleanupTimeout time.Duration
-	// Labels are added to every container (LabelKey=1 always is); Leftovers
-	// filters by them too, so one process can find only its own containers.
+	// Labels are added to every container (LabelKey=1 always is), so that
+	// one process (a test) can find only its own containers.
 	Labels map[string]string
 	// DeadlineBinary is the host path of a static trustlake-check; when set,
 	// every command runs under its in-container deadline (see
@@ -52,15 +50,9 @@ const logKeyContainer = "container"
 
 // NewDocker returns a Docker backend. It does not contact the engine; use Ping.
 func NewDocker(opts DockerOptions) (*Docker, error) {
-	if opts.User == "" {
-		opts.User = SandboxUser
-	}
+	opts.User = cmp.Or(opts.User, SandboxUser)
 	if opts.CleanupTimeout <= 0 {
 		opts.CleanupTimeout = 30 * time.Second
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
 	}
 	var copts []client.Opt
 	if opts.Host != "" {
@@ -70,7 +62,7 @@ func NewDocker(opts DockerOptions) (*Docker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create docker client: %w", err)
 	}
-	return &Docker{cli: cli, opts: opts, log: log}, nil
+	return &Docker{cli: cli, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))}, nil
 }
 
 // Name returns "docker".
@@ -254,53 +246,4 @@ func (d *Docker) HasImage(ctx context.Context, ref string) (bool, error) {
 	default:
 		return false, fmt.Errorf("inspect image %s: %w", ref, err)
 	}
-}
-
-// BuildImage builds an image tagged tag from a tar build context holding a
-// Dockerfile (classic builder, no registry access needed for FROM scratch). It
-// reads the build output to the end and returns the first build error.
-func (d *Docker) BuildImage(ctx context.Context, tag string, buildContext io.Reader) error {
-	resp, err := d.cli.ImageBuild(ctx, buildContext, client.ImageBuildOptions{
-		Tags:        []string{tag},
-		Remove:      true,
-		ForceRemove: true,
-		NetworkMode: "none",
-		Labels:      map[string]string{LabelKey + ".image": "1"},
-	})
-	if err != nil {
-		return fmt.Errorf("build image %s: %w", tag, err)
-	}
-	defer resp.Body.Close()
-	dec := json.NewDecoder(resp.Body)
-	for {
-		var msg struct {
-			Error string `json:"error"`
-		}
-		if err := dec.Decode(&msg); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("build image %s: read output: %w", tag, err)
-		}
-		if msg.Error != "" {
-			return fmt.Errorf("build image %s: %s", tag, msg.Error)
-		}
-	}
-}
-
-// Leftovers lists the ids of containers, running or not, that carry this
-// backend's labels (LabelKey=1 and DockerOptions.Labels).
-func (d *Docker) Leftovers(ctx context.Context) ([]string, error) {
-	f := make(client.Filters)
-	for k, v := range d.labels() {
-		f.Add("label", k+"="+v)
-	}
-	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f})
-	if err != nil {
-		return nil, fmt.Errorf("list containers: %w", err)
-	}
-	ids := make([]string, 0, len(res.Items))
-	for _, c := range res.Items {
-		ids = append(ids, c.ID)
-	}
-	return ids, nil
 }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -52,9 +53,7 @@ func (l ExtractLimits) withDefaults() ExtractLimits {
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = 100000
 	}
-	if l.MaxWindow == 0 {
-		l.MaxWindow = 64 << 20
-	}
+	l.MaxWindow = cmp.Or(l.MaxWindow, 64<<20)
 	return l
 }
 
@@ -257,7 +256,7 @@ func (x *extractor) file(ctx context.Context, hdr *tar.Header, name string, r io
 	if err != nil {
 		return fmt.Errorf("snapshot entry %s: %w", hdr.Name, err)
 	}
-	n, err := io.Copy(f, ctxReader(ctx, io.LimitReader(r, left+1)))
+	n, err := io.Copy(f, ctxReader{ctx, io.LimitReader(r, left+1)})
 	x.st.Bytes += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -321,16 +320,14 @@ func (x *extractor) hardlink(hdr *tar.Header, name string) error {
 }
 
 // ctxReader reads r until ctx is done, so that a copy stops with it.
-func ctxReader(ctx context.Context, r io.Reader) io.Reader {
-	return readFunc(func(p []byte) (int, error) {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		return r.Read(p)
-	})
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
 }
 
-// readFunc is an io.Reader made of a function.
-type readFunc func(p []byte) (int, error)
-
-func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -4,6 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -220,4 +224,53 @@ func newHostProbe(t *testing.T) *hostProbe {
 // lines returns the output as trimmed lines.
 func lines(b []byte) []string {
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+// BuildImage (a test fixture) builds an image tagged tag from a tar build context holding a
+// Dockerfile (classic builder, no registry access needed for FROM scratch). It
+// reads the build output to the end and returns the first build error.
+func (d *Docker) BuildImage(ctx context.Context, tag string, buildContext io.Reader) error {
+	resp, err := d.cli.ImageBuild(ctx, buildContext, client.ImageBuildOptions{
+		Tags:        []string{tag},
+		Remove:      true,
+		ForceRemove: true,
+		NetworkMode: "none",
+		Labels:      map[string]string{LabelKey + ".image": "1"},
+	})
+	if err != nil {
+		return fmt.Errorf("build image %s: %w", tag, err)
+	}
+	defer resp.Body.Close()
+	dec := json.NewDecoder(resp.Body)
+	for {
+		var msg struct {
+			Error string `json:"error"`
+		}
+		if err := dec.Decode(&msg); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("build image %s: read output: %w", tag, err)
+		}
+		if msg.Error != "" {
+			return fmt.Errorf("build image %s: %s", tag, msg.Error)
+		}
+	}
+}
+
+// Leftovers (a test fixture) lists the ids of containers, running or not, that carry this
+// backend's labels (LabelKey=1 and DockerOptions.Labels).
+func (d *Docker) Leftovers(ctx context.Context) ([]string, error) {
+	f := make(client.Filters)
+	for k, v := range d.labels() {
+		f.Add("label", k+"="+v)
+	}
+	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f})
+	if err != nil {
+		return nil, fmt.Errorf("list containers: %w", err)
+	}
+	ids := make([]string, 0, len(res.Items))
+	for _, c := range res.Items {
+		ids = append(ids, c.ID)
+	}
+	return ids, nil
 }

@@ -24,7 +24,7 @@ type Mount struct {
 	Target string // absolute path inside the sandbox
 }
 
-// Limits bound one run. Zero values mean the defaults of DefaultLimits.
+// Limits bound one run. Zero values mean the Default* constants.
 type Limits struct {
 	MemoryBytes int64 // 0 means 512 MiB
 	PIDs        int64 // 0 means 128

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,12 +33,8 @@ func Select(ctx context.Context, name string, opts SelectOptions) (r Runner, war
 	if opts.ProbeTimeout <= 0 {
 		opts.ProbeTimeout = 5 * time.Second
 	}
-	if opts.Docker.Logger == nil {
-		opts.Docker.Logger = opts.Logger
-	}
-	if opts.Bwrap.Logger == nil {
-		opts.Bwrap.Logger = opts.Logger
-	}
+	opts.Docker.Logger = cmp.Or(opts.Docker.Logger, opts.Logger)
+	opts.Bwrap.Logger = cmp.Or(opts.Bwrap.Logger, opts.Logger)
 	switch name {
 	case "docker":
 		d, err := probeDocker(ctx, opts)

@@ -33,23 +33,15 @@ const (
 // ErrSpec reports an invalid Spec.
 var ErrSpec = errors.New("invalid sandbox spec")
 
-// DefaultLimits returns the limits used for zero fields of Limits.
-func DefaultLimits() Limits {
-	return Limits{
-		MemoryBytes: DefaultMemoryBytes,
-		PIDs:        DefaultPIDs,
-		NanoCPUs:    DefaultNanoCPUs,
-		OutputBytes: DefaultOutputBytes,
-		TmpfsBytes:  DefaultTmpfsBytes,
-	}
-}
-
+// withDefaults replaces the fields of l that are not positive by the defaults.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	for _, f := range [][2]*int64{{&l.MemoryBytes, &d.MemoryBytes}, {&l.PIDs, &d.PIDs}, {&l.NanoCPUs, &d.NanoCPUs},
-		{&l.OutputBytes, &d.OutputBytes}, {&l.TmpfsBytes, &d.TmpfsBytes}} {
-		if *f[0] <= 0 {
-			*f[0] = *f[1]
+	for _, f := range []struct {
+		v *int64
+		d int64
+	}{{&l.MemoryBytes, DefaultMemoryBytes}, {&l.PIDs, DefaultPIDs}, {&l.NanoCPUs, DefaultNanoCPUs},
+		{&l.OutputBytes, DefaultOutputBytes}, {&l.TmpfsBytes, DefaultTmpfsBytes}} {
+		if *f.v <= 0 {
+			*f.v = f.d
 		}
 	}
 	return l
@@ -108,15 +100,11 @@ func checkHostPath(what, p string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	need := os.FileMode(0o004)
+	need, fix := os.FileMode(0o004), "o+r"
 	if fi.IsDir() {
-		need |= 0o001
+		need, fix = 0o005, "o+rx"
 	}
 	if fi.Mode().Perm()&need != need {
-		fix := "o+r"
-		if fi.IsDir() {
-			fix = "o+rx"
-		}
 		return fmt.Errorf("%s %s: mode %v is not readable by the sandbox user %s (chmod %s)", what, p, fi.Mode().Perm(), SandboxUser, fix)
 	}
 	return nil

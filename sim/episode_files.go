@@ -160,7 +160,7 @@ func (w *episodeFiles) appendGT(b []byte, e *episode) []byte {
 	b = append(b, `{"episode_id":`...)
 	b = appendString(b, e.id)
 	b = appendKey(b, "pass")
-	b = appendBool(b, e.pass)
+	b = strconv.AppendBool(b, e.pass)
 	b = appendKey(b, "score")
 	b = appendRounded(b, score, 2)
 	b = appendKey(b, "category")
@@ -180,7 +180,7 @@ func (w *episodeFiles) appendGT(b []byte, e *episode) []byte {
 		b = appendString(b, g.id)
 		b = appendField(b, "type", g.typ)
 		b = appendKey(b, "passed")
-		b = appendBool(b, g.id != failed)
+		b = strconv.AppendBool(b, g.id != failed)
 		b = append(b, '}')
 	}
 	return append(b, `],"deterministic":true}`+"\n"...)

@@ -86,7 +86,9 @@ func Generate(ctx context.Context, dir string, opts Options) (Stats, error) {
 	for i, n := range names {
 		f, err := os.OpenFile(filepath.Join(vRoot, n), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			closeAll(outs)
+			for _, f := range outs[:i] {
+				f.Close()
+			}
 			return Stats{}, fmt.Errorf("create verdicts file: %w", err)
 		}
 		outs[i], bw[i] = f, bufio.NewWriterSize(f, 1<<20)
@@ -122,14 +124,6 @@ func emptyDir(dir string) error {
 		return fmt.Errorf("%s: %w", dir, ErrOutputNotEmpty)
 	}
 	return nil
-}
-
-func closeAll(fs []*os.File) {
-	for _, f := range fs {
-		if f != nil {
-			f.Close()
-		}
-	}
 }
 
 // verdictFiles maps each (judge, condition) to a file and names the files.

@@ -62,15 +62,10 @@ func appendRounded(b []byte, x float64, digits int) []byte {
 	return strconv.AppendFloat(b, math.Round(x*s)/s, 'f', -1, 64)
 }
 
-// appendBool appends true or false.
-func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
-
-// timeLayout is RFC 3339 in UTC with a Z and whole seconds.
-const timeLayout = "2006-01-02T15:04:05Z"
-
-// appendTime appends t (converted to UTC) as a JSON string.
+// appendTime appends t (converted to UTC) as a JSON string: RFC 3339 with
+// a Z and whole seconds.
 func appendTime(b []byte, t time.Time) []byte {
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, timeLayout)
+	b = t.UTC().AppendFormat(b, "2006-01-02T15:04:05Z")
 	return append(b, '"')
 }

@@ -138,10 +138,8 @@ func DefaultAgents() []Agent {
 
 // DefaultJudges returns two VLM-style judges and one reward model.
 func DefaultJudges() []Judge {
-	a, _ := JudgePreset("sim:vlm-a")
-	b, _ := JudgePreset("sim:vlm-b")
-	rm, _ := JudgePreset("sim:rm-1")
-	return []Judge{a, b, rm}
+	js, _ := ParseJudges([]string{"sim:vlm-a", "sim:vlm-b", "sim:rm-1"})
+	return js
 }
 
 // JudgePreset returns the parameters of a judge by name: the three default

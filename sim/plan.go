@@ -177,14 +177,11 @@ func (p *plan) perturb(i int, cellStart []int) {
 	o := p.opts
 	e := &p.episodes[i]
 	r := newRand(o.Seed, streamPerturb, uint64(e.task), uint64(e.agent), uint64(e.k))
-	isParent := func(j int) bool {
-		return p.episodes[j].source == schema.SourceNatural && p.episodes[j].pass
-	}
 	cell := e.task*len(o.Agents) + e.agent
-	cands := candidates(cellStart[cell], cellStart[cell+1], isParent)
+	cands := p.parents(cellStart[cell], cellStart[cell+1])
 	if len(cands) == 0 {
 		first := e.task * len(o.Agents)
-		cands = candidates(cellStart[first], cellStart[first+len(o.Agents)], isParent)
+		cands = p.parents(cellStart[first], cellStart[first+len(o.Agents)])
 	}
 	if len(cands) == 0 {
 		e.source = schema.SourceNatural
@@ -204,10 +201,11 @@ func (p *plan) perturb(i int, cellStart []int) {
 	e.nSteps = parent.nSteps
 }
 
-func candidates(lo, hi int, ok func(int) bool) []int {
+// parents returns the indexes in [lo, hi) of passing natural episodes.
+func (p *plan) parents(lo, hi int) []int {
 	var c []int
 	for j := lo; j < hi; j++ {
-		if ok(j) {
+		if p.episodes[j].source == schema.SourceNatural && p.episodes[j].pass {
 			c = append(c, j)
 		}
 	}

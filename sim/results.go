@@ -56,39 +56,32 @@ type ResultsStats struct {
 func WriteTauBench(w io.Writer, opts ResultsOptions) (ResultsStats, error) {
 	o := opts.withDefaults()
 	bw := bufio.NewWriterSize(w, 1<<20)
-	cw := &resultsCounter{w: bw}
 	st := ResultsStats{Tasks: (o.Results + o.Trials - 1) / o.Trials}
-	if _, err := io.WriteString(cw, "[\n"); err != nil {
-		return st, fmt.Errorf("write results: %w", err)
-	}
-	var buf []byte
+	buf := []byte("[\n")
 	for i := 0; i < o.Results; i++ {
 		task, trial := i%st.Tasks, i/st.Tasks // trial-major, like τ-bench files
 		rec, pass := simRecord(o, task, trial)
 		if pass {
 			st.Passes++
 		}
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ",\n"...)
-		}
 		b, err := json.Marshal(rec)
 		if err != nil {
 			return st, fmt.Errorf("encode result %d: %w", i, err)
 		}
 		buf = append(buf, b...)
-		if _, err := cw.Write(buf); err != nil {
+		if i == o.Results-1 {
+			buf = append(buf, "\n]\n"...)
+		}
+		if _, err := bw.Write(buf); err != nil {
 			return st, fmt.Errorf("write results: %w", err)
 		}
+		st.Bytes += int64(len(buf))
+		buf = append(buf[:0], ",\n"...)
 		st.Results++
-	}
-	if _, err := io.WriteString(cw, "\n]\n"); err != nil {
-		return st, fmt.Errorf("write results: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return st, fmt.Errorf("write results: %w", err)
 	}
-	st.Bytes = cw.n
 	return st, nil
 }
 
@@ -189,16 +182,4 @@ func simTrajectory(steps int, r *rand.Rand, user, res string, pass bool) []simMs
 		final = fmt.Sprintf("Your reservation %s has been successfully cancelled. A refund of $%d will be processed within 5 to 7 business days.", target, amount)
 	}
 	return append(msgs, simMsg{Role: "assistant", Content: str(final)})
-}
-
-// resultsCounter counts bytes written.
-type resultsCounter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *resultsCounter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -5,10 +5,10 @@
 package sparktest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -21,13 +21,14 @@ import (
 
 // Options configure Start. Zero values mean the defaults.
 type Options struct {
-	SparkHome    string // the pyspark package folder (bin/spark-class inside); required
-	Dir          string // logs and work folders; required
-	Workers      int    // default 2
-	WorkerCores  int    // default 1
-	WorkerMemory string // default "1g"
-	Timeout      time.Duration
+	SparkHome string // the pyspark package folder (bin/spark-class inside); required
+	Dir       string // logs and work folders; required
+	Workers   int    // default 2 (1 core, 1g each)
 }
+
+// startTimeout bounds the wait for the Connect server: about 20 s on an idle
+// 2-core machine, minutes under heavy load.
+const startTimeout = 10 * time.Minute
 
 // Cluster is a running standalone cluster with a Connect server.
 type Cluster struct {
@@ -57,18 +58,7 @@ func SparkHome(repo string) (string, error) {
 // Start launches the master, the workers and the Connect server and waits
 // until the server answers on its port.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
-	if opts.Workers == 0 {
-		opts.Workers = 2
-	}
-	if opts.WorkerCores == 0 {
-		opts.WorkerCores = 1
-	}
-	if opts.WorkerMemory == "" {
-		opts.WorkerMemory = "1g"
-	}
-	if opts.Timeout == 0 {
-		opts.Timeout = 10 * time.Minute // about 20 s on an idle 2-core machine; minutes under heavy load
-	}
+	opts.Workers = cmp.Or(opts.Workers, 2)
 	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
 		return nil, fmt.Errorf("no java on PATH and no JAVA_HOME (Spark 4 wants Java 17 or 21)")
 	}
@@ -86,7 +76,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	for i := 1; i <= opts.Workers; i++ {
 		work := filepath.Join(opts.Dir, fmt.Sprintf("worker%d", i))
 		if err := c.spawn(opts, fmt.Sprintf("worker%d", i), bin("spark-class"), "org.apache.spark.deploy.worker.Worker",
-			"--host", "127.0.0.1", "--cores", strconv.Itoa(opts.WorkerCores), "--memory", opts.WorkerMemory,
+			"--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
 			"--webui-port", "0", "--work-dir", work, c.Master); err != nil {
 			c.Stop()
 			return nil, err
@@ -146,7 +136,7 @@ func (c *Cluster) spawn(opts Options, name, prog string, args ...string) error {
 
 // waitConnect waits for the Connect server's log line and open port.
 func (c *Cluster) waitConnect(ctx context.Context, opts Options, port int) error {
-	deadline := time.Now().Add(opts.Timeout)
+	deadline := time.Now().Add(startTimeout)
 	logName := filepath.Join(opts.Dir, "connect.log")
 	for time.Now().Before(deadline) {
 		if err := ctx.Err(); err != nil {
@@ -169,7 +159,7 @@ func (c *Cluster) waitConnect(ctx context.Context, opts Options, port int) error
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	return fmt.Errorf("spark connect server did not start within %s; logs in %s: %s", opts.Timeout, opts.Dir, tail(logName, 5))
+	return fmt.Errorf("spark connect server did not start within %s; logs in %s: %s", startTimeout, opts.Dir, tail(logName, 5))
 }
 
 // Stop terminates every process it started (its process group: the JVM
@@ -217,12 +207,10 @@ func freePorts(n int) ([]int, error) {
 }
 
 func tail(name string, n int) string {
-	f, err := os.Open(name)
+	b, err := os.ReadFile(name)
 	if err != nil {
 		return err.Error()
 	}
-	defer f.Close()
-	b, _ := io.ReadAll(f)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]

@@ -83,13 +83,10 @@ func RepoRoot(t testing.TB) string {
 // ../shared/data beside the repository), or "" when neither exists.
 func DataDir(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv(DataEnv); d != "" {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-		return ""
+	d := os.Getenv(DataEnv)
+	if d == "" {
+		d = filepath.Join(RepoRoot(t), "..", "shared", "data")
 	}
-	d := filepath.Join(RepoRoot(t), "..", "shared", "data")
 	if st, err := os.Stat(d); err == nil && st.IsDir() {
 		return d
 	}

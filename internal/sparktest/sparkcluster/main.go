@@ -7,6 +7,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -28,28 +29,28 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "usage: sparkcluster [-workers N] -- COMMAND ARGS...")
 		return 2
 	}
-	repo, err := os.Getwd()
-	if err != nil {
+	fail := func(err error) int {
 		fmt.Fprintln(os.Stderr, "sparkcluster:", err)
 		return 1
+	}
+	repo, err := os.Getwd()
+	if err != nil {
+		return fail(err)
 	}
 	home, err := sparktest.SparkHome(repo)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "sparkcluster:", err)
-		return 1
+		return fail(err)
 	}
 	dir, err := os.MkdirTemp("", "trustlake-spark-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "sparkcluster:", err)
-		return 1
+		return fail(err)
 	}
 	defer os.RemoveAll(dir)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c, err := sparktest.Start(ctx, sparktest.Options{SparkHome: home, Dir: dir, Workers: *workers})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "sparkcluster:", err)
-		return 1
+		return fail(err)
 	}
 	fmt.Fprintf(os.Stderr, "sparkcluster: %s (master %s, %d workers) up in %.1fs\n", c.Remote, c.Master, *workers, c.Took.Seconds())
 	cmd := exec.CommandContext(ctx, flag.Arg(0), flag.Args()[1:]...)
@@ -61,15 +62,11 @@ func run() int {
 		if errors.As(err, &ee) {
 			code = ee.ExitCode()
 		} else {
-			fmt.Fprintln(os.Stderr, "sparkcluster:", err)
-			code = 1
+			code = fail(err)
 		}
 	}
 	if err := c.Stop(); err != nil {
-		fmt.Fprintln(os.Stderr, "sparkcluster:", err)
-		if code == 0 {
-			code = 1
-		}
+		code = cmp.Or(code, fail(err)) // the command's own failure wins
 	}
 	return code
 }
