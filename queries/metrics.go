@@ -1,8 +1,8 @@
 package queries
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 
@@ -52,12 +52,7 @@ const (
 	GTAny      = "any"      // the verifier's verdict, else the human majority
 )
 
-func gtOrDefault(gt string) string {
-	if gt == "" {
-		return GTVerifier
-	}
-	return gt
-}
+func gtOrDefault(gt string) string { return cmp.Or(gt, GTVerifier) }
 
 // defineMetricEpisodes (re)defines the session's table macro
 // metric_episodes(thr, gt) (sql/metrics_episodes.sql): one row per
@@ -203,26 +198,11 @@ func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]
 	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
-	var out []MetricEpisode
-	err := s.eachRow(ctx, "query metric episodes", func(rows *sql.Rows) error {
-		var (
-			e                          MetricEpisode
-			task, agent, source, categ sql.NullString
-			gt                         sql.NullBool
-		)
-		if err := rows.Scan(&e.Judge, &e.Condition, &e.EpisodeID, &e.Runs, &e.ParseErrors, &e.Success,
-			&e.Failure, &e.Uncertain, &e.Unscored, &e.Valid, &e.Majority, &task, &agent, &source, &gt, &categ); err != nil {
-			return fmt.Errorf("scan metric episode: %w", err)
-		}
-		e.TaskID, e.Agent, e.Source, e.Category = task.String, agent.String, source.String, categ.String
-		e.HasGT, e.GTPass = gt.Valid, gt.Bool
-		out = append(out, e)
-		return nil
+	return collect(ctx, s, "query metric episodes", "metric episode", func(e *MetricEpisode) []any {
+		return []any{&e.Judge, &e.Condition, &e.EpisodeID, &e.Runs, &e.ParseErrors, &e.Success, &e.Failure, &e.Uncertain,
+			&e.Unscored, &e.Valid, &e.Majority, nullTo(&e.TaskID, nil), nullTo(&e.Agent, nil), nullTo(&e.Source, nil),
+			nullTo(&e.GTPass, &e.HasGT), nullTo(&e.Category, nil)}
 	}, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
 		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
 		FROM metric_episodes(CAST(? AS DOUBLE), 'verifier') ORDER BY judge, condition, episode_id`, nullable(threshold))
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }

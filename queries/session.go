@@ -190,3 +190,40 @@ func collect[T any](ctx context.Context, s *Session, what, item string, dest fun
 	}
 	return out, nil
 }
+
+// scanFunc is a sql.Scanner made of a function.
+type scanFunc func(src any) error
+
+func (f scanFunc) Scan(src any) error { return f(src) }
+
+// orNil scans a column that may be NULL into *p: nil for NULL.
+func orNil[T any](p **T) scanFunc {
+	return func(src any) error {
+		var n sql.Null[T]
+		err := n.Scan(src)
+		*p = nullPtr(n.V, n.Valid)
+		return err
+	}
+}
+
+// nullTo scans a column that may be NULL into *p (the zero T for NULL) and,
+// when valid is not nil, whether it was not NULL into *valid.
+func nullTo[T any](p *T, valid *bool) scanFunc {
+	return func(src any) error {
+		var n sql.Null[T]
+		err := n.Scan(src)
+		*p = n.V
+		if valid != nil {
+			*valid = n.Valid
+		}
+		return err
+	}
+}
+
+// nullPtr returns &v when valid, else nil.
+func nullPtr[T any](v T, valid bool) *T {
+	if !valid {
+		return nil
+	}
+	return &v
+}
