@@ -199,8 +199,10 @@ func (r row) int(i int) int {
 }
 
 // ptr returns a nullable string column as a pointer (nil for NULL).
-func (r row) ptr(i int) *string {
-	v, ok := r.nullStr(i)
+func (r row) ptr(i int) *string { return opt(r.nullStr(i)) }
+
+// opt returns &v when ok, else nil.
+func opt[T any](v T, ok bool) *T {
 	if !ok {
 		return nil
 	}
