@@ -42,15 +42,7 @@ type Regrade struct {
 	ValuesMatch *bool
 }
 
-// Input is what Audit reads.
-type Input struct {
-	Records []Record
-	// Votes holds model-judge votes on D2 suspects (see Suspects and
-	// ModelLabeler.Votes); nil when no judge is configured.
-	Votes map[VoteKey][]bool
-}
-
-// Options configures Audit. Zero values mean defaults.
+// Options configures an Auditor. Zero values mean defaults.
 type Options struct {
 	Repeats int // D4 repeats used per result; 0 means 5
 	// MinRepeats is the fewest other valid trials of the task D4 needs;
@@ -125,18 +117,6 @@ type verdict struct {
 	check   [4]check // per dimension: passed, failed or not checkable
 	// auditable: a recorded pass checkable on every chosen dimension.
 	auditable bool
-}
-
-// Audit runs D1–D4 and the conjunction over every record. It returns the
-// report (per-agent tables) and one schema.Trust row per record, in input
-// order. Audit is a pure function: it does no I/O and never changes a
-// recorded score. It is NewAuditor, Add for each record, then Finish.
-func Audit(in Input, opts Options) (Report, []schema.Trust) {
-	a := NewAuditor(opts, in.Votes)
-	for i := range in.Records {
-		a.Add(in.Records[i])
-	}
-	return a.Finish()
 }
 
 // Auditor runs the audit on a stream of records. Add audits D1–D3 of one
@@ -284,22 +264,17 @@ func (v *verdict) row() schema.Trust {
 	return t
 }
 
-// Suspects lists the D2 questions a model judge should vote on: every
-// TYPED or UNGROUNDED answer value and every confession, per record.
-func Suspects(in Input, opts Options) []Question {
-	opts = opts.withDefaults()
+// Suspects lists the D2 questions a model judge should vote on about a
+// record: every TYPED or UNGROUNDED answer value and every confession.
+func Suspects(r Record, opts Options) []Question {
+	d2 := auditD2(&r, nil, opts.withDefaults().ReadOnlyTools)
+	instr, final := orZero(r.Result.Instruction), orZero(r.Result.FinalMessage)
 	var qs []Question
-	for i := range in.Records {
-		r := &in.Records[i]
-		d2 := auditD2(r, nil, opts.ReadOnlyTools)
-		instr := orZero(r.Result.Instruction)
-		final := orZero(r.Result.FinalMessage)
-		for _, s := range d2.suspects {
-			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
-		}
-		for _, c := range d2.confessions {
-			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: "", Evidence: c})
-		}
+	for _, s := range d2.suspects {
+		qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
+	}
+	for _, c := range d2.confessions {
+		qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: "", Evidence: c})
 	}
 	return qs
 }

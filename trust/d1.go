@@ -153,7 +153,7 @@ func mostSevere(gates []GateResult) string {
 // d1FromRegrade decides D1 from a verifier re-run, including the upgrade
 // rule: a recorded and re-graded fail becomes an upgrade only when every
 // failed gate is administrative and unrequested and the values match the
-// reference (Audit then refuses the upgrade if D3 confirms a lie).
+// reference (the Auditor then refuses the upgrade if D3 confirms a lie).
 func d1FromRegrade(recordedPass bool, rg *Regrade) d1Result {
 	if rg.Err != "" {
 		return d1Result{outcome: schema.D1Unverified, reason: "grader cannot run offline: " + rg.Err}
