@@ -133,31 +133,26 @@ func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]M
 // for a cell not seen before.
 func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 	var (
-		strs  [6]*array.String // judge, condition, task_id, source, agent, category
-		ints  [13]*array.Int64 // cell, then n_valid … n_uncertain
-		gt    *array.Boolean
-		err   error
-		strAt = [6]int{0, 1, 3, 4, 6, 7}
+		c    = columns{rec: rec}
+		strs [6]*array.String // judge, condition, task_id, source, agent, category
+		ints [13]*array.Int64 // cell, then n_valid … n_uncertain
 	)
-	for k, i := range strAt {
-		if strs[k], err = arrowColumn[*array.String](rec, i); err != nil {
-			return err
-		}
+	for k, i := range [6]int{0, 1, 3, 4, 6, 7} {
+		strs[k] = column[*array.String](&c, i)
 	}
-	if gt, err = arrowColumn[*array.Boolean](rec, 5); err != nil {
-		return err
-	}
+	gt := column[*array.Boolean](&c, 5)
 	for k, i := range [13]int{2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19} {
-		if ints[k], err = arrowColumn[*array.Int64](rec, i); err != nil {
-			return err
-		}
+		ints[k] = column[*array.Int64](&c, i)
+	}
+	if c.err != nil {
+		return c.err
 	}
 	for r := range int(rec.NumRows()) {
 		v := func(k int) int { return int(ints[k].Value(r)) }
 		g := CellGroup{NValid: v(1), Episodes: v(2), MajSuccess: v(3), MajFailure: v(4), Unscored: v(5), Runs: v(6),
 			ParseErrors: v(7), Agree: v(8), PairsAgree: v(9), Success: v(10), Failure: v(11), Uncertain: v(12)}
-		c := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
-		if c == nil {
+		cell := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
+		if cell == nil {
 			if jc, ok := f.lastJC(strs[0].Value(r), strs[1].Value(r)); ok {
 				g.Judge, g.Condition = jc.Judge, jc.Condition
 			} else {
@@ -173,9 +168,9 @@ func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 				g.Source = in.get(strs[3], r)
 			}
 			g.GTPass = g.HasGT && gt.Value(r)
-			c = f.newCell(&g)
+			cell = f.newCell(&g)
 		}
-		c.add(&g)
+		cell.add(&g)
 	}
 	return nil
 }
