@@ -20,15 +20,10 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	byTask := map[taskKey][]float64{}
 	for _, i := range idx {
 		r := &vs[i].res
-		score := r.RecordedScore
-		if r.Infra != nil {
-			if opts.InfraPolicy != InfraFailure {
-				continue
-			}
-			score = 0
+		if score, ok := runScore(r, opts.InfraPolicy); ok {
+			k := taskKey{r.Benchmark, r.Agent, r.TaskID}
+			byTask[k] = append(byTask[k], score)
 		}
-		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
-		byTask[k] = append(byTask[k], score)
 	}
 	keys := slices.SortedFunc(maps.Keys(byTask), func(a, b taskKey) int {
 		return cmp.Or(cmp.Compare(a.benchmark, b.benchmark), cmp.Compare(a.agent, b.agent), cmp.Compare(a.task, b.task))
