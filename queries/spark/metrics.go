@@ -1,6 +1,7 @@
 package spark
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -13,9 +14,7 @@ import (
 // threshold and a reference (sql/metrics_episodes.sql), unless it already
 // has them.
 func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64, gt string) error {
-	if gt == "" {
-		gt = queries.GTVerifier
-	}
+	gt = cmp.Or(gt, queries.GTVerifier)
 	if s.hasME && sameThreshold(s.thr, thr) && s.gt == gt {
 		return nil
 	}
@@ -55,10 +54,7 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, er
 // folding its rows the same way (queries.FoldCellGroups).
 func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	const name = "metrics_cells"
-	gt := opts.GT
-	if gt == "" {
-		gt = queries.GTVerifier
-	}
+	gt := cmp.Or(opts.GT, queries.GTVerifier)
 	var groups []queries.CellGroup
 	stmt := bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt)
 	err := s.each(ctx, name, stmt, -1, func(r row) {
