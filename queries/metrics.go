@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -83,25 +82,18 @@ func (s *Session) KeepMetricEpisodes(ctx context.Context, threshold *float64, gt
 	if err := s.Exec(ctx, sqlFile("metrics_episodes_keep"), nullable(threshold), gtOrDefault(gt)); err != nil {
 		return fmt.Errorf("keep metric_episodes: %w", err)
 	}
-	s.kept = &keptEpisodes{hasThreshold: threshold != nil, gt: gtOrDefault(gt)}
-	if threshold != nil {
-		s.kept.threshold = math.Float64bits(*threshold)
-	}
+	s.kept = &keptEpisodes{threshold: nullable(threshold), gt: gtOrDefault(gt)}
 	return nil
 }
 
 // keptEpisodes is what the rows KeepMetricEpisodes kept were computed for.
 type keptEpisodes struct {
-	hasThreshold bool
-	threshold    uint64 // bits of the threshold
-	gt           string
+	threshold any // nullable(threshold)
+	gt        string
 }
 
 func (k *keptEpisodes) is(threshold *float64, gt string) bool {
-	if threshold == nil {
-		return !k.hasThreshold && k.gt == gt
-	}
-	return k.hasThreshold && k.threshold == math.Float64bits(*threshold) && k.gt == gt
+	return k.threshold == nullable(threshold) && k.gt == gt
 }
 
 // nullable turns a *float64 into a query argument (nil is NULL).
