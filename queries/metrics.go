@@ -96,8 +96,8 @@ func (k *keptEpisodes) is(threshold *float64, gt string) bool {
 	return k.threshold == nullable(threshold) && k.gt == gt
 }
 
-// nullable turns a *float64 into a query argument (nil is NULL).
-func nullable(p *float64) any {
+// nullable turns a pointer into a query argument (nil is NULL).
+func nullable[T any](p *T) any {
 	if p == nil {
 		return nil
 	}

@@ -72,10 +72,7 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 	if err := s.defineMetricEpisodes(ctx, f.Threshold, gt); err != nil {
 		return nil, err
 	}
-	var reviewed, acceptedAny, afterTask, afterID any
-	if f.Reviewed != nil {
-		reviewed = *f.Reviewed
-	}
+	var acceptedAny, afterTask, afterID any
 	if f.AcceptedByAny {
 		acceptedAny = true
 	}
@@ -99,7 +96,7 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 		return nil
 	}, sqlFile("viewer_episodes"), nullable(f.Threshold), gt, judge, cond,
 		nullString(f.Outcome), nullString(f.UncertainPolicy), nullString(f.Category), nullString(f.Source),
-		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), reviewed, nullString(f.Vs),
+		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), nullable(f.Reviewed), nullString(f.Vs),
 		nullString(f.VsJudge), nullString(f.VsCondition), acceptedAny, afterTask, afterID, f.Limit, f.Before)
 	if err != nil {
 		return nil, err
