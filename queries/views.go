@@ -101,15 +101,13 @@ func tableView(t lake.Table, files []string) string {
 	for i, f := range files {
 		quoted[i] = quote(f)
 	}
-	opts := ""
+	opts := ", hive_partitioning = false"
 	if len(t.Partitions) > 0 {
 		types := make([]string, len(t.Partitions))
 		for i, p := range t.Partitions {
 			types[i] = fmt.Sprintf("%s: 'VARCHAR'", quote(p))
 		}
 		opts = fmt.Sprintf(", hive_partitioning = true, hive_types = {%s}", strings.Join(types, ", "))
-	} else {
-		opts = ", hive_partitioning = false"
 	}
 	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM read_parquet([%s], union_by_name = true%s)",
 		t.Name, strings.Join(quoted, ", "), opts)

@@ -133,7 +133,7 @@ type row struct {
 // each runs statement name (stmt) and calls fn for each row of its result,
 // checking the row count when want >= 0.
 func (s *Session) each(ctx context.Context, name, stmt string, want int, fn func(row)) error {
-	rows, err := s.query(ctx, name, stmt)
+	rows, err := s.run(ctx, "spark query", name, stmt)
 	if err != nil {
 		return err
 	}

@@ -162,12 +162,8 @@ func (s *Session) exec(ctx context.Context, name, stmt string) error {
 	return err
 }
 
-// query runs a statement and collects its (small) result.
-func (s *Session) query(ctx context.Context, name, stmt string) ([]types.Row, error) {
-	return s.run(ctx, "spark query", name, stmt)
-}
-
-// run runs a statement and collects its result, logging kind at debug.
+// run runs a statement and collects its (small) result, logging kind
+// ("spark exec", "spark query") at debug.
 func (s *Session) run(ctx context.Context, kind, name, stmt string) ([]types.Row, error) {
 	s.opts.Logger.Debug(kind, "statement", name)
 	df, err := s.sess.Sql(ctx, stmt)
@@ -228,5 +224,5 @@ func statements(text string) []string {
 // collects the whole result: for small results (tests, sufficient
 // statistics), never for a table's rows at scale.
 func (s *Session) Query(ctx context.Context, stmt string) ([]types.Row, error) {
-	return s.query(ctx, "query", stmt)
+	return s.run(ctx, "spark query", "query", stmt)
 }
