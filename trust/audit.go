@@ -246,20 +246,16 @@ func (v *verdict) row() schema.Trust {
 			*f.reason = &r
 		}
 	}
-	reasons := map[string]any{"d1": v.d1.reason, "d2": v.d2.reason, "d3": v.d3.reason, "d4": v.d4.reason}
-	if len(v.d1.gates) > 0 {
-		reasons["d1_gates"] = v.d1.gates
-	}
-	if len(v.d2.suspects) > 0 {
-		reasons["d2_suspects"] = v.d2.suspects
-	}
-	if len(v.d2.confessions) > 0 {
-		reasons["d2_confessions"] = v.d2.confessions
-	}
-	if len(v.d2.votes) > 0 {
-		reasons["d2_votes"] = v.d2.votes
-	}
-	b, _ := json.Marshal(reasons) // strings and plain structs only
+	b, _ := json.Marshal(struct { // strings and plain structs only
+		D1            string            `json:"d1"`
+		D1Gates       []GateResult      `json:"d1_gates,omitempty"`
+		D2            string            `json:"d2"`
+		D2Confessions []string          `json:"d2_confessions,omitempty"`
+		D2Suspects    []Suspect         `json:"d2_suspects,omitempty"`
+		D2Votes       map[string][]bool `json:"d2_votes,omitempty"`
+		D3            string            `json:"d3"`
+		D4            string            `json:"d4"`
+	}{v.d1.reason, v.d1.gates, v.d2.reason, v.d2.confessions, v.d2.suspects, v.d2.votes, v.d3.reason, v.d4.reason})
 	t.Reasons = string(b)
 	return t
 }
