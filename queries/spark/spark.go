@@ -151,9 +151,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// Remote returns the engine address.
-func (s *Session) Remote() string { return s.remote }
-
 // exec runs a statement for its side effect. A command runs when it is
 // submitted; a query relation returned instead (SET) is collected so that
 // its errors surface here.
