@@ -37,9 +37,6 @@ type Session struct {
 	version   int64 // manifest version of the views
 	opts      Options
 	afterView func(table string) // test hook: runs after each table view
-	// runCountsComplete: the view verdict_runs reads the run_counts table
-	// (its files count every verdicts file of the snapshot).
-	runCountsComplete bool
 	// runCountsPerEpisode: run_counts also holds one row per (judge,
 	// condition, episode) (MetricsScoresCounted reads its scores then).
 	runCountsPerEpisode bool

@@ -67,12 +67,12 @@ func (s *Session) createViews(ctx context.Context) error {
 			s.afterView(t.Name)
 		}
 	}
-	s.runCountsComplete = snap.RunCountsComplete()
-	s.runCountsPerEpisode = s.runCountsComplete && runcounts.PerEpisode(snap)
+	complete := snap.RunCountsComplete() // run_counts counts every verdicts file of the snapshot
+	s.runCountsPerEpisode = complete && runcounts.PerEpisode(snap)
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	runs := VerdictRunsView(s.runCountsComplete, s.runCountsPerEpisode)
+	runs := VerdictRunsView(complete, s.runCountsPerEpisode)
 	for _, name := range []string{"view_categories", "view_human_reference", runs} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
