@@ -145,8 +145,8 @@ func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 			ParseErrors: v(7), Agree: v(8), PairsAgree: v(9), Success: v(10), Failure: v(11), Uncertain: v(12)}
 		cell := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
 		if cell == nil {
-			if jc, ok := f.lastJC(strs[0].Value(r), strs[1].Value(r)); ok {
-				g.Judge, g.Condition = jc.Judge, jc.Condition
+			if f.lastIs(strs[0].Value(r), strs[1].Value(r)) {
+				g.Judge, g.Condition = f.names[f.last].Judge, f.names[f.last].Condition
 			} else {
 				g.Judge, g.Condition = in.get(strs[0], r), in.get(strs[1], r)
 			}
