@@ -11,30 +11,18 @@ import (
 )
 
 // defineMetricEpisodes (re)defines the view metric_episodes for a
-// threshold and a reference (sql/metrics_episodes.sql), unless it already
-// has them.
+// threshold and a reference (sql/metrics_episodes.sql), unless its
+// statement, and so the view, is the one already defined.
 func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64, gt string) error {
-	gt = cmp.Or(gt, queries.GTVerifier)
-	if s.hasME && sameThreshold(s.thr, thr) && s.gt == gt {
+	stmt := bind(sqlFile("metrics_episodes"), thr, cmp.Or(gt, queries.GTVerifier))
+	if stmt == s.me {
 		return nil
 	}
-	if err := s.exec(ctx, "metrics_episodes", bind(sqlFile("metrics_episodes"), thr, gt)); err != nil {
+	if err := s.exec(ctx, "metrics_episodes", stmt); err != nil {
 		return err
 	}
-	s.hasME, s.gt = true, gt
-	if thr != nil {
-		v := *thr
-		thr = &v
-	}
-	s.thr = thr
+	s.me = stmt
 	return nil
-}
-
-func sameThreshold(a, b *float64) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }
 
 // MetricsLakeCounts counts verdicts, episodes and ground-truth rows

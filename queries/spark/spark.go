@@ -73,9 +73,7 @@ type Session struct {
 	remote string
 	sess   sparksql.SparkSession
 	opts   Options
-	thr    *float64 // threshold of the current metric_episodes view
-	gt     string   // reference of the current metric_episodes view
-	hasME  bool     // metric_episodes is defined
+	me     string // the statement that defined the view metric_episodes ("" before)
 }
 
 // Open connects to remote (sc://HOST:PORT), configures the session and
