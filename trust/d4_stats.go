@@ -5,7 +5,6 @@ package trust
 import (
 	"cmp"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/trustlake/trustlake/schema"
@@ -52,10 +51,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 			}
 		}
 	}
-	d.VariedRate = Num(math.NaN())
-	if d.Tasks > 0 {
-		d.VariedRate = Num(float64(varied) / float64(d.Tasks))
-	}
+	d.VariedRate = mean(float64(varied), d.Tasks)
 	b, w, rho := stats.OneWayVariance(groups)
 	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
 	passK(d, c, n, opts.PassK)
