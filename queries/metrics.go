@@ -1,10 +1,9 @@
 package queries
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -52,12 +51,7 @@ const (
 	GTAny      = "any"      // the verifier's verdict, else the human majority
 )
 
-func gtOrDefault(gt string) string {
-	if gt == "" {
-		return GTVerifier
-	}
-	return gt
-}
+func gtOrDefault(gt string) string { return cmp.Or(gt, GTVerifier) }
 
 // defineMetricEpisodes (re)defines the session's table macro
 // metric_episodes(thr, gt) (sql/metrics_episodes.sql): one row per
@@ -88,29 +82,22 @@ func (s *Session) KeepMetricEpisodes(ctx context.Context, threshold *float64, gt
 	if err := s.Exec(ctx, sqlFile("metrics_episodes_keep"), nullable(threshold), gtOrDefault(gt)); err != nil {
 		return fmt.Errorf("keep metric_episodes: %w", err)
 	}
-	s.kept = &keptEpisodes{hasThreshold: threshold != nil, gt: gtOrDefault(gt)}
-	if threshold != nil {
-		s.kept.threshold = math.Float64bits(*threshold)
-	}
+	s.kept = &keptEpisodes{threshold: nullable(threshold), gt: gtOrDefault(gt)}
 	return nil
 }
 
 // keptEpisodes is what the rows KeepMetricEpisodes kept were computed for.
 type keptEpisodes struct {
-	hasThreshold bool
-	threshold    uint64 // bits of the threshold
-	gt           string
+	threshold any // nullable(threshold)
+	gt        string
 }
 
 func (k *keptEpisodes) is(threshold *float64, gt string) bool {
-	if threshold == nil {
-		return !k.hasThreshold && k.gt == gt
-	}
-	return k.hasThreshold && k.threshold == math.Float64bits(*threshold) && k.gt == gt
+	return k.threshold == nullable(threshold) && k.gt == gt
 }
 
-// nullable turns a *float64 into a query argument (nil is NULL).
-func nullable(p *float64) any {
+// nullable turns a pointer into a query argument (nil is NULL).
+func nullable[T any](p *T) any {
 	if p == nil {
 		return nil
 	}
@@ -138,33 +125,28 @@ func (s *Session) MetricsCells(ctx context.Context, opts MetricCellOptions) ([]M
 // for a cell not seen before.
 func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 	var (
-		strs  [6]*array.String // judge, condition, task_id, source, agent, category
-		ints  [13]*array.Int64 // cell, then n_valid … n_uncertain
-		gt    *array.Boolean
-		err   error
-		strAt = [6]int{0, 1, 3, 4, 6, 7}
+		c    = columns{rec: rec}
+		strs [6]*array.String // judge, condition, task_id, source, agent, category
+		ints [13]*array.Int64 // cell, then n_valid … n_uncertain
 	)
-	for k, i := range strAt {
-		if strs[k], err = arrowColumn[*array.String](rec, i); err != nil {
-			return err
-		}
+	for k, i := range [6]int{0, 1, 3, 4, 6, 7} {
+		strs[k] = column[*array.String](&c, i)
 	}
-	if gt, err = arrowColumn[*array.Boolean](rec, 5); err != nil {
-		return err
-	}
+	gt := column[*array.Boolean](&c, 5)
 	for k, i := range [13]int{2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19} {
-		if ints[k], err = arrowColumn[*array.Int64](rec, i); err != nil {
-			return err
-		}
+		ints[k] = column[*array.Int64](&c, i)
+	}
+	if c.err != nil {
+		return c.err
 	}
 	for r := range int(rec.NumRows()) {
 		v := func(k int) int { return int(ints[k].Value(r)) }
 		g := CellGroup{NValid: v(1), Episodes: v(2), MajSuccess: v(3), MajFailure: v(4), Unscored: v(5), Runs: v(6),
 			ParseErrors: v(7), Agree: v(8), PairsAgree: v(9), Success: v(10), Failure: v(11), Uncertain: v(12)}
-		c := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
-		if c == nil {
-			if jc, ok := f.lastJC(strs[0].Value(r), strs[1].Value(r)); ok {
-				g.Judge, g.Condition = jc.Judge, jc.Condition
+		cell := f.lookup(strs[0].Value(r), strs[1].Value(r), ints[0].Value(r))
+		if cell == nil {
+			if f.lastIs(strs[0].Value(r), strs[1].Value(r)) {
+				g.Judge, g.Condition = f.names[f.last].Judge, f.names[f.last].Condition
 			} else {
 				g.Judge, g.Condition = in.get(strs[0], r), in.get(strs[1], r)
 			}
@@ -178,9 +160,9 @@ func foldCellBatch(f *cellFolder, rec arrow.RecordBatch, in interner) error {
 				g.Source = in.get(strs[3], r)
 			}
 			g.GTPass = g.HasGT && gt.Value(r)
-			c = f.newCell(&g)
+			cell = f.newCell(&g)
 		}
-		c.add(&g)
+		cell.add(&g)
 	}
 	return nil
 }
@@ -203,26 +185,11 @@ func (s *Session) MetricEpisodeRows(ctx context.Context, threshold *float64) ([]
 	if err := s.defineMetricEpisodes(ctx, threshold, GTVerifier); err != nil {
 		return nil, err
 	}
-	var out []MetricEpisode
-	err := s.eachRow(ctx, "query metric episodes", func(rows *sql.Rows) error {
-		var (
-			e                          MetricEpisode
-			task, agent, source, categ sql.NullString
-			gt                         sql.NullBool
-		)
-		if err := rows.Scan(&e.Judge, &e.Condition, &e.EpisodeID, &e.Runs, &e.ParseErrors, &e.Success,
-			&e.Failure, &e.Uncertain, &e.Unscored, &e.Valid, &e.Majority, &task, &agent, &source, &gt, &categ); err != nil {
-			return fmt.Errorf("scan metric episode: %w", err)
-		}
-		e.TaskID, e.Agent, e.Source, e.Category = task.String, agent.String, source.String, categ.String
-		e.HasGT, e.GTPass = gt.Valid, gt.Bool
-		out = append(out, e)
-		return nil
+	return collect(ctx, s, "query metric episodes", "metric episode", func(e *MetricEpisode) []any {
+		return []any{&e.Judge, &e.Condition, &e.EpisodeID, &e.Runs, &e.ParseErrors, &e.Success, &e.Failure, &e.Uncertain,
+			&e.Unscored, &e.Valid, &e.Majority, nullTo(&e.TaskID, nil), nullTo(&e.Agent, nil), nullTo(&e.Source, nil),
+			nullTo(&e.GTPass, &e.HasGT), nullTo(&e.Category, nil)}
 	}, `SELECT judge, condition, episode_id, n_runs, n_parse, n_success, n_failure,
 		n_uncertain, n_unscored, n_valid, majority, task_id, agent, source, gt_pass, category
 		FROM metric_episodes(CAST(? AS DOUBLE), 'verifier') ORDER BY judge, condition, episode_id`, nullable(threshold))
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }

@@ -71,7 +71,7 @@ const cellBlock = 1024
 // lookup returns the cell of judge, condition and cell number, nil when
 // there is none yet. The strings are only read.
 func (f *cellFolder) lookup(judge, condition string, cell int64) *cellAcc {
-	if f.n == 0 || judge != f.names[f.last].Judge || condition != f.names[f.last].Condition {
+	if !f.lastIs(judge, condition) {
 		jc, ok := f.jcs[JudgeCondition{judge, condition}]
 		if !ok {
 			return nil
@@ -84,13 +84,10 @@ func (f *cellFolder) lookup(judge, condition string, cell int64) *cellAcc {
 	return f.sparse[cellNumber{f.last, cell}]
 }
 
-// lastJC returns the judge × condition of the latest lookup, as kept, when
-// it is judge and condition.
-func (f *cellFolder) lastJC(judge, condition string) (JudgeCondition, bool) {
-	if f.n == 0 || judge != f.names[f.last].Judge || condition != f.names[f.last].Condition {
-		return JudgeCondition{}, false
-	}
-	return f.names[f.last], true
+// lastIs reports whether the latest lookup was of judge and condition
+// (f.names[f.last] then holds them as kept).
+func (f *cellFolder) lastIs(judge, condition string) bool {
+	return f.n > 0 && judge == f.names[f.last].Judge && condition == f.names[f.last].Condition
 }
 
 // cellNumber is a judge × condition index and a cell number.

@@ -1,9 +1,8 @@
 package queries
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
-	"fmt"
 
 	"github.com/trustlake/trustlake/stats"
 )
@@ -38,28 +37,10 @@ func (s *Session) RateCells(ctx context.Context, opts RateCellOptions) ([]RateCe
 	if err := s.defineMetricEpisodes(ctx, opts.Threshold, opts.GT); err != nil {
 		return nil, err
 	}
-	source, policy := opts.Source, opts.UncertainPolicy
-	if source == "" {
-		source = "natural"
-	}
-	if policy == "" {
-		policy = "failure"
-	}
-	var out []RateCell
-	err := s.eachRow(ctx, "query rate cells", func(rows *sql.Rows) error {
-		var c RateCell
-		var agent sql.NullString
-		var nl, nu int64
+	source, policy := cmp.Or(opts.Source, "natural"), cmp.Or(opts.UncertainPolicy, "failure")
+	return collect(ctx, s, "query rate cells", "rate cell", func(c *RateCell) []any {
 		m := &c.Sums
-		if err := rows.Scan(&c.Judge, &c.Condition, &agent, &c.TaskID, &nl, &m.Y, &m.YY, &m.F, &m.FF, &m.YF, &nu, &m.FU, &m.FFU, &c.LeftOut); err != nil {
-			return fmt.Errorf("scan rate cell: %w", err)
-		}
-		c.Agent, m.N, m.NU = agent.String, float64(nl), float64(nu)
-		out = append(out, c)
-		return nil
+		return []any{&c.Judge, &c.Condition, nullTo(&c.Agent, nil), &c.TaskID, &m.N, &m.Y, &m.YY, &m.F, &m.FF, &m.YF,
+			&m.NU, &m.FU, &m.FFU, &c.LeftOut}
 	}, sqlFile("rate_cells"), nullable(opts.Threshold), gtOrDefault(opts.GT), source, policy, opts.Score)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }

@@ -19,22 +19,12 @@ type Health struct {
 
 // ReportHealth returns the verifier and data health of the lake.
 func (s *Session) ReportHealth(ctx context.Context) (Health, error) {
-	h, err := s.verifierHealth(ctx)
-	if err != nil {
-		return h, err
-	}
-	if err := s.conn.QueryRowContext(ctx, sqlFile("report_health_episodes")).Scan(&h.Episodes, &h.WithoutGT); err != nil {
-		return h, fmt.Errorf("query health: %w", err)
-	}
-	return h, nil
-}
-
-// verifierHealth returns the verifier counts of Health
-// (sql/report_health_verifiers.sql).
-func (s *Session) verifierHealth(ctx context.Context) (Health, error) {
 	var h Health
 	err := s.conn.QueryRowContext(ctx, sqlFile("report_health_verifiers")).Scan(&h.Verifiers, &h.Tested, &h.SelfTests,
 		&h.SelfTestFailures, &h.Nondeterministic)
+	if err == nil {
+		err = s.conn.QueryRowContext(ctx, sqlFile("report_health_episodes")).Scan(&h.Episodes, &h.WithoutGT)
+	}
 	if err != nil {
 		return h, fmt.Errorf("query health: %w", err)
 	}

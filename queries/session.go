@@ -37,9 +37,6 @@ type Session struct {
 	version   int64 // manifest version of the views
 	opts      Options
 	afterView func(table string) // test hook: runs after each table view
-	// runCountsComplete: the view verdict_runs reads the run_counts table
-	// (its files count every verdicts file of the snapshot).
-	runCountsComplete bool
 	// runCountsPerEpisode: run_counts also holds one row per (judge,
 	// condition, episode) (MetricsScoresCounted reads its scores then).
 	runCountsPerEpisode bool
@@ -189,4 +186,72 @@ func collect[T any](ctx context.Context, s *Session, what, item string, dest fun
 		return nil, err
 	}
 	return out, nil
+}
+
+// scanFunc is a sql.Scanner made of a function.
+type scanFunc func(src any) error
+
+func (f scanFunc) Scan(src any) error { return f(src) }
+
+// orNil scans a column that may be NULL into *p: nil for NULL.
+func orNil[T any](p **T) scanFunc {
+	return func(src any) error {
+		var n sql.Null[T]
+		err := n.Scan(src)
+		*p = nullPtr(n.V, n.Valid)
+		return err
+	}
+}
+
+// nullTo scans a column that may be NULL into *p (the zero T for NULL) and,
+// when valid is not nil, whether it was not NULL into *valid.
+func nullTo[T any](p *T, valid *bool) scanFunc {
+	return func(src any) error {
+		var n sql.Null[T]
+		err := n.Scan(src)
+		*p = n.V
+		if valid != nil {
+			*valid = n.Valid
+		}
+		return err
+	}
+}
+
+// nullPtr returns &v when valid, else nil.
+func nullPtr[T any](v T, valid bool) *T {
+	if !valid {
+		return nil
+	}
+	return &v
+}
+
+// Records returns an iterator over rows as maps from column name to value
+// (the shape ingest.Records reads); it reports false after the last row.
+// An error of the rows themselves is prefixed with what (the reader's name).
+func Records(rows *sql.Rows, what string) (func() (map[string]any, bool, error), error) {
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return func() (map[string]any, bool, error) {
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", what, err)
+			}
+			return nil, false, nil
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, false, err
+		}
+		rec := make(map[string]any, len(cols))
+		for i, c := range cols {
+			rec[c] = vals[i]
+		}
+		return rec, true, nil
+	}, nil
 }

@@ -52,19 +52,12 @@ func (s *Session) TrustScope(ctx context.Context, benchmarks []string) error {
 // not use it). An error from fn stops the scan and is returned.
 func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error) error {
 	return s.eachRow(ctx, "query results", func(rows *sql.Rows) error {
-		var (
-			r                            schema.Result
-			episode, final, instr, infra sql.NullString
-			srcFile                      sql.NullString
-			srcLine                      sql.NullInt64
-		)
-		if err := rows.Scan(&r.ResultID, &r.Benchmark, &r.TaskID, &r.Agent, &r.Trial,
-			&r.RecordedScore, &r.RecordedPass, &episode, &final, &instr, &r.Grader, &infra,
-			&srcFile, &srcLine); err != nil {
+		var r schema.Result
+		if err := rows.Scan(&r.ResultID, &r.Benchmark, &r.TaskID, &r.Agent, &r.Trial, &r.RecordedScore, &r.RecordedPass,
+			orNil(&r.EpisodeID), orNil(&r.FinalMessage), orNil(&r.Instruction), &r.Grader, orNil(&r.Infra),
+			nullTo(&r.SrcFile, nil), nullTo(&r.SrcLine, nil)); err != nil {
 			return fmt.Errorf("scan result: %w", err)
 		}
-		r.EpisodeID, r.FinalMessage, r.Instruction, r.Infra = nullStr(episode), nullStr(final), nullStr(instr), nullStr(infra)
-		r.SrcFile, r.SrcLine = srcFile.String, srcLine.Int64
 		return fn(r)
 	}, sqlFile("trust_results"))
 }
@@ -108,15 +101,11 @@ func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string,
 		acts []schema.Action
 	)
 	err := s.eachRow(ctx, "query actions", func(rows *sql.Rows) error {
-		var (
-			a                                         schema.Action
-			role, text, keys, tool, args, observation sql.NullString
-		)
-		if err := rows.Scan(&a.EpisodeID, &a.Step, &role, &text, &keys, &tool, &args, &observation); err != nil {
+		var a schema.Action
+		if err := rows.Scan(&a.EpisodeID, &a.Step, orNil(&a.Role), orNil(&a.Text), orNil(&a.Keys), orNil(&a.ToolName),
+			orNil(&a.Arguments), orNil(&a.Observation)); err != nil {
 			return fmt.Errorf("scan action: %w", err)
 		}
-		a.Role, a.Text, a.Keys, a.ToolName = nullStr(role), nullStr(text), nullStr(keys), nullStr(tool)
-		a.Arguments, a.Observation = nullStr(args), nullStr(observation)
 		if a.EpisodeID != cur && len(acts) > 0 {
 			if err := fn(cur, acts); err != nil {
 				return err
@@ -142,16 +131,11 @@ func (s *Session) trustBucket(ctx context.Context, bucket int64, fn func(string,
 func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.GroundTruth, error) {
 	out := map[string][]schema.GroundTruth{}
 	err := s.eachRow(ctx, "query ground truth", func(rows *sql.Rows) error {
-		var (
-			g     schema.GroundTruth
-			score sql.NullFloat64
-			det   sql.NullBool
-			gates sql.NullString
-		)
-		if err := rows.Scan(&g.EpisodeID, &g.VerifierSHA256, &g.Pass, &score, &gates, &det); err != nil {
+		var g schema.GroundTruth
+		if err := rows.Scan(&g.EpisodeID, &g.VerifierSHA256, &g.Pass, orNil(&g.Score), nullTo(&g.Gates, nil),
+			orNil(&g.Deterministic)); err != nil {
 			return fmt.Errorf("scan ground truth: %w", err)
 		}
-		g.Score, g.Deterministic, g.Gates = nullPtr(score.Float64, score.Valid), nullPtr(det.Bool, det.Valid), gates.String
 		out[g.EpisodeID] = append(out[g.EpisodeID], g)
 		return nil
 	}, sqlFile("trust_ground_truth"))
@@ -159,14 +143,4 @@ func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.Gro
 		return nil, err
 	}
 	return out, nil
-}
-
-func nullStr(s sql.NullString) *string { return nullPtr(s.String, s.Valid) }
-
-// nullPtr returns &v when valid, else nil.
-func nullPtr[T any](v T, valid bool) *T {
-	if !valid {
-		return nil
-	}
-	return &v
 }

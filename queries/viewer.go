@@ -68,17 +68,11 @@ func nullString(s string) any {
 // ViewerEpisodes returns one page of the episode list, ordered by task and
 // episode.
 func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerEpisode, error) {
-	gt := GTVerifier
-	if f.GT != "" {
-		gt = f.GT
-	}
+	gt := gtOrDefault(f.GT)
 	if err := s.defineMetricEpisodes(ctx, f.Threshold, gt); err != nil {
 		return nil, err
 	}
-	var reviewed, acceptedAny, afterTask, afterID any
-	if f.Reviewed != nil {
-		reviewed = *f.Reviewed
-	}
+	var acceptedAny, afterTask, afterID any
 	if f.AcceptedByAny {
 		acceptedAny = true
 	}
@@ -91,36 +85,24 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 	}
 	out := []ViewerEpisode{}
 	err := s.eachRow(ctx, "query viewer episodes", func(rows *sql.Rows) error {
-		var (
-			e                                   ViewerEpisode
-			agent, source, cat, from, hard, maj sql.NullString
-			vsMaj                               sql.NullString
-			vp, hp, gp                          sql.NullBool
-			runs, parse, succ, fail, unc        sql.NullInt64
-		)
-		if err := rows.Scan(&e.EpisodeID, &e.TaskID, &agent, &source, &vp, &hp, &gp, &cat, &from, &hard, &e.Reviewed,
-			&runs, &parse, &succ, &fail, &unc, &maj, &vsMaj); err != nil {
+		var e ViewerEpisode
+		if err := rows.Scan(&e.EpisodeID, &e.TaskID, orNil(&e.Agent), orNil(&e.Source), orNil(&e.VerifierPass),
+			orNil(&e.HumanPass), orNil(&e.GTPass), orNil(&e.Category), orNil(&e.CategoryFrom), orNil(&e.Hardness),
+			&e.Reviewed, orNil(&e.Runs), orNil(&e.ParseErrors), orNil(&e.Success), orNil(&e.Failure), orNil(&e.Uncertain),
+			orNil(&e.Majority), orNil(&e.VsMajority)); err != nil {
 			return fmt.Errorf("scan viewer episode: %w", err)
 		}
-		e.Agent, e.Source, e.Category = nullStr(agent), nullStr(source), nullStr(cat)
-		e.CategoryFrom, e.Hardness = nullStr(from), nullStr(hard)
-		e.Majority, e.VsMajority = nullStr(maj), nullStr(vsMaj)
-		e.VerifierPass, e.HumanPass, e.GTPass = boolPtr(vp), boolPtr(hp), boolPtr(gp)
-		e.Runs, e.ParseErrors, e.Success, e.Failure, e.Uncertain = intPtr(runs), intPtr(parse), intPtr(succ), intPtr(fail), intPtr(unc)
 		out = append(out, e)
 		return nil
 	}, sqlFile("viewer_episodes"), nullable(f.Threshold), gt, judge, cond,
 		nullString(f.Outcome), nullString(f.UncertainPolicy), nullString(f.Category), nullString(f.Source),
-		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), reviewed, nullString(f.Vs),
+		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), nullable(f.Reviewed), nullString(f.Vs),
 		nullString(f.VsJudge), nullString(f.VsCondition), acceptedAny, afterTask, afterID, f.Limit, f.Before)
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
 }
-
-func boolPtr(b sql.NullBool) *bool  { return nullPtr(b.Bool, b.Valid) }
-func intPtr(n sql.NullInt64) *int64 { return nullPtr(n.Int64, n.Valid) }
 
 // ViewerEpisodeParts is everything the lake holds about one episode, each
 // part the JSON array of its rows as sql/viewer_episode.sql selects them
@@ -166,21 +148,6 @@ type ViewerBlobRef struct {
 // ViewerBlob returns the places the lake records sha (none when it does
 // not).
 func (s *Session) ViewerBlob(ctx context.Context, sha string) ([]ViewerBlobRef, error) {
-	var out []ViewerBlobRef
-	err := s.eachRow(ctx, "query blob "+sha, func(rows *sql.Rows) error {
-		var (
-			r    ViewerBlobRef
-			path sql.NullString
-		)
-		if err := rows.Scan(&r.Kind, &r.Ref, &path); err != nil {
-			return fmt.Errorf("scan blob %s: %w", sha, err)
-		}
-		r.Path = path.String
-		out = append(out, r)
-		return nil
-	}, sqlFile("viewer_blob"), sha)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return collect(ctx, s, "query blob "+sha, "blob "+sha,
+		func(r *ViewerBlobRef) []any { return []any{&r.Kind, &r.Ref, nullTo(&r.Path, nil)} }, sqlFile("viewer_blob"), sha)
 }

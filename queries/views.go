@@ -67,12 +67,12 @@ func (s *Session) createViews(ctx context.Context) error {
 			s.afterView(t.Name)
 		}
 	}
-	s.runCountsComplete = snap.RunCountsComplete()
-	s.runCountsPerEpisode = s.runCountsComplete && runcounts.PerEpisode(snap)
+	complete := snap.RunCountsComplete() // run_counts counts every verdicts file of the snapshot
+	s.runCountsPerEpisode = complete && runcounts.PerEpisode(snap)
 	s.noResults = snap.Rows(lake.Results) == 0
 	s.counts = &LakeCounts{Verdicts: int(snap.Rows(lake.Verdicts)), Episodes: int(snap.Rows(lake.Episodes)),
 		GroundTruth: int(snap.Rows(lake.GroundTruth))}
-	runs := VerdictRunsView(s.runCountsComplete, s.runCountsPerEpisode)
+	runs := VerdictRunsView(complete, s.runCountsPerEpisode)
 	for _, name := range []string{"view_categories", "view_human_reference", runs} {
 		if err := s.Exec(ctx, sqlFile(name)); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
@@ -101,15 +101,13 @@ func tableView(t lake.Table, files []string) string {
 	for i, f := range files {
 		quoted[i] = quote(f)
 	}
-	opts := ""
+	opts := ", hive_partitioning = false"
 	if len(t.Partitions) > 0 {
 		types := make([]string, len(t.Partitions))
 		for i, p := range t.Partitions {
 			types[i] = fmt.Sprintf("%s: 'VARCHAR'", quote(p))
 		}
 		opts = fmt.Sprintf(", hive_partitioning = true, hive_types = {%s}", strings.Join(types, ", "))
-	} else {
-		opts = ", hive_partitioning = false"
 	}
 	return fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM read_parquet([%s], union_by_name = true%s)",
 		t.Name, strings.Join(quoted, ", "), opts)

@@ -3,11 +3,13 @@ package trust
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/trustlake/trustlake/judge"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/stats"
 )
@@ -42,15 +44,7 @@ type Regrade struct {
 	ValuesMatch *bool
 }
 
-// Input is what Audit reads.
-type Input struct {
-	Records []Record
-	// Votes holds model-judge votes on D2 suspects (see Suspects and
-	// ModelLabeler.Votes); nil when no judge is configured.
-	Votes map[VoteKey][]bool
-}
-
-// Options configures Audit. Zero values mean defaults.
+// Options configures an Auditor. Zero values mean defaults.
 type Options struct {
 	Repeats int // D4 repeats used per result; 0 means 5
 	// MinRepeats is the fewest other valid trials of the task D4 needs;
@@ -125,18 +119,6 @@ type verdict struct {
 	check   [4]check // per dimension: passed, failed or not checkable
 	// auditable: a recorded pass checkable on every chosen dimension.
 	auditable bool
-}
-
-// Audit runs D1–D4 and the conjunction over every record. It returns the
-// report (per-agent tables) and one schema.Trust row per record, in input
-// order. Audit is a pure function: it does no I/O and never changes a
-// recorded score. It is NewAuditor, Add for each record, then Finish.
-func Audit(in Input, opts Options) (Report, []schema.Trust) {
-	a := NewAuditor(opts, in.Votes)
-	for i := range in.Records {
-		a.Add(in.Records[i])
-	}
-	return a.Finish()
 }
 
 // Auditor runs the audit on a stream of records. Add audits D1–D3 of one
@@ -266,40 +248,72 @@ func (v *verdict) row() schema.Trust {
 			*f.reason = &r
 		}
 	}
-	reasons := map[string]any{"d1": v.d1.reason, "d2": v.d2.reason, "d3": v.d3.reason, "d4": v.d4.reason}
-	if len(v.d1.gates) > 0 {
-		reasons["d1_gates"] = v.d1.gates
-	}
-	if len(v.d2.suspects) > 0 {
-		reasons["d2_suspects"] = v.d2.suspects
-	}
-	if len(v.d2.confessions) > 0 {
-		reasons["d2_confessions"] = v.d2.confessions
-	}
-	if len(v.d2.votes) > 0 {
-		reasons["d2_votes"] = v.d2.votes
-	}
-	b, _ := json.Marshal(reasons) // strings and plain structs only
+	b, _ := json.Marshal(struct { // strings and plain structs only
+		D1            string            `json:"d1"`
+		D1Gates       []GateResult      `json:"d1_gates,omitempty"`
+		D2            string            `json:"d2"`
+		D2Confessions []string          `json:"d2_confessions,omitempty"`
+		D2Suspects    []Suspect         `json:"d2_suspects,omitempty"`
+		D2Votes       map[string][]bool `json:"d2_votes,omitempty"`
+		D3            string            `json:"d3"`
+		D4            string            `json:"d4"`
+	}{v.d1.reason, v.d1.gates, v.d2.reason, v.d2.confessions, v.d2.suspects, v.d2.votes, v.d3.reason, v.d4.reason})
 	t.Reasons = string(b)
 	return t
 }
 
-// Suspects lists the D2 questions a model judge should vote on: every
-// TYPED or UNGROUNDED answer value and every confession, per record.
-func Suspects(in Input, opts Options) []Question {
-	opts = opts.withDefaults()
+// Suspects lists the D2 questions a model judge should vote on about a
+// record: every TYPED or UNGROUNDED answer value and every confession.
+func Suspects(r Record, opts Options) []Question {
+	d2 := auditD2(&r, nil, opts.withDefaults().ReadOnlyTools)
+	instr, final := orZero(r.Result.Instruction), orZero(r.Result.FinalMessage)
 	var qs []Question
-	for i := range in.Records {
-		r := &in.Records[i]
-		d2 := auditD2(r, nil, opts.ReadOnlyTools)
-		instr := orZero(r.Result.Instruction)
-		final := orZero(r.Result.FinalMessage)
-		for _, s := range d2.suspects {
-			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
-		}
-		for _, c := range d2.confessions {
-			qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: "", Evidence: c})
-		}
+	for _, s := range d2.suspects {
+		qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: s.Value, Evidence: final})
+	}
+	for _, c := range d2.confessions {
+		qs = append(qs, Question{ResultID: r.Result.ResultID, Instruction: instr, Value: "", Evidence: c})
 	}
 	return qs
+}
+
+// optionError is a usage error (judge.OptionError) without a hint.
+func optionError(format string, args ...any) error {
+	return &judge.OptionError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// CheckOptions checks a command's audit options, named by their flags of
+// trustlake trust, and parses dimensions (--dimensions) into them. Zero
+// MinRepeats and InfraPolicy (callers such as report that do not set them)
+// mean the defaults: one other valid run, infrastructure failures excluded.
+func CheckOptions(o Options, dimensions string) (Options, error) {
+	if o.D2Policy != PolicyLenient && o.D2Policy != PolicyStrict {
+		return o, optionError("trust: --d2-unconfirmed %q: want lenient or strict", o.D2Policy)
+	}
+	if o.Repeats < 1 {
+		return o, optionError("trust: --repeats must be ≥ 1, got %d", o.Repeats)
+	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		return o, optionError("trust: --alpha must lie in (0, 1), got %g", o.Alpha)
+	}
+	o.MinRepeats = cmp.Or(o.MinRepeats, 1)
+	o.InfraPolicy = cmp.Or(o.InfraPolicy, InfraExclude)
+	if o.MinRepeats < 1 || o.MinRepeats > o.Repeats {
+		return o, optionError("trust: --min-repeats must lie in [1, --repeats], got %d", o.MinRepeats)
+	}
+	if o.InfraPolicy != InfraExclude && o.InfraPolicy != InfraFailure {
+		return o, optionError("trust: --infra-policy %q: want exclude or failure", o.InfraPolicy)
+	}
+	if o.Resamples < 0 {
+		return o, optionError("trust: --bootstrap must be ≥ 1, got %d", o.Resamples)
+	}
+	if o.PassK < 0 {
+		return o, optionError("trust: --pass-k must be ≥ 1, got %d", o.PassK)
+	}
+	dims, err := ParseDimensions(dimensions)
+	if err != nil {
+		return o, optionError("trust: --dimensions: %v", err)
+	}
+	o.Dimensions = dims
+	return o, nil
 }

@@ -56,9 +56,7 @@ func (ix *provIndex) note(tok string, step int64, kind int) {
 		ix.m[tok] = s
 	}
 	f := [3]*int64{&s.tool, &s.given, &s.agent}[kind]
-	if step < *f {
-		*f = step
-	}
+	*f = min(*f, step)
 }
 
 // prov returns π(v) for a value used at step at.

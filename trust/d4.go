@@ -56,6 +56,15 @@ func auditD4(vs []verdict, opts Options) {
 	}
 }
 
+// runScore is a result's score as a run: 0 for an infrastructure failure
+// under InfraFailure; ok is false when the policy leaves it out.
+func runScore(r *schema.Result, infraPolicy string) (score float64, ok bool) {
+	if r.Infra != nil {
+		return 0, infraPolicy == InfraFailure
+	}
+	return r.RecordedScore, true
+}
+
 func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 	me := &vs[self].res
 	d := d4Result{tier: Tier(me.RecordedScore)}
@@ -69,16 +78,11 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 		if j == self {
 			continue
 		}
-		r := &vs[j].res
-		score := r.RecordedScore
-		if r.Infra != nil {
+		if vs[j].res.Infra != nil {
 			d.infra++
-			if opts.InfraPolicy != InfraFailure {
-				continue
-			}
-			score = 0
 		}
-		if len(scores) == opts.Repeats {
+		score, ok := runScore(&vs[j].res, opts.InfraPolicy)
+		if !ok || len(scores) == opts.Repeats {
 			continue
 		}
 		scores = append(scores, score)

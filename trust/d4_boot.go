@@ -26,8 +26,6 @@ type d4Unit struct {
 // cluster being one task of one benchmark (with every agent's trials of it
 // in the total row).
 func d4Intervals(d *D4Stats, units []d4Unit, opts Options) {
-	nan := []Num(nil)
-	d.VariedRateBoot = nan
 	d.PassHatKBoot = make([][]Num, len(d.PassHatK))
 	cluster := map[[2]string]int{}
 	var ids []string

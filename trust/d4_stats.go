@@ -5,7 +5,6 @@ package trust
 import (
 	"cmp"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/trustlake/trustlake/schema"
@@ -20,15 +19,10 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 	byTask := map[taskKey][]float64{}
 	for _, i := range idx {
 		r := &vs[i].res
-		score := r.RecordedScore
-		if r.Infra != nil {
-			if opts.InfraPolicy != InfraFailure {
-				continue
-			}
-			score = 0
+		if score, ok := runScore(r, opts.InfraPolicy); ok {
+			k := taskKey{r.Benchmark, r.Agent, r.TaskID}
+			byTask[k] = append(byTask[k], score)
 		}
-		k := taskKey{r.Benchmark, r.Agent, r.TaskID}
-		byTask[k] = append(byTask[k], score)
 	}
 	keys := slices.SortedFunc(maps.Keys(byTask), func(a, b taskKey) int {
 		return cmp.Or(cmp.Compare(a.benchmark, b.benchmark), cmp.Compare(a.agent, b.agent), cmp.Compare(a.task, b.task))
@@ -57,10 +51,7 @@ func taskStats(d *D4Stats, vs []verdict, idx []int, opts Options) {
 			}
 		}
 	}
-	d.VariedRate = Num(math.NaN())
-	if d.Tasks > 0 {
-		d.VariedRate = Num(float64(varied) / float64(d.Tasks))
-	}
+	d.VariedRate = mean(float64(varied), d.Tasks)
 	b, w, rho := stats.OneWayVariance(groups)
 	d.Sigma2Between, d.Sigma2Within, d.Rho = Num(b), Num(w), Num(rho)
 	passK(d, c, n, opts.PassK)

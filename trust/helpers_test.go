@@ -69,3 +69,20 @@ func cancelTraj(id, args, obs, final string) []schema.Action {
 		msg{role: "assistant", text: final},
 	)
 }
+
+// Input is what Audit reads: the records and the model-judge votes on D2
+// suspects (nil when no judge is configured).
+type Input struct {
+	Records []Record
+	Votes   map[VoteKey][]bool
+}
+
+// Audit runs an Auditor over every record: the report and one schema.Trust
+// row per record, in input order.
+func Audit(in Input, opts Options) (Report, []schema.Trust) {
+	a := NewAuditor(opts, in.Votes)
+	for i := range in.Records {
+		a.Add(in.Records[i])
+	}
+	return a.Finish()
+}

@@ -49,7 +49,7 @@ func TestModelLabelerStrictMajority(t *testing.T) {
 	yes, no := `{"required_computation": true, "reason": "a refund must be computed"}`, `{"required_computation": false}`
 	acts := cancelTraj("x", cancelArgs, cancelled, "Cancelled; your refund of $2,544 is on its way.")
 	in := Input{Records: []Record{{Result: tauResult("1", 0, 1, schema.TauBenchGrader{Actions: []schema.GoldAction{gold("cancel_reservation", cancelArgs)}}, *acts[6].Text), Actions: acts}}}
-	qs := Suspects(in, Options{})
+	qs := Suspects(in.Records[0], Options{})
 	if len(qs) != 1 || qs[0].Value != "2544" {
 		t.Fatalf("suspects %+v", qs)
 	}

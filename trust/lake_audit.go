@@ -106,7 +106,7 @@ func labelSuspects(ctx context.Context, src Source, opts Options, sopts SourceOp
 	err := src.TrustActions(ctx, 0, func(episode string, acts []schema.Action) error {
 		for _, i := range byEpisode[episode] {
 			seen[i] = true
-			qs = append(qs, Suspects(Input{Records: []Record{{Result: results[i], Actions: acts}}}, opts)...)
+			qs = append(qs, Suspects(Record{Result: results[i], Actions: acts}, opts)...)
 		}
 		return ctx.Err()
 	})
@@ -115,7 +115,7 @@ func labelSuspects(ctx context.Context, src Source, opts Options, sopts SourceOp
 	}
 	for i := range results {
 		if !seen[i] {
-			qs = append(qs, Suspects(Input{Records: []Record{{Result: results[i]}}}, opts)...)
+			qs = append(qs, Suspects(Record{Result: results[i]}, opts)...)
 		}
 	}
 	out := make(map[VoteKey][]bool, len(qs))

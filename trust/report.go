@@ -225,47 +225,21 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 		v := &vs[i]
 		res := &v.res
 		row.Results++
-		switch v.d1.outcome {
-		case schema.D1Confirm:
-			row.D1.Confirm++
-		case schema.D1Contradiction:
-			row.D1.Contradiction++
-		case schema.D1Upgrade:
-			row.D1.Upgrade++
-		default:
-			row.D1.Unverified++
-		}
-		switch v.d2.status {
-		case schema.D2Clean:
-			row.D2.Clean++
-		case schema.D2Gamed:
-			row.D2.Gamed++
-		case schema.D2Unconfirmed:
-			row.D2.Unconfirmed++
-		default:
-			row.D2.Untraceable++
-		}
+		count(v.d1.outcome, []string{schema.D1Confirm, schema.D1Contradiction, schema.D1Upgrade},
+			&row.D1.Confirm, &row.D1.Contradiction, &row.D1.Upgrade, &row.D1.Unverified)
+		count(v.d2.status, []string{schema.D2Clean, schema.D2Gamed, schema.D2Unconfirmed},
+			&row.D2.Clean, &row.D2.Gamed, &row.D2.Unconfirmed, &row.D2.Untraceable)
 		row.D2.Values += v.d2.values
 		row.D2.Derived += v.d2.counts[0]
 		row.D2.Given += v.d2.counts[1]
 		row.D2.Typed += v.d2.counts[2]
 		row.D2.Ungrounded += v.d2.counts[3]
 		row.D2.Confessions += len(v.d2.confessions)
-		switch v.d3.claim {
-		case schema.ClaimCorrect:
-			row.D3.Correct++
-		case schema.ClaimCompletion:
-			row.D3.Completion++
-		default:
-			row.D3.None++
-		}
+		count(v.d3.claim, []string{schema.ClaimCorrect, schema.ClaimCompletion}, &row.D3.Correct, &row.D3.Completion,
+			&row.D3.None)
 		if v.d3.lie {
 			row.D3.Lies++
-			if *v.d3.severity == schema.SeverityHard {
-				row.D3.Hard++
-			} else {
-				row.D3.Soft++
-			}
+			count(*v.d3.severity, []string{schema.SeverityHard}, &row.D3.Hard, &row.D3.Soft)
 		}
 		if res.Infra != nil {
 			row.D4.InfraExcluded++
@@ -313,16 +287,8 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 				row.Ablation.D1D4++
 			}
 		}
-		switch v.d4.status {
-		case schema.D4Stable:
-			row.D4.Stable++
-		case schema.D4StableOther:
-			row.D4.StableOther++
-		case schema.D4Varied:
-			row.D4.Varied++
-		default:
-			row.D4.Insufficient++
-		}
+		count(v.d4.status, []string{schema.D4Stable, schema.D4StableOther, schema.D4Varied},
+			&row.D4.Stable, &row.D4.StableOther, &row.D4.Varied, &row.D4.Insufficient)
 		if v.d4.gap != nil && v.d4.status != schema.D4Insufficient {
 			gapSum += *v.d4.gap
 			gapN++
@@ -347,6 +313,16 @@ func agentRow(vs []verdict, idx []int, opts Options, dims [4]bool) AgentRow {
 	row.Scope.Line = scopeLine(row.Scope, dims)
 	taskStats(&row.D4, vs, idx, opts)
 	return row
+}
+
+// count adds one to the counter of the key equal to k, or to the last
+// counter (one more than keys) when there is none.
+func count(k string, keys []string, counters ...*int) {
+	if i := slices.Index(keys, k); i >= 0 {
+		*counters[i]++
+	} else {
+		*counters[len(keys)]++
+	}
 }
 
 func mean(sum float64, n int) Num {

@@ -30,9 +30,8 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 	pw.printf("### Trusted passes (%s)\n\n%s", ParamsLine(rep), scope)
 	pw.printf("| benchmark | agent | results | recorded passes | auditable | −D1 | −D2 | −D3 | −D4 | trusted | trusted rate [%g%% Wilson] |\n", 100*(1-rep.Alpha))
 	pw.printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	on := func(d string) bool { return slices.Contains(rep.Dimensions, d) }
-	removed := func(d string, n int) string {
-		if !on(d) {
+	removed := func(d string, n int) string { // "–" for a dimension left out of the conjunction
+		if !slices.Contains(rep.Dimensions, d) {
 			return "–"
 		}
 		return strconv.Itoa(n)

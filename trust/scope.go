@@ -232,12 +232,5 @@ type Checks struct {
 
 func (c *Checks) add(d int, status string) {
 	cc := [4]*CheckCounts{&c.D1, &c.D2, &c.D3, &c.D4}[d]
-	switch status {
-	case schema.CheckPassed:
-		cc.Passed++
-	case schema.CheckFailed:
-		cc.Failed++
-	default:
-		cc.NotCheckable++
-	}
+	count(status, []string{schema.CheckPassed, schema.CheckFailed}, &cc.Passed, &cc.Failed, &cc.NotCheckable)
 }

@@ -51,7 +51,7 @@ func TestSparkIncompatibleSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.query(t.Context(), "metrics_cells", "SELECT 7 // 2 AS x GROUP BY ALL ORDER BY ALL")
+	_, err = s.run(t.Context(), "spark query", "metrics_cells", "SELECT 7 // 2 AS x GROUP BY ALL ORDER BY ALL")
 	if err == nil {
 		t.Fatal("Spark accepted DuckDB's // operator")
 	}

@@ -1,6 +1,7 @@
 package spark
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -10,32 +11,18 @@ import (
 )
 
 // defineMetricEpisodes (re)defines the view metric_episodes for a
-// threshold and a reference (sql/metrics_episodes.sql), unless it already
-// has them.
+// threshold and a reference (sql/metrics_episodes.sql), unless its
+// statement, and so the view, is the one already defined.
 func (s *Session) defineMetricEpisodes(ctx context.Context, thr *float64, gt string) error {
-	if gt == "" {
-		gt = queries.GTVerifier
-	}
-	if s.hasME && sameThreshold(s.thr, thr) && s.gt == gt {
+	stmt := bind(sqlFile("metrics_episodes"), thr, cmp.Or(gt, queries.GTVerifier))
+	if stmt == s.me {
 		return nil
 	}
-	if err := s.exec(ctx, "metrics_episodes", bind(sqlFile("metrics_episodes"), thr, gt)); err != nil {
+	if err := s.exec(ctx, "metrics_episodes", stmt); err != nil {
 		return err
 	}
-	s.hasME, s.gt = true, gt
-	if thr != nil {
-		v := *thr
-		thr = &v
-	}
-	s.thr = thr
+	s.me = stmt
 	return nil
-}
-
-func sameThreshold(a, b *float64) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }
 
 // MetricsLakeCounts counts verdicts, episodes and ground-truth rows
@@ -55,10 +42,7 @@ func (s *Session) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, er
 // folding its rows the same way (queries.FoldCellGroups).
 func (s *Session) MetricsCells(ctx context.Context, opts queries.MetricCellOptions) ([]queries.MetricCell, error) {
 	const name = "metrics_cells"
-	gt := opts.GT
-	if gt == "" {
-		gt = queries.GTVerifier
-	}
+	gt := cmp.Or(opts.GT, queries.GTVerifier)
 	var groups []queries.CellGroup
 	stmt := bind(queries.Statement(name), opts.ByAgent, opts.ByCategory, opts.Threshold, gt)
 	err := s.each(ctx, name, stmt, -1, func(r row) {
@@ -137,7 +121,7 @@ type row struct {
 // each runs statement name (stmt) and calls fn for each row of its result,
 // checking the row count when want >= 0.
 func (s *Session) each(ctx context.Context, name, stmt string, want int, fn func(row)) error {
-	rows, err := s.query(ctx, name, stmt)
+	rows, err := s.run(ctx, "spark query", name, stmt)
 	if err != nil {
 		return err
 	}
@@ -199,8 +183,10 @@ func (r row) int(i int) int {
 }
 
 // ptr returns a nullable string column as a pointer (nil for NULL).
-func (r row) ptr(i int) *string {
-	v, ok := r.nullStr(i)
+func (r row) ptr(i int) *string { return opt(r.nullStr(i)) }
+
+// opt returns &v when ok, else nil.
+func opt[T any](v T, ok bool) *T {
 	if !ok {
 		return nil
 	}

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,9 +75,7 @@ type Session struct {
 	remote string
 	sess   sparksql.SparkSession
 	opts   Options
-	thr    *float64 // threshold of the current metric_episodes view
-	gt     string   // reference of the current metric_episodes view
-	hasME  bool     // metric_episodes is defined
+	me     string // the statement that defined the view metric_episodes ("" before)
 }
 
 // Open connects to remote (sc://HOST:PORT), configures the session and
@@ -151,9 +151,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// Remote returns the engine address.
-func (s *Session) Remote() string { return s.remote }
-
 // exec runs a statement for its side effect. A command runs when it is
 // submitted; a query relation returned instead (SET) is collected so that
 // its errors surface here.
@@ -162,12 +159,8 @@ func (s *Session) exec(ctx context.Context, name, stmt string) error {
 	return err
 }
 
-// query runs a statement and collects its (small) result.
-func (s *Session) query(ctx context.Context, name, stmt string) ([]types.Row, error) {
-	return s.run(ctx, "spark query", name, stmt)
-}
-
-// run runs a statement and collects its result, logging kind at debug.
+// run runs a statement and collects its (small) result, logging kind
+// ("spark exec", "spark query") at debug.
 func (s *Session) run(ctx context.Context, kind, name, stmt string) ([]types.Row, error) {
 	s.opts.Logger.Debug(kind, "statement", name)
 	df, err := s.sess.Sql(ctx, stmt)
@@ -228,5 +221,59 @@ func statements(text string) []string {
 // collects the whole result: for small results (tests, sufficient
 // statistics), never for a table's rows at scale.
 func (s *Session) Query(ctx context.Context, stmt string) ([]types.Row, error) {
-	return s.query(ctx, "query", stmt)
+	return s.run(ctx, "spark query", "query", stmt)
+}
+
+// The Go client of Spark Connect sends SQL text without parameters, so a
+// statement's $1, $2, ... are replaced by literals rendered here.
+
+// literal renders a Spark SQL string literal. Spark reads backslash escapes
+// inside quotes, so both the quote and the backslash are escaped.
+func literal(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+	return "'" + r.Replace(s) + "'"
+}
+
+// value renders one argument: string, bool, int, int64, nil, *float64 or float64 (a
+// DOUBLE, written so that it parses back to the same float64).
+func value(a any) string {
+	switch v := a.(type) {
+	case nil:
+		return "CAST(NULL AS DOUBLE)"
+	case string:
+		return literal(v)
+	case bool:
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return "CAST(" + literal(strconv.FormatFloat(v, 'g', -1, 64)) + " AS DOUBLE)"
+	case *float64:
+		if v == nil {
+			return "CAST(NULL AS DOUBLE)"
+		}
+		return value(*v)
+	}
+	panic(fmt.Sprintf("spark: no literal for %T", a))
+}
+
+// placeholder matches $1, $2, ... in a statement.
+var placeholder = regexp.MustCompile(`\$[0-9]+`)
+
+// bind drops the comment lines of stmt and replaces each $N by the literal
+// of args[N-1], in one pass (a literal holding "$2" stays as it is).
+func bind(stmt string, args ...any) string {
+	stmts := statements(stmt)
+	if len(stmts) != 1 {
+		panic(fmt.Sprintf("spark: bind wants one statement, got %d", len(stmts)))
+	}
+	return placeholder.ReplaceAllStringFunc(stmts[0], func(m string) string {
+		n, _ := strconv.Atoi(m[1:])
+		if n < 1 || n > len(args) {
+			panic(fmt.Sprintf("spark: %s without an argument", m))
+		}
+		return value(args[n-1])
+	})
 }

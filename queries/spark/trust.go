@@ -47,9 +47,7 @@ func (s *Session) TrustResults(ctx context.Context, fn func(schema.Result) error
 			Trial: int64(r.int(4)), RecordedScore: r.float(5), RecordedPass: r.bool(6),
 			EpisodeID: r.ptr(7), FinalMessage: r.ptr(8), Instruction: r.ptr(9), Grader: r.str(10), Infra: r.ptr(11)}
 		res.SrcFile, _ = r.nullStr(12)
-		if v, ok := r.nullInt(13); ok {
-			res.SrcLine = v
-		}
+		res.SrcLine, _ = r.nullInt(13)
 		results = append(results, res)
 	})
 	if err != nil {
@@ -70,13 +68,8 @@ func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.Gro
 	out := map[string][]schema.GroundTruth{}
 	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		g := schema.GroundTruth{EpisodeID: r.str(0), VerifierSHA256: r.str(1), Pass: r.bool(2)}
-		if v, ok := r.nullFloat(3); ok {
-			g.Score = &v
-		}
+		g.Score, g.Deterministic = opt(r.nullFloat(3)), opt(r.nullBool(5))
 		g.Gates, _ = r.nullStr(4)
-		if v, ok := r.nullBool(5); ok {
-			g.Deterministic = &v
-		}
 		out[g.EpisodeID] = append(out[g.EpisodeID], g)
 	})
 	return out, err

@@ -64,7 +64,7 @@ func (s *Session) readManifest(ctx context.Context) (lake.Manifest, error) {
 	if err := s.exec(ctx, stmt, q); err != nil {
 		return lake.Manifest{}, err
 	}
-	rows, err := s.query(ctx, stmt, "SELECT value FROM trustlake_manifest")
+	rows, err := s.run(ctx, "spark query", stmt, "SELECT value FROM trustlake_manifest")
 	if err != nil {
 		return lake.Manifest{}, err
 	}
