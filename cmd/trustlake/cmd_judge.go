@@ -13,7 +13,6 @@ import (
 
 	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/judge"
-	"github.com/trustlake/trustlake/render"
 )
 
 // backendFlags are shared by judge and trust --labeler.
@@ -162,12 +161,9 @@ func runJudge(ctx context.Context, g globalOptions, r judge.RunOptions, asJSON b
 	case err != nil && !errors.Is(err, judge.ErrIncomplete):
 		return err
 	}
-	if asJSON {
-		if werr := render.JSON(stdout, sum); werr != nil {
-			return werr
-		}
-	} else {
-		judge.WriteSummaryText(stdout, r.Judge, sum)
+	text := func(w io.Writer, s judge.Summary) { judge.WriteSummaryText(w, r.Judge, s) }
+	if werr := output(stdout, g.stderr, asJSON, sum, text, nil); werr != nil {
+		return werr
 	}
 	if err != nil {
 		return &incompleteError{summary: "judge: " + err.Error()}
