@@ -92,26 +92,15 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	n := 0
-	var (
-		tw    *tabwriter.Writer
-		cw    *csv.Writer
-		enc   *json.Encoder
-		table [][]string
-	)
+	table, cw, enc := [][]string{cols}, csv.NewWriter(w), json.NewEncoder(w)
 	switch format {
-	case "table":
-		table = append(table, cols)
 	case "csv":
-		cw = csv.NewWriter(w)
 		cw.Write(cols)
 	case "json":
 		io.WriteString(w, "[")
-		enc = json.NewEncoder(w)
-	case "jsonl":
-		enc = json.NewEncoder(w)
 	}
-	for rows.Next() {
+	n := 0
+	for ; rows.Next(); n++ {
 		if err := rows.Scan(ptrs...); err != nil {
 			return n, err
 		}
@@ -121,7 +110,7 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 			for i, v := range vals {
 				rec[i] = TextValue(v)
 			}
-			if cw != nil {
+			if format == "csv" {
 				cw.Write(rec)
 			} else {
 				table = append(table, rec)
@@ -131,24 +120,20 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 			for i, v := range vals {
 				obj.vals[i] = JSONValue(v)
 			}
-			if format == "json" && n > 0 {
-				io.WriteString(w, ",")
-			}
 			if format == "json" {
-				io.WriteString(w, "\n")
+				io.WriteString(w, map[bool]string{true: "\n", false: ",\n"}[n == 0])
 			}
 			if err := enc.Encode(obj); err != nil {
 				return n, err
 			}
 		}
-		n++
 	}
 	if err := rows.Err(); err != nil {
 		return n, err
 	}
 	switch format {
 	case "table":
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, rec := range table {
 			for i := range rec {
 				rec[i] = Clip(strings.ReplaceAll(rec[i], "\n", "\\n"), 60)
@@ -165,6 +150,7 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	return n, nil
 }
 
+// Clip shortens s to max runes, ending in "…" when cut.
 func Clip(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
