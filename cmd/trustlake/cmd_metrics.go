@@ -41,13 +41,18 @@ type metricCommon struct {
 func metricCommonOpts(c *cli.Context) (metricCommon, error) {
 	m := metricCommon{json: c.Bool("json"), policy: c.String("uncertain-policy"), alpha: c.Float64("alpha"),
 		resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), threads: c.Int("threads"), threshold: thresholdOpt(c)}
-	if m.resamples <= 0 {
-		return m, usageErrorf("--bootstrap %d: must be positive", m.resamples)
+	return m, checkResampling(m.resamples, m.seed)
+}
+
+// checkResampling refuses a --bootstrap or --seed that is not positive.
+func checkResampling(resamples int, seed uint64) error {
+	if resamples <= 0 {
+		return usageErrorf("--bootstrap %d: must be positive", resamples)
 	}
-	if m.seed == 0 {
-		return m, usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
+	if seed == 0 {
+		return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
 	}
-	return m, nil
+	return nil
 }
 
 // metricsError turns the metrics package's input errors into usage errors
