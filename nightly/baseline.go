@@ -180,8 +180,7 @@ func pairLakes(ctx context.Context, opts Options, cur, base *lake.Lake) (map[str
 			return nil, err
 		}
 		sn, sp, sa := pairedSides(pairs, opts.UncertainPolicy)
-		sn.CI = report.Interval{report.Num(neg.Diff.Boot[0]), report.Num(neg.Diff.Boot[1])}
-		sp.CI = report.Interval{report.Num(pos.Diff.Boot[0]), report.Num(pos.Diff.Boot[1])}
+		sn.CI, sp.CI = interval(neg.Diff.Boot), interval(pos.Diff.Boot)
 		out[jc.String()] = report.Paired{Neg: sn, Pos: sp, All: sa}
 	}
 	return out, nil

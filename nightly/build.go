@@ -285,9 +285,9 @@ func thinROC(pts []stats.ROCPoint) []report.ROCPoint {
 // estimate converts a metric; k and n are the counts of a proportion (n 0
 // when it is none; k < 0 derives k from the value).
 func estimate(m metrics.Metric, k, n int) report.Estimate {
-	e := report.Estimate{Value: report.Num(m.Value), Wilson: report.NoInterval(), Boot: report.Interval{report.Num(m.Boot[0]), report.Num(m.Boot[1])}}
+	e := report.Estimate{Value: report.Num(m.Value), Wilson: report.NoInterval(), Boot: interval(m.Boot)}
 	if m.HasWilson {
-		e.Wilson = report.Interval{report.Num(m.Wilson[0]), report.Num(m.Wilson[1])}
+		e.Wilson = interval(m.Wilson)
 	}
 	if n > 0 {
 		if k < 0 {
@@ -296,6 +296,11 @@ func estimate(m metrics.Metric, k, n int) report.Estimate {
 		e.K, e.N = k, n
 	}
 	return e
+}
+
+// interval converts a [lo, hi] pair.
+func interval[N ~float64](iv [2]N) report.Interval {
+	return report.Interval{report.Num(iv[0]), report.Num(iv[1])}
 }
 
 func judgeRow(r metrics.Row) report.JudgeRow {

@@ -22,12 +22,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.head(base, "| judge | condition | n | neg | FPR | FDR | TPR | inflation | κ | self-consistency |", " FPR change |",
 			"|---|---|--:|--:|---|---|---|---|---|---|")
 		for _, r := range d.Judges {
-			cells := []string{r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
-				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency)}
-			if base {
-				cells = append(cells, chg(r.FPR))
-			}
-			ew.row(cells...)
+			ew.changeRow(base, r.FPR, r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
+				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency))
 		}
 		p("\n")
 	}
@@ -35,11 +31,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("## FPR by stratum\n\nEach dimension on its own; sources never mixed.\n\n")
 		ew.head(base, "| judge | condition | by | stratum | neg | fp | FPR |", " change |", "|---|---|---|---|--:|--:|---|")
 		for _, s := range d.Strata {
-			cells := []string{s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR)}
-			if base {
-				cells = append(cells, chg(s.FPR))
-			}
-			ew.row(cells...)
+			ew.changeRow(base, s.FPR, s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR))
 		}
 		p("\n")
 	}
@@ -171,6 +163,15 @@ func (e *errWriter) row(cells ...string) {
 		cells[i] = md(cells[i])
 	}
 	e.printf("| %s |\n", strings.Join(cells, " | "))
+}
+
+// changeRow writes a row of the cells, with e's change as the last cell
+// when base.
+func (e *errWriter) changeRow(base bool, est Estimate, cells ...string) {
+	if base {
+		cells = append(cells, chg(est))
+	}
+	e.row(cells...)
 }
 
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
