@@ -208,11 +208,9 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		}
 	}
 	for _, jc := range opts.Checklists {
-		var cl metrics.ChecklistReport
-		err := s.locked(func(sess *queries.Session) (err error) {
-			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.FPRTarget, UncertainPolicy: opts.UncertainPolicy,
+		cl, err := locked(ctx, s, func(sess *queries.Session, ctx context.Context) (metrics.ChecklistReport, error) {
+			return metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.FPRTarget, UncertainPolicy: opts.UncertainPolicy,
 				Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold, Packs: packs})
-			return err
 		})
 		if err != nil {
 			return err

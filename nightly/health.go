@@ -31,13 +31,13 @@ func lakeHealth(ctx context.Context, src *lake.Lake, doc *report.Document) error
 // coverage and categories needing review.
 func healthSection(ctx context.Context, s *engine, doc *report.Document) error {
 	h := &doc.Health
-	vh, err := s.ReportHealth(ctx)
+	vh, err := locked(ctx, s, (*queries.Session).ReportHealth)
 	if err != nil {
 		return err
 	}
 	h.Verifiers = report.VerifierHealth{Verifiers: vh.Verifiers, Tested: vh.Tested, SelfTests: vh.SelfTests,
 		SelfTestFailures: vh.SelfTestFailures, Nondeterministic: vh.Nondeterministic, Episodes: vh.Episodes, WithoutGT: vh.WithoutGT}
-	rv, err := s.ReportNeedsReview(ctx)
+	rv, err := locked(ctx, s, (*queries.Session).ReportNeedsReview)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func trustSection(ctx context.Context, opts Options, s *engine, src *lake.Lake, 
 	if opts.Audit == nil {
 		return nil
 	}
-	have, err := s.TrustBenchmarks(ctx)
+	have, err := locked(ctx, s, (*queries.Session).TrustBenchmarks)
 	if err != nil || len(have) == 0 {
 		return err
 	}
