@@ -98,14 +98,13 @@ func reportCommand() *cli.Command {
 			if err := checkAdjust(no.Adjust, no.Q); err != nil {
 				return err
 			}
-			topts := trustOptions{globalOptions: g, audit: trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
-				Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}}
 			no.Audit = func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
-				aopts, err := topts.auditOptions()
+				audit, err := trust.CheckOptions(trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
+					Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}, "")
 				if err != nil {
 					return trust.Report{}, err
 				}
-				rep, _, err := auditLake(ctx, src, topts, aopts)
+				rep, _, err := auditLake(ctx, src, trustOptions{globalOptions: g, audit: audit})
 				return rep, err
 			}
 			opts := reportOptions{globalOptions: g, out: c.String("out"), baseline: c.String("baseline"),
