@@ -112,32 +112,24 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		return nil
 	}
 	mopts := opts.metricsOptions()
-	if opts.Threshold == nil { // reward models get their own section, not a skip warning
-		for _, jc := range jcs {
-			if jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
-				mopts.Judges = append(mopts.Judges, jc.Judge)
-			}
+	scored := map[queries.JudgeCondition]bool{}
+	var rms []queries.JudgeCondition // reward models, not judges with verdicts
+	for i, jc := range jcs {
+		scored[jc.JudgeCondition] = jc.Unscored == 0
+		if raw[i].Unscored > 0 {
+			rms = append(rms, jc.JudgeCondition)
 		}
-		if len(mopts.Judges) == 0 {
-			mopts.Judges = nil
+		// Without a threshold reward models get their own section, not a skip warning.
+		if opts.Threshold == nil && jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
+			mopts.Judges = append(mopts.Judges, jc.Judge)
 		}
 	}
+	swayJudges := judgesWithSway(jcs, scored)
 	// The sections run concurrently (the engine gives each statement the
 	// session in turn, the Go statistics overlap). Each is the same deterministic
 	// computation as alone; their results are put in the document in the
 	// order of a sequential run, and the first error in that order is the
 	// one returned.
-	scored := map[queries.JudgeCondition]bool{}
-	for _, jc := range jcs {
-		scored[jc.JudgeCondition] = jc.Unscored == 0
-	}
-	swayJudges := judgesWithSway(jcs, scored)
-	var rms []queries.JudgeCondition
-	for _, jc := range raw {
-		if jc.Unscored > 0 { // a reward model, not a judge with verdicts
-			rms = append(rms, jc.JudgeCondition)
-		}
-	}
 	var (
 		wg        sync.WaitGroup
 		rep       metrics.Report
