@@ -92,19 +92,8 @@ func WriteHTML(w io.Writer, d *Document) error {
 		v.Diagrams = append(v.Diagrams, template.HTML(reliability("Reliability "+c.Judge+" @ "+c.Condition+" ("+c.Forecast+")", c.Reliability)))
 	}
 	if t := d.Trust; t != nil {
-		var labels []string
-		var vals []int
-		for _, s := range t.Funnel {
-			labels, vals = append(labels, s.Name), append(vals, s.Passes)
-		}
-		v.Funnel = template.HTML(bars("Trust Layer funnel: recorded passes left", labels, vals))
-		var names []string
-		var parts [][]int
-		for _, a := range t.Agents {
-			names = append(names, a.Benchmark+" / "+a.Agent)
-			parts = append(parts, []int{a.D4.Stable, a.D4.StableOther, a.D4.Varied, a.D4.Insufficient})
-		}
-		v.D4Chart = template.HTML(stacked("D4 tiers of recorded passes", names, parts, []string{"stable", "stable at another tier", "varied", "insufficient"}))
+		v.Funnel = template.HTML(bars("Trust Layer funnel: recorded passes left", t.Funnel))
+		v.D4Chart = template.HTML(stacked("D4 tiers of recorded passes", t.Agents))
 	}
 	return t.Execute(w, v)
 }

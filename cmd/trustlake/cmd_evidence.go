@@ -57,8 +57,9 @@ func evidenceCommand() *cli.Command {
 			if err != nil {
 				return usageHint("trustlake evidence --conditions E1-final,E2-lastk,E3-full,E2+claim", "evidence: %v", err)
 			}
-			o := evidenceOptions{globalOptions: globals(c), tasksDir: c.String("tasks"), episodes: judge.SplitList(c.StringSlice("episodes")),
-				json: c.Bool("json"), build: judge.EvidenceOptions{Conditions: conds, Workers: c.Int("workers"), Replace: c.Bool("replace"),
+			o := evidenceOptions{globalOptions: globals(c), tasksDir: c.String("tasks"),
+				episodes: judge.SplitList(c.StringSlice("episodes")), json: c.Bool("json"),
+				build: judge.EvidenceOptions{Conditions: conds, Workers: c.Int("workers"), Replace: c.Bool("replace"),
 					Pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}}
 			if name := c.String("config"); name != "" {
 				cfg, err := judge.LoadConfig(name, os.LookupEnv)
