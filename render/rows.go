@@ -166,23 +166,19 @@ type orderedObject struct {
 }
 
 func (o orderedObject) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, k := range o.keys {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
 		vb, err := json.Marshal(o.vals[i])
 		if err != nil {
 			return nil, err
 		}
-		b.Write(vb)
+		b = append(append(append(b, kb...), ':'), vb...)
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return append(b, '}'), nil
 }
 
 // JSON writes v as indented JSON.
