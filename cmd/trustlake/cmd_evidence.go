@@ -64,7 +64,7 @@ func evidenceCommand() *cli.Command {
 			if name := c.String("config"); name != "" {
 				cfg, err := judge.LoadConfig(name, os.LookupEnv)
 				if err != nil {
-					return &rejectedError{summary: err.Error()}
+					return &summaryError{exitRejected, err.Error()}
 				}
 				cfg.Evidence.ApplyTo(&o.build.Pack, c.IsSet)
 			}
@@ -83,7 +83,7 @@ func taskTexts(dir string) (map[string]string, error) {
 	}
 	texts, err := tasks.Instructions(dir)
 	if err != nil {
-		return nil, &rejectedError{summary: fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
+		return nil, &summaryError{exitRejected, fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
 	}
 	return texts, nil
 }
@@ -124,10 +124,10 @@ func judgeInputError(stderr io.Writer, err error) error {
 	var be *judge.BuildErrors
 	if errors.As(err, &be) {
 		printCapped(stderr, be.Errs, "")
-		return &rejectedError{summary: fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
+		return &summaryError{exitRejected, fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
 	}
 	if errors.Is(err, judge.ErrInput) {
-		return &rejectedError{summary: err.Error()}
+		return &summaryError{exitRejected, err.Error()}
 	}
 	return err
 }

@@ -88,7 +88,7 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 	}
 	p, err := judge.NewPrompt(arg, string(data))
 	if err != nil {
-		return judge.Prompt{}, &rejectedError{summary: err.Error()}
+		return judge.Prompt{}, &summaryError{exitRejected, err.Error()}
 	}
 	return p, nil
 }
@@ -108,7 +108,7 @@ func judgeRunOptions(c *cli.Context) (judge.RunOptions, error) {
 	if name := c.String("config"); name != "" {
 		cfg, err := judge.LoadConfig(name, os.LookupEnv)
 		if err != nil {
-			return r, &rejectedError{summary: err.Error()}
+			return r, &summaryError{exitRejected, err.Error()}
 		}
 		jc, ok := cfg.Judges[r.Judge]
 		if !ok {
@@ -166,7 +166,7 @@ func runJudge(ctx context.Context, g globalOptions, r judge.RunOptions, asJSON b
 		return werr
 	}
 	if err != nil {
-		return &incompleteError{summary: "judge: " + err.Error()}
+		return &summaryError{exitIncomplete, "judge: " + err.Error()}
 	}
 	return nil
 }

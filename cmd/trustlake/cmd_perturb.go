@@ -53,7 +53,8 @@ func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout i
 		return err
 	}
 	if n := counts[tasks.PerturbSurvived] + counts[tasks.PerturbError] + counts[tasks.PerturbVerifierError] + counts[tasks.PerturbNondet]; n > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("perturb: %d perturbation(s) survived or could not be verified", n)}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("perturb: %d perturbation(s) survived or could not be verified",
+			n)}
 	}
 	return nil
 }

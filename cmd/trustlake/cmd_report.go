@@ -167,7 +167,8 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "report: %s (also report.json, report.md)\n", html)
 	printWarnings(opts.stderr, doc.Warnings)
 	if len(failed) > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("report: %d gate(s) failed: %s", len(failed), strings.Join(failed, "; "))}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("report: %d gate(s) failed: %s",
+			len(failed), strings.Join(failed, "; "))}
 	}
 	return nil
 }
@@ -184,7 +185,7 @@ func baselineError(err error) error {
 	case errors.As(err, &pe):
 		return usageHint("trustlake report --baseline PREVIOUS_REPORT_DIR (or its report.json, or a lake DIR)", "--baseline: %v", pe.Err)
 	case errors.As(err, &ne):
-		return &rejectedError{summary: ne.Msg}
+		return &summaryError{exitRejected, ne.Msg}
 	}
 	return metricsError(err)
 }

@@ -99,7 +99,7 @@ func loadTaskLibrary(stderr io.Writer, dir string) (*tasks.Library, error) {
 		fmt.Fprintln(stderr, err)
 		n = 1
 	}
-	return nil, &checkFailedError{summary: fmt.Sprintf("task library %s: %d problem(s)", dir, n)}
+	return nil, &summaryError{exitCheckFailed, fmt.Sprintf("task library %s: %d problem(s)", dir, n)}
 }
 
 func tasksCommand() *cli.Command {
@@ -167,7 +167,7 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 		return err
 	}
 	if bad > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
 	}
 	return nil
 }
