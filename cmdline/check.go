@@ -47,42 +47,56 @@ func flagArity(flags []cli.Flag) map[string]bool {
 // after "--" moves.
 func HoistGlobalFlags(args []string, globals []cli.Flag) []string {
 	arity := flagArity(globals)
-	i := 1
-	for i < len(args) { // leading global flags
+	i, _ := skipFlags(args, 1, arity) // the leading global flags
+	if i >= len(args) {
+		return args
+	}
+	hoisted, rest := splitFlags(args[i:], arity, func(name string, global bool) bool {
+		return global && name != "help" && name != "h"
+	})
+	return slices.Concat(args[:i], hoisted, rest)
+}
+
+// skipFlags returns the index of the first argument from i on that is not
+// a flag of arity (or its value), and false when it is an unknown flag.
+func skipFlags(args []string, i int, arity map[string]bool) (int, bool) {
+	for i < len(args) {
 		name, inline, ok := argToken(args[i])
-		takes, global := arity[name]
-		if !ok || !global {
-			break
+		if !ok {
+			return i, true
+		}
+		takes, known := arity[name]
+		if !known {
+			return i, false
 		}
 		i++
 		if takes && !inline && i < len(args) {
 			i++
 		}
 	}
-	if i >= len(args) {
-		return args
-	}
-	var hoisted, rest []string
-	for j := i; j < len(args); j++ {
+	return i, true
+}
+
+// splitFlags splits args into the flags move picks (each with its value)
+// and the rest, both in order; nothing after "--" is a flag.
+func splitFlags(args []string, arity map[string]bool, move func(name string, known bool) bool) (flags, rest []string) {
+	for j := 0; j < len(args); j++ {
 		if args[j] == "--" {
-			rest = append(rest, args[j:]...)
-			break
+			return flags, append(rest, args[j:]...)
 		}
 		name, inline, ok := argToken(args[j])
-		takes, global := arity[name]
-		if !ok || !global || name == "help" || name == "h" {
+		takes, known := arity[name]
+		if !ok || !move(name, known) {
 			rest = append(rest, args[j])
 			continue
 		}
-		hoisted = append(hoisted, args[j])
+		flags = append(flags, args[j])
 		if takes && !inline && j+1 < len(args) {
 			j++
-			hoisted = append(hoisted, args[j])
+			flags = append(flags, args[j])
 		}
 	}
-	out := slices.Clone(args[:i])
-	out = append(out, hoisted...)
-	return append(out, rest...)
+	return flags, rest
 }
 
 // Check walks args (global flags first, as HoistGlobalFlags leaves them)
@@ -95,28 +109,9 @@ func Check(app *cli.App, args []string, raw ...string) error {
 }
 
 func check(root string, args []string, globals []cli.Flag, cmds []*cli.Command, raw []string) error {
-	arity := flagArity(globals)
-	i := 1
-	// skipFlags steps over the flags at i; false for an unknown flag, which
-	// urfave/cli reports itself.
-	skipFlags := func() bool {
-		for i < len(args) {
-			name, inline, ok := argToken(args[i])
-			if !ok {
-				return true
-			}
-			takes, known := arity[name]
-			if !known {
-				return false
-			}
-			i++
-			if takes && !inline && i < len(args) {
-				i++
-			}
-		}
-		return true
-	}
-	if !skipFlags() {
+	// An unknown flag stops the check: urfave/cli reports it itself.
+	i, ok := skipFlags(args, 1, flagArity(globals))
+	if !ok {
 		return nil
 	}
 	path := []string{root}
@@ -142,9 +137,7 @@ func check(root string, args []string, globals []cli.Flag, cmds []*cli.Command, 
 			return unknownCommand(path, name, cmds)
 		}
 		cmd, cmds, path = next, next.Subcommands, append(path, next.Name)
-		arity = flagArity(next.Flags)
-		i++
-		if !skipFlags() {
+		if i, ok = skipFlags(args, i+1, flagArity(next.Flags)); !ok {
 			return nil
 		}
 	}
@@ -156,30 +149,10 @@ func check(root string, args []string, globals []cli.Flag, cmds []*cli.Command, 
 
 // checkFlagOrder refuses a flag of cmd after its first argument (args[first]).
 func checkFlagOrder(path []string, cmd *cli.Command, args []string, first int, raw bool) error {
-	arity := flagArity(cmd.Flags)
-	var flags, rest []string
-	var misplaced string
-	for j := first; j < len(args); j++ {
-		if args[j] == "--" {
-			rest = append(rest, args[j:]...)
-			break
-		}
-		name, inline, ok := argToken(args[j])
-		takes, known := arity[name]
-		if !ok || (raw && !known) || name == "generate-bash-completion" {
-			rest = append(rest, args[j])
-			continue
-		}
-		if misplaced == "" {
-			misplaced = args[j]
-		}
-		flags = append(flags, args[j])
-		if takes && !inline && j+1 < len(args) {
-			j++
-			flags = append(flags, args[j])
-		}
-	}
-	if misplaced == "" {
+	flags, rest := splitFlags(args[first:], flagArity(cmd.Flags), func(name string, known bool) bool {
+		return (!raw || known) && name != "generate-bash-completion"
+	})
+	if len(flags) == 0 {
 		return nil
 	}
 	what := "the arguments"
@@ -191,5 +164,5 @@ func checkFlagOrder(path []string, cmd *cli.Command, args []string, first int, r
 		line[k] = ShellQuote(line[k])
 	}
 	return usage(strings.Join(line, " "), "%s: flag %s after %s: flags go before them",
-		strings.Join(path[1:], " "), misplaced, what)
+		strings.Join(path[1:], " "), flags[0], what)
 }

@@ -112,32 +112,24 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		return nil
 	}
 	mopts := opts.metricsOptions()
-	if opts.Threshold == nil { // reward models get their own section, not a skip warning
-		for _, jc := range jcs {
-			if jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
-				mopts.Judges = append(mopts.Judges, jc.Judge)
-			}
+	scored := map[queries.JudgeCondition]bool{}
+	var rms []queries.JudgeCondition // reward models, not judges with verdicts
+	for i, jc := range jcs {
+		scored[jc.JudgeCondition] = jc.Unscored == 0
+		if raw[i].Unscored > 0 {
+			rms = append(rms, jc.JudgeCondition)
 		}
-		if len(mopts.Judges) == 0 {
-			mopts.Judges = nil
+		// Without a threshold reward models get their own section, not a skip warning.
+		if opts.Threshold == nil && jc.Unscored == 0 && !slices.Contains(mopts.Judges, jc.Judge) {
+			mopts.Judges = append(mopts.Judges, jc.Judge)
 		}
 	}
+	swayJudges := judgesWithSway(jcs, scored)
 	// The sections run concurrently (the engine gives each statement the
 	// session in turn, the Go statistics overlap). Each is the same deterministic
 	// computation as alone; their results are put in the document in the
 	// order of a sequential run, and the first error in that order is the
 	// one returned.
-	scored := map[queries.JudgeCondition]bool{}
-	for _, jc := range jcs {
-		scored[jc.JudgeCondition] = jc.Unscored == 0
-	}
-	swayJudges := judgesWithSway(jcs, scored)
-	var rms []queries.JudgeCondition
-	for _, jc := range raw {
-		if jc.Unscored > 0 { // a reward model, not a judge with verdicts
-			rms = append(rms, jc.JudgeCondition)
-		}
-	}
 	var (
 		wg        sync.WaitGroup
 		rep       metrics.Report
@@ -208,11 +200,9 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 		}
 	}
 	for _, jc := range opts.Checklists {
-		var cl metrics.ChecklistReport
-		err := s.locked(func(sess *queries.Session) (err error) {
-			cl, err = metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.FPRTarget, UncertainPolicy: opts.UncertainPolicy,
+		cl, err := locked(ctx, s, func(sess *queries.Session, ctx context.Context) (metrics.ChecklistReport, error) {
+			return metrics.Checklist(ctx, sess, metrics.ChecklistOptions{Judge: jc, TargetFPR: opts.FPRTarget, UncertainPolicy: opts.UncertainPolicy,
 				Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold, Packs: packs})
-			return err
 		})
 		if err != nil {
 			return err
@@ -285,9 +275,9 @@ func thinROC(pts []stats.ROCPoint) []report.ROCPoint {
 // estimate converts a metric; k and n are the counts of a proportion (n 0
 // when it is none; k < 0 derives k from the value).
 func estimate(m metrics.Metric, k, n int) report.Estimate {
-	e := report.Estimate{Value: report.Num(m.Value), Wilson: report.NoInterval(), Boot: report.Interval{report.Num(m.Boot[0]), report.Num(m.Boot[1])}}
+	e := report.Estimate{Value: report.Num(m.Value), Wilson: report.NoInterval(), Boot: interval(m.Boot)}
 	if m.HasWilson {
-		e.Wilson = report.Interval{report.Num(m.Wilson[0]), report.Num(m.Wilson[1])}
+		e.Wilson = interval(m.Wilson)
 	}
 	if n > 0 {
 		if k < 0 {
@@ -296,6 +286,11 @@ func estimate(m metrics.Metric, k, n int) report.Estimate {
 		e.K, e.N = k, n
 	}
 	return e
+}
+
+// interval converts a [lo, hi] pair.
+func interval[N ~float64](iv [2]N) report.Interval {
+	return report.Interval{report.Num(iv[0]), report.Num(iv[1])}
 }
 
 func judgeRow(r metrics.Row) report.JudgeRow {

@@ -145,9 +145,7 @@ func (e *engine) MetricsLakeCounts(ctx context.Context) (queries.LakeCounts, err
 	if e.prepared {
 		return e.counts, nil
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sess.MetricsLakeCounts(ctx)
+	return locked(ctx, e, (*queries.Session).MetricsLakeCounts)
 }
 
 func (e *engine) HumanAgreement(ctx context.Context) ([]queries.HumanCount, int, error) {
@@ -246,28 +244,10 @@ func (e *engine) MetricsScores(ctx context.Context, jc queries.JudgeCondition, s
 	return slices.Clone(e.scores[jc]), nil
 }
 
-func (e *engine) ReportHealth(ctx context.Context) (queries.Health, error) {
+// locked runs fn (a *queries.Session method, or a caller that takes the
+// session, such as metrics.Checklist) with the session to itself.
+func locked[R any](ctx context.Context, e *engine, fn func(*queries.Session, context.Context) (R, error)) (R, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.ReportHealth(ctx)
-}
-
-func (e *engine) ReportNeedsReview(ctx context.Context) ([]queries.ReviewCount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sess.ReportNeedsReview(ctx)
-}
-
-func (e *engine) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sess.TrustBenchmarks(ctx)
-}
-
-// locked runs fn with the session to itself (for a caller that takes a
-// *queries.Session, such as metrics.Checklist).
-func (e *engine) locked(fn func(*queries.Session) error) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return fn(e.sess)
+	return fn(e.sess, ctx)
 }

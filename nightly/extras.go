@@ -88,9 +88,7 @@ func (e *engine) AgreementHuman(ctx context.Context) ([]queries.AgreementCell, e
 	if e.prepared && len(e.human) == 0 {
 		return nil, nil
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sess.AgreementHuman(ctx)
+	return locked(ctx, e, (*queries.Session).AgreementHuman)
 }
 
 // CalibrationForecasts runs on the second session when there is one

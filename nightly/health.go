@@ -31,13 +31,13 @@ func lakeHealth(ctx context.Context, src *lake.Lake, doc *report.Document) error
 // coverage and categories needing review.
 func healthSection(ctx context.Context, s *engine, doc *report.Document) error {
 	h := &doc.Health
-	vh, err := s.ReportHealth(ctx)
+	vh, err := locked(ctx, s, (*queries.Session).ReportHealth)
 	if err != nil {
 		return err
 	}
 	h.Verifiers = report.VerifierHealth{Verifiers: vh.Verifiers, Tested: vh.Tested, SelfTests: vh.SelfTests,
 		SelfTestFailures: vh.SelfTestFailures, Nondeterministic: vh.Nondeterministic, Episodes: vh.Episodes, WithoutGT: vh.WithoutGT}
-	rv, err := s.ReportNeedsReview(ctx)
+	rv, err := locked(ctx, s, (*queries.Session).ReportNeedsReview)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func trustSection(ctx context.Context, opts Options, s *engine, src *lake.Lake, 
 	if opts.Audit == nil {
 		return nil
 	}
-	have, err := s.TrustBenchmarks(ctx)
+	have, err := locked(ctx, s, (*queries.Session).TrustBenchmarks)
 	if err != nil || len(have) == 0 {
 		return err
 	}
@@ -76,7 +76,7 @@ func trustSection(ctx context.Context, opts Options, s *engine, src *lake.Lake, 
 
 func trustAgent(a trust.AgentRow) report.TrustAgent {
 	tr := a.TrustedRate
-	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: report.Interval{report.Num(tr.Wilson[0]), report.Num(tr.Wilson[1])},
+	rate := report.Estimate{Value: report.Num(tr.Value), Wilson: interval(tr.Wilson),
 		Boot: report.NoInterval(), K: a.Trusted, N: a.Scope.Auditable} // the trusted rate is over the auditable passes
 	return report.TrustAgent{Benchmark: a.Benchmark, Agent: a.Agent, Results: a.Results, RecordedPasses: a.RecordedPasses,
 		RemovedD1: a.Removed.D1, RemovedD2: a.Removed.D2, RemovedD3: a.Removed.D3, RemovedD4: a.Removed.D4,
@@ -94,5 +94,5 @@ func trustInterval(iv []trust.Num) report.Interval {
 	if len(iv) != 2 {
 		return report.NoInterval()
 	}
-	return report.Interval{report.Num(iv[0]), report.Num(iv[1])}
+	return interval([2]trust.Num(iv))
 }

@@ -103,8 +103,7 @@ func rateRow(r metrics.RateRow) report.RateRow {
 }
 
 func rateEstimate(e metrics.RateEstimate) report.RateEstimate {
-	out := report.RateEstimate{Value: report.Num(e.Value), CI: report.Interval{report.Num(e.CI[0]), report.Num(e.CI[1])},
-		Boot: report.Interval{report.Num(e.Boot[0]), report.Num(e.Boot[1])}}
+	out := report.RateEstimate{Value: report.Num(e.Value), CI: interval(e.CI), Boot: interval(e.Boot)}
 	if e.HasLambda {
 		l := report.Num(e.Lambda)
 		out.Lambda = &l

@@ -92,26 +92,15 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	n := 0
-	var (
-		tw    *tabwriter.Writer
-		cw    *csv.Writer
-		enc   *json.Encoder
-		table [][]string
-	)
+	table, cw, enc := [][]string{cols}, csv.NewWriter(w), json.NewEncoder(w)
 	switch format {
-	case "table":
-		table = append(table, cols)
 	case "csv":
-		cw = csv.NewWriter(w)
 		cw.Write(cols)
 	case "json":
 		io.WriteString(w, "[")
-		enc = json.NewEncoder(w)
-	case "jsonl":
-		enc = json.NewEncoder(w)
 	}
-	for rows.Next() {
+	n := 0
+	for ; rows.Next(); n++ {
 		if err := rows.Scan(ptrs...); err != nil {
 			return n, err
 		}
@@ -121,7 +110,7 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 			for i, v := range vals {
 				rec[i] = TextValue(v)
 			}
-			if cw != nil {
+			if format == "csv" {
 				cw.Write(rec)
 			} else {
 				table = append(table, rec)
@@ -131,24 +120,20 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 			for i, v := range vals {
 				obj.vals[i] = JSONValue(v)
 			}
-			if format == "json" && n > 0 {
-				io.WriteString(w, ",")
-			}
 			if format == "json" {
-				io.WriteString(w, "\n")
+				io.WriteString(w, map[bool]string{true: "\n", false: ",\n"}[n == 0])
 			}
 			if err := enc.Encode(obj); err != nil {
 				return n, err
 			}
 		}
-		n++
 	}
 	if err := rows.Err(); err != nil {
 		return n, err
 	}
 	switch format {
 	case "table":
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, rec := range table {
 			for i := range rec {
 				rec[i] = Clip(strings.ReplaceAll(rec[i], "\n", "\\n"), 60)
@@ -165,6 +150,7 @@ func Rows(w io.Writer, rows *sql.Rows, format string) (int, error) {
 	return n, nil
 }
 
+// Clip shortens s to max runes, ending in "…" when cut.
 func Clip(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
@@ -180,21 +166,44 @@ type orderedObject struct {
 }
 
 func (o orderedObject) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, k := range o.keys {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
 		vb, err := json.Marshal(o.vals[i])
 		if err != nil {
 			return nil, err
 		}
-		b.Write(vb)
+		b = append(append(append(b, kb...), ':'), vb...)
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return append(b, '}'), nil
+}
+
+// JSON writes v as indented JSON.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Num renders a value with three decimals, "-" when undefined.
+func Num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	if math.Abs(x) < 0.0005 {
+		x = 0 // no "-0.000"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// Span renders an interval as " [lo,hi]" between open and close, "" when
+// undefined.
+func Span(iv [2]float64, open, close string) string {
+	if math.IsNaN(iv[0]) || math.IsNaN(iv[1]) {
+		return ""
+	}
+	return fmt.Sprintf(" %s%.3f,%.3f%s", open, iv[0], iv[1], close)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -35,32 +34,18 @@ func labelString(labels map[string]string) string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-// figureDoc documents every figure name a gate may use: its labels.
-var figureDocs = []struct{ name, labels string }{
-	{"fpr", "judge, condition"}, {"fdr", "judge, condition"}, {"tpr", "judge, condition"},
-	{"inflation", "judge, condition"}, {"kappa", "judge, condition"}, {"self_consistency", "judge, condition"},
-	{"uncertain_rate", "judge, condition"}, {"parse_error_rate", "judge, condition"},
-	{"fpr_category", "judge, condition, category"}, {"fpr_hardness", "judge, condition, hardness"},
-	{"fpr_source", "judge, condition, source"},
-	{"claim_sway", "judge"},
-	{"rm_heldout_fpr", "judge, condition"}, {"rm_heldout_tpr", "judge, condition"}, {"roc_auc", "judge, condition"},
-	{"brier", "judge, condition"}, {"ece", "judge, condition (equal-width bins)"}, {"ece_equal_mass", "judge, condition"},
-	{"alpha_runs", "judge, condition"}, {"alpha_judges", "condition"}, {"alpha_human", ""},
-	{"trusted_rate", "benchmark, agent (the total has benchmark=\"all\", agent=\"all\")"},
-	{"checklist_failed", "judge, condition"},
-	{"regressions", ""}, {"significant_changes", ""}, {"lake_problems", ""}, {"lake_damaged", ""},
-	{"selftest_failures", ""}, {"nondeterministic_verifiers", ""}, {"episodes_without_gt", ""}, {"needs_review", ""},
+// figureNames are the figure names gates know, sorted (docs/nightly.md
+// lists each one's labels).
+var figureNames = []string{
+	"alpha_human", "alpha_judges", "alpha_runs", "brier", "checklist_failed", "claim_sway", "ece",
+	"ece_equal_mass", "episodes_without_gt", "fdr", "fpr", "fpr_category", "fpr_hardness", "fpr_source",
+	"inflation", "kappa", "lake_damaged", "lake_problems", "needs_review", "nondeterministic_verifiers",
+	"parse_error_rate", "regressions", "rm_heldout_fpr", "rm_heldout_tpr", "roc_auc", "self_consistency",
+	"selftest_failures", "significant_changes", "tpr", "trusted_rate", "uncertain_rate",
 }
 
 // FigureNames returns every figure name gates know, sorted.
-func FigureNames() []string {
-	out := make([]string, len(figureDocs))
-	for i, d := range figureDocs {
-		out[i] = d.name
-	}
-	sort.Strings(out)
-	return out
-}
+func FigureNames() []string { return slices.Clone(figureNames) }
 
 // fieldNames are the fields a gate may read.
 var fieldNames = []string{"value", "wilson_lo", "wilson_hi", "boot_lo", "boot_hi", "k", "n",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"net/url"
 	"strings"
 )
 
@@ -91,19 +92,8 @@ func WriteHTML(w io.Writer, d *Document) error {
 		v.Diagrams = append(v.Diagrams, template.HTML(reliability("Reliability "+c.Judge+" @ "+c.Condition+" ("+c.Forecast+")", c.Reliability)))
 	}
 	if t := d.Trust; t != nil {
-		var labels []string
-		var vals []int
-		for _, s := range t.Funnel {
-			labels, vals = append(labels, s.Name), append(vals, s.Passes)
-		}
-		v.Funnel = template.HTML(bars("Trust Layer funnel: recorded passes left", labels, vals))
-		var names []string
-		var parts [][]int
-		for _, a := range t.Agents {
-			names = append(names, a.Benchmark+" / "+a.Agent)
-			parts = append(parts, []int{a.D4.Stable, a.D4.StableOther, a.D4.Varied, a.D4.Insufficient})
-		}
-		v.D4Chart = template.HTML(stacked("D4 tiers of recorded passes", names, parts, []string{"stable", "stable at another tier", "varied", "insufficient"}))
+		v.Funnel = template.HTML(bars("Trust Layer funnel: recorded passes left", t.Funnel))
+		v.D4Chart = template.HTML(stacked("D4 tiers of recorded passes", t.Agents))
 	}
 	return t.Execute(w, v)
 }
@@ -118,4 +108,38 @@ func forestEstimate(label string, e Estimate) forestRow {
 		r.Note = chg(e)
 	}
 	return r
+}
+
+// viewLink returns the `trustlake view` URL of the episodes behind a count
+// of the report (judge × condition, an outcome, a stratum), or "" without a
+// viewer URL (Document.ViewURL). The list uses the report's source and
+// uncertain policy, so its length is the count.
+func viewLink(d *Document, judge, condition, outcome, by, value string) string {
+	if d.ViewURL == "" {
+		return ""
+	}
+	q := url.Values{"judge": {judge}, "condition": {condition}}
+	if outcome != "" {
+		q.Set("outcome", outcome)
+	}
+	source := "natural"
+	if s, ok := d.Provenance.Params["source"].(string); ok && s != "" {
+		source = s
+	}
+	if p, ok := d.Provenance.Params["uncertain_policy"].(string); ok && p != "" {
+		q.Set("uncertain", p)
+	}
+	switch by {
+	case ByHardness:
+		q.Set("hardness", value)
+	case ByCategory:
+		if strings.HasPrefix(value, "(") {
+			return "" // (pass) and (none) are not one category
+		}
+		q.Set("category", value)
+	case BySource:
+		source = value
+	}
+	q.Set("source", source)
+	return strings.TrimSuffix(d.ViewURL, "/") + "/episodes?" + q.Encode()
 }

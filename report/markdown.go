@@ -22,12 +22,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.head(base, "| judge | condition | n | neg | FPR | FDR | TPR | inflation | κ | self-consistency |", " FPR change |",
 			"|---|---|--:|--:|---|---|---|---|---|---|")
 		for _, r := range d.Judges {
-			cells := []string{r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
-				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency)}
-			if base {
-				cells = append(cells, chg(r.FPR))
-			}
-			ew.row(cells...)
+			ew.changeRow(base, r.FPR, r.Judge, r.Condition, itoa(r.NEpisodes), itoa(r.NNeg), est(r.FPR), est(r.FDR),
+				est(r.TPR), est(r.Inflation), est(r.Kappa), est(r.SelfConsistency))
 		}
 		p("\n")
 	}
@@ -35,11 +31,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("## FPR by stratum\n\nEach dimension on its own; sources never mixed.\n\n")
 		ew.head(base, "| judge | condition | by | stratum | neg | fp | FPR |", " change |", "|---|---|---|---|--:|--:|---|")
 		for _, s := range d.Strata {
-			cells := []string{s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR)}
-			if base {
-				cells = append(cells, chg(s.FPR))
-			}
-			ew.row(cells...)
+			ew.changeRow(base, s.FPR, s.Judge, s.Condition, s.By, s.Value, itoa(s.NNeg), itoa(s.FP), est(s.FPR))
 		}
 		p("\n")
 	}
@@ -173,6 +165,15 @@ func (e *errWriter) row(cells ...string) {
 	e.printf("| %s |\n", strings.Join(cells, " | "))
 }
 
+// changeRow writes a row of the cells, with e's change as the last cell
+// when base.
+func (e *errWriter) changeRow(base bool, est Estimate, cells ...string) {
+	if base {
+		cells = append(cells, chg(est))
+	}
+	e.row(cells...)
+}
+
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 // codeSpan wraps s in a code span whose backtick fence is longer than any
@@ -197,5 +198,31 @@ type errWriter struct {
 func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+// writeCalibrationMarkdown writes the calibration and agreement sections.
+func writeCalibrationMarkdown(p func(string, ...any), d *Document) {
+	if len(d.Calibration) > 0 {
+		p("## Calibration\n\nEach judge's probability of success (stated confidence, or a reward model's score) against ground truth; value {task-cluster bootstrap}.\n\n")
+		p("| judge | condition | forecast | n | bins | Brier | ECE equal-width | ECE equal-mass |\n|---|---|---|--:|--:|---|---|---|\n")
+		for _, c := range d.Calibration {
+			p("| %s | %s | %s | %d | %d | %s | %s | %s |\n", md(c.Judge), c.Condition, c.Forecast, c.N, c.Bins, est(c.Brier), est(c.ECEWidth), est(c.ECEMass))
+		}
+		p("\n")
+	}
+	if a := d.Agreement; a != nil && (len(a.Runs) > 0 || len(a.Judges) > 0 || a.Human != nil) {
+		p("## Agreement: Krippendorff's α\n\nNominal α, missing runs allowed; value {task-cluster bootstrap}.\n\n")
+		p("| between | judge | condition | episodes | tasks | α |\n|---|---|---|--:|--:|---|\n")
+		for _, r := range a.Runs {
+			p("| runs | %s | %s | %d | %d | %s |\n", md(r.Judge), r.Condition, r.Units, r.Tasks, est(r.Alpha))
+		}
+		for _, r := range a.Judges {
+			p("| %d judges |  | %s | %d | %d | %s |\n", r.Coders, r.Condition, r.Units, r.Tasks, est(r.Alpha))
+		}
+		if h := a.Human; h != nil {
+			p("| human annotators |  |  | %d | %d | %s |\n", h.Units, h.Tasks, est(h.Alpha))
+		}
+		p("\n")
 	}
 }

@@ -93,45 +93,48 @@ func forest(title string, rows []forestRow, lo, hi, ref float64) string {
 	return b.String()
 }
 
-// bars draws horizontal bars of counts (the Trust Layer funnel).
-func bars(title string, labels []string, values []int) string {
-	h := 20 + rowH*len(labels) + 10
+// bars draws horizontal bars of the stages' counts (the Trust Layer funnel).
+func bars(title string, stages []Stage) string {
+	h := 20 + rowH*len(stages) + 10
 	maxV := 1
-	for _, v := range values {
-		maxV = max(maxV, v)
+	for _, s := range stages {
+		maxV = max(maxV, s.Passes)
 	}
 	plotW := float64(chartW - labelW - plotRightM - 60)
 	var b strings.Builder
 	svgStart(&b, "chart", chartW, h, title)
-	for i, l := range labels {
+	for i, s := range stages {
 		y := 14 + float64(i*rowH)
-		w := plotW * float64(values[i]) / float64(maxV)
-		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(l))
+		w := plotW * float64(s.Passes) / float64(maxV)
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(s.Name))
 		fmt.Fprintf(&b, `<rect x="%d" y="%s" width="%s" height="%d" class="bar"/>`, labelW, f3(y+2), f3(w), rowH-5)
-		fmt.Fprintf(&b, `<text x="%s" y="%s" class="tick">%d</text>`, f3(float64(labelW)+w+5), f3(y+12), values[i])
+		fmt.Fprintf(&b, `<text x="%s" y="%s" class="tick">%d</text>`, f3(float64(labelW)+w+5), f3(y+12), s.Passes)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
-// stacked draws one 100% stacked bar per row (D4 tiers per agent).
-func stacked(title string, labels []string, parts [][]int, names []string) string {
-	h := 20 + rowH*len(labels) + 24
+// stacked draws one 100% stacked bar of the D4 tiers per agent.
+func stacked(title string, agents []TrustAgent) string {
+	names := []string{"stable", "stable at another tier", "varied", "insufficient"}
+	h := 20 + rowH*len(agents) + 24
 	plotW := float64(chartW - labelW - plotRightM)
 	var b strings.Builder
 	svgStart(&b, "chart", chartW, h, title)
-	for i, l := range labels {
+	for i, a := range agents {
+		parts := []int{a.D4.Stable, a.D4.StableOther, a.D4.Varied, a.D4.Insufficient}
 		y := 14 + float64(i*rowH)
-		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`, labelW-8, f3(y+12), html.EscapeString(l))
+		fmt.Fprintf(&b, `<text x="%d" y="%s" class="lbl" text-anchor="end">%s</text>`,
+			labelW-8, f3(y+12), html.EscapeString(a.Benchmark+" / "+a.Agent))
 		total := 0
-		for _, v := range parts[i] {
+		for _, v := range parts {
 			total += v
 		}
 		if total == 0 {
 			continue
 		}
 		x := float64(labelW)
-		for j, v := range parts[i] {
+		for j, v := range parts {
 			w := plotW * float64(v) / float64(total)
 			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%d" class="s%d"><title>%s: %d</title></rect>`,
 				f3(x), f3(y+2), f3(w), rowH-5, j, html.EscapeString(names[j]), v)
@@ -199,4 +202,35 @@ func (s square) end(b *strings.Builder, xLabel, yLabel string) {
 		fmt.Fprintf(b, `<text x="%d" y="%s" class="tick" text-anchor="end">%.1f</text>`, m-4, s.y(t), t)
 	}
 	b.WriteString(`</svg>`)
+}
+
+// reliability draws a reliability diagram: the share of episodes that
+// passed (y) against the mean forecast (x) of each non-empty bin, a dot
+// whose area grows with the bin's episodes, joined by a line; the
+// diagonal is perfect calibration.
+func reliability(title string, bins []ReliabilityBin) string {
+	most := 1
+	for _, bn := range bins {
+		most = max(most, bn.N)
+	}
+	var b strings.Builder
+	sq := square(220)
+	sq.start(&b, "chart reliability", title)
+	var shown []ReliabilityBin
+	var path []string
+	for _, bn := range bins {
+		if bn.N > 0 && bn.MeanP.Defined() && bn.FracY.Defined() {
+			shown, path = append(shown, bn), append(path, sq.x(bn.MeanP)+","+sq.y(bn.FracY))
+		}
+	}
+	if len(path) > 1 {
+		fmt.Fprintf(&b, `<polyline points="%s" class="curve"/>`, strings.Join(path, " "))
+	}
+	for _, bn := range shown {
+		r := 2 + 5*math.Sqrt(float64(bn.N)/float64(most))
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" class="pt"><title>forecasts %.2f–%.2f: %d episodes, mean forecast %.3f, passed %.3f</title></circle>`,
+			sq.x(bn.MeanP), sq.y(bn.FracY), f3(r), float64(bn.Lo), float64(bn.Hi), bn.N, float64(bn.MeanP), float64(bn.FracY))
+	}
+	sq.end(&b, "forecast P(success)", "share passed")
+	return b.String()
 }

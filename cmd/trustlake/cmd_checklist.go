@@ -65,7 +65,8 @@ func runChecklist(ctx context.Context, g globalOptions, mc metricCommon, o metri
 		return err
 	}
 	if !r.Pass {
-		return &checkFailedError{summary: fmt.Sprintf("checklist not passed: %d failed, %d not checked", r.Failed, r.NotChecked)}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("checklist not passed: %d failed, %d not checked",
+			r.Failed, r.NotChecked)}
 	}
 	if !mc.json {
 		fmt.Fprintf(stdout, "PASS (%d not checked)\n", r.NotChecked)

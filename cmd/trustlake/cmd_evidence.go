@@ -18,13 +18,10 @@ import (
 // evidenceOptions are the flags of trustlake evidence.
 type evidenceOptions struct {
 	globalOptions
-	conditions []string
-	pack       judge.PackOptions
-	tasksDir   string
-	episodes   []string
-	workers    int
-	replace    bool
-	json       bool
+	build    judge.EvidenceOptions // its Progress is set by runEvidence
+	tasksDir string
+	episodes []string
+	json     bool
 }
 
 func evidenceCommand() *cli.Command {
@@ -60,17 +57,18 @@ func evidenceCommand() *cli.Command {
 			if err != nil {
 				return usageHint("trustlake evidence --conditions E1-final,E2-lastk,E3-full,E2+claim", "evidence: %v", err)
 			}
-			o := evidenceOptions{globalOptions: globals(c), conditions: conds, tasksDir: c.String("tasks"),
-				episodes: judge.SplitList(c.StringSlice("episodes")), workers: c.Int("workers"), replace: c.Bool("replace"), json: c.Bool("json"),
-				pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}
+			o := evidenceOptions{globalOptions: globals(c), tasksDir: c.String("tasks"),
+				episodes: judge.SplitList(c.StringSlice("episodes")), json: c.Bool("json"),
+				build: judge.EvidenceOptions{Conditions: conds, Workers: c.Int("workers"), Replace: c.Bool("replace"),
+					Pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}}
 			if name := c.String("config"); name != "" {
 				cfg, err := judge.LoadConfig(name, os.LookupEnv)
 				if err != nil {
-					return &rejectedError{summary: err.Error()}
+					return &summaryError{exitRejected, err.Error()}
 				}
-				cfg.Evidence.ApplyTo(&o.pack, c.IsSet)
+				cfg.Evidence.ApplyTo(&o.build.Pack, c.IsSet)
 			}
-			if err := o.pack.Validate(); err != nil {
+			if err := o.build.Pack.Validate(); err != nil {
 				return usageErrorf("evidence: %v", err)
 			}
 			return runEvidence(c.Context, o, c.App.Writer)
@@ -85,7 +83,7 @@ func taskTexts(dir string) (map[string]string, error) {
 	}
 	texts, err := tasks.Instructions(dir)
 	if err != nil {
-		return nil, &rejectedError{summary: fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
+		return nil, &summaryError{exitRejected, fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
 	}
 	return texts, nil
 }
@@ -106,9 +104,8 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 	if len(srcs) == 0 {
 		return usageHint("trustlake ingest episodes DIR", "evidence: the lake holds no episodes")
 	}
-	eo := judge.EvidenceOptions{Pack: o.pack, Conditions: o.conditions, Workers: o.workers, Replace: o.replace,
-		Progress: countProgress(o.stderr, "evidence packs")}
-	st, err := judge.WriteEvidence(ctx, l, srcs, eo)
+	o.build.Progress = countProgress(o.stderr, "evidence packs")
+	st, err := judge.WriteEvidence(ctx, l, srcs, o.build)
 	clearProgress(o.stderr)
 	if err != nil {
 		return judgeInputError(o.stderr, err)
@@ -117,7 +114,7 @@ func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error
 		return render.JSON(stdout, st)
 	}
 	fmt.Fprintf(stdout, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, %d replaced; %d images, %.1f MB\n",
-		st.Packs, len(srcs), len(o.conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)
+		st.Packs, len(srcs), len(o.build.Conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)
 	return nil
 }
 
@@ -127,10 +124,10 @@ func judgeInputError(stderr io.Writer, err error) error {
 	var be *judge.BuildErrors
 	if errors.As(err, &be) {
 		printCapped(stderr, be.Errs, "")
-		return &rejectedError{summary: fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
+		return &summaryError{exitRejected, fmt.Sprintf("evidence: %d pack(s) refused; nothing recorded", len(be.Errs))}
 	}
 	if errors.Is(err, judge.ErrInput) {
-		return &rejectedError{summary: err.Error()}
+		return &summaryError{exitRejected, err.Error()}
 	}
 	return err
 }

@@ -62,5 +62,5 @@ func runIngestTauBench(ctx context.Context, opts ingestOptions, files []string, 
 		return err
 	}
 	printRejected(opts.stderr, &ingest.Rejected{Errors: skipped.Errors})
-	return &rejectedError{summary: skipped.Error()}
+	return &summaryError{exitRejected, skipped.Error()}
 }

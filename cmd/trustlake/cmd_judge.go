@@ -13,7 +13,6 @@ import (
 
 	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/judge"
-	"github.com/trustlake/trustlake/render"
 )
 
 // backendFlags are shared by judge and trust --labeler.
@@ -89,7 +88,7 @@ func loadPrompt(arg string) (judge.Prompt, error) {
 	}
 	p, err := judge.NewPrompt(arg, string(data))
 	if err != nil {
-		return judge.Prompt{}, &rejectedError{summary: err.Error()}
+		return judge.Prompt{}, &summaryError{exitRejected, err.Error()}
 	}
 	return p, nil
 }
@@ -109,7 +108,7 @@ func judgeRunOptions(c *cli.Context) (judge.RunOptions, error) {
 	if name := c.String("config"); name != "" {
 		cfg, err := judge.LoadConfig(name, os.LookupEnv)
 		if err != nil {
-			return r, &rejectedError{summary: err.Error()}
+			return r, &summaryError{exitRejected, err.Error()}
 		}
 		jc, ok := cfg.Judges[r.Judge]
 		if !ok {
@@ -162,15 +161,12 @@ func runJudge(ctx context.Context, g globalOptions, r judge.RunOptions, asJSON b
 	case err != nil && !errors.Is(err, judge.ErrIncomplete):
 		return err
 	}
-	if asJSON {
-		if werr := render.JSON(stdout, sum); werr != nil {
-			return werr
-		}
-	} else {
-		judge.WriteSummaryText(stdout, r.Judge, sum)
+	text := func(w io.Writer, s judge.Summary) { judge.WriteSummaryText(w, r.Judge, s) }
+	if werr := output(stdout, g.stderr, asJSON, sum, text, nil); werr != nil {
+		return werr
 	}
 	if err != nil {
-		return &incompleteError{summary: "judge: " + err.Error()}
+		return &summaryError{exitIncomplete, "judge: " + err.Error()}
 	}
 	return nil
 }

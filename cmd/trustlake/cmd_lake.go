@@ -109,7 +109,7 @@ func runLakeCheck(ctx context.Context, g globalOptions, asJSON bool, stdout io.W
 		}
 	}
 	if rep.Damaged() {
-		return &checkFailedError{summary: "lake check: damage found"}
+		return &summaryError{exitCheckFailed, "lake check: damage found"}
 	}
 	return nil
 }

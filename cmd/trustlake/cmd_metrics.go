@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/metrics"
 	"github.com/trustlake/trustlake/queries"
+	"github.com/trustlake/trustlake/stats"
 )
 
 // metricFlags are the flags shared by metrics, compare and checklist.
@@ -41,13 +43,18 @@ type metricCommon struct {
 func metricCommonOpts(c *cli.Context) (metricCommon, error) {
 	m := metricCommon{json: c.Bool("json"), policy: c.String("uncertain-policy"), alpha: c.Float64("alpha"),
 		resamples: c.Int("bootstrap"), seed: c.Uint64("seed"), threads: c.Int("threads"), threshold: thresholdOpt(c)}
-	if m.resamples <= 0 {
-		return m, usageErrorf("--bootstrap %d: must be positive", m.resamples)
+	return m, checkResampling(m.resamples, m.seed)
+}
+
+// checkResampling refuses a --bootstrap or --seed that is not positive.
+func checkResampling(resamples int, seed uint64) error {
+	if resamples <= 0 {
+		return usageErrorf("--bootstrap %d: must be positive", resamples)
 	}
-	if m.seed == 0 {
-		return m, usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
+	if seed == 0 {
+		return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
 	}
-	return m, nil
+	return nil
 }
 
 // metricsError turns the metrics package's input errors into usage errors
@@ -202,4 +209,25 @@ func parseJudgeCondition(s string) (queries.JudgeCondition, error) {
 		return queries.JudgeCondition{}, usageHint("trustlake compare sim:vlm-a@E2-lastk sim:vlm-b@E2-lastk", "%q: want JUDGE@CONDITION", s)
 	}
 	return queries.JudgeCondition{Judge: s[:i], Condition: s[i+1:]}, nil
+}
+
+// adjustFlag is --adjust: the family control of change and strata tests.
+func adjustFlag() cli.Flag {
+	return &cli.StringFlag{Name: "adjust", Value: stats.AdjustBH,
+		Usage: "multiple testing: bh (Benjamini-Hochberg, false discovery rate), holm (family-wise error) or none (raw p)"}
+}
+
+// qFlag is --q: the level of the adjusted tests.
+func qFlag() cli.Flag {
+	return &cli.Float64Flag{Name: "q", Value: 0.05, Usage: "level of the adjusted tests: FDR under bh, family-wise error under holm, per test under none"}
+}
+
+func checkAdjust(method string, q float64) error {
+	if !slices.Contains(stats.Adjustments, method) {
+		return usageErrorf("--adjust %q: want one of %s", method, strings.Join(stats.Adjustments, ", "))
+	}
+	if !(q > 0 && q < 1) {
+		return usageErrorf("--q %g: must lie in (0, 1)", q)
+	}
+	return nil
 }

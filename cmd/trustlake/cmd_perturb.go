@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
 
@@ -50,15 +49,12 @@ func runPerturb(ctx context.Context, g globalOptions, o perturbOptions, stdout i
 	for _, x := range res {
 		counts[x.Status]++
 	}
-	if o.json {
-		if err := render.JSON(stdout, res); err != nil {
-			return err
-		}
-	} else {
-		tasks.WritePerturbText(stdout, res)
+	if err := output(stdout, g.stderr, o.json, res, tasks.WritePerturbText, nil); err != nil {
+		return err
 	}
 	if n := counts[tasks.PerturbSurvived] + counts[tasks.PerturbError] + counts[tasks.PerturbVerifierError] + counts[tasks.PerturbNondet]; n > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("perturb: %d perturbation(s) survived or could not be verified", n)}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("perturb: %d perturbation(s) survived or could not be verified",
+			n)}
 	}
 	return nil
 }

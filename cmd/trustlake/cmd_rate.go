@@ -44,11 +44,8 @@ func rateCommand() *cli.Command {
 			if by != "" && by != metrics.ByAgent {
 				return usageHint("trustlake rate --by agent", "rate: --by %q: want agent", by)
 			}
-			if c.Int("bootstrap") <= 0 {
-				return usageErrorf("--bootstrap %d: must be positive", c.Int("bootstrap"))
-			}
-			if c.Uint64("seed") == 0 {
-				return usageErrorf("--seed 0: use a positive seed (0 means the default, %d)", metrics.DefaultSeed)
+			if err := checkResampling(c.Int("bootstrap"), c.Uint64("seed")); err != nil {
+				return err
 			}
 			ctx := c.Context
 			o := metrics.RateOptions{Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"),

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/trustlake/trustlake/cmdline"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/nightly"
+	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/report"
 	"github.com/trustlake/trustlake/trust"
 )
@@ -98,14 +98,13 @@ func reportCommand() *cli.Command {
 			if err := checkAdjust(no.Adjust, no.Q); err != nil {
 				return err
 			}
-			topts := trustOptions{globalOptions: g, audit: trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
-				Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}}
 			no.Audit = func(ctx context.Context, src *lake.Lake) (trust.Report, error) {
-				aopts, err := topts.auditOptions()
+				audit, err := trust.CheckOptions(trust.Options{D2Policy: no.D2Policy, Repeats: no.Repeats,
+					Alpha: no.Alpha, Resamples: no.Resamples, Seed: no.Seed}, "")
 				if err != nil {
 					return trust.Report{}, err
 				}
-				rep, _, err := auditLake(ctx, src, topts, aopts)
+				rep, _, err := auditLake(ctx, src, trustOptions{globalOptions: g, audit: audit})
 				return rep, err
 			}
 			opts := reportOptions{globalOptions: g, out: c.String("out"), baseline: c.String("baseline"),
@@ -168,7 +167,8 @@ func runReport(ctx context.Context, opts reportOptions, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "report: %s (also report.json, report.md)\n", html)
 	printWarnings(opts.stderr, doc.Warnings)
 	if len(failed) > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("report: %d gate(s) failed: %s", len(failed), strings.Join(failed, "; "))}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("report: %d gate(s) failed: %s",
+			len(failed), strings.Join(failed, "; "))}
 	}
 	return nil
 }
@@ -185,7 +185,7 @@ func baselineError(err error) error {
 	case errors.As(err, &pe):
 		return usageHint("trustlake report --baseline PREVIOUS_REPORT_DIR (or its report.json, or a lake DIR)", "--baseline: %v", pe.Err)
 	case errors.As(err, &ne):
-		return &rejectedError{summary: ne.Msg}
+		return &summaryError{exitRejected, ne.Msg}
 	}
 	return metricsError(err)
 }
@@ -197,27 +197,22 @@ func writeReport(dir string, doc *report.Document) error {
 		return fmt.Errorf("create report folder: %w", err)
 	}
 	// The three renderings read doc only: each on its own goroutine.
-	var js, md, html bytes.Buffer
+	var bufs [3]bytes.Buffer
 	var wg sync.WaitGroup
 	var errs [3]error
 	wg.Go(func() {
-		enc := json.NewEncoder(&js)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := render.JSON(&bufs[0], doc); err != nil {
 			errs[0] = fmt.Errorf("encode report.json: %w", err)
 		}
 	})
-	wg.Go(func() { errs[1] = report.WriteMarkdown(&md, doc) })
-	wg.Go(func() { errs[2] = report.WriteHTML(&html, doc) })
+	wg.Go(func() { errs[1] = report.WriteMarkdown(&bufs[1], doc) })
+	wg.Go(func() { errs[2] = report.WriteHTML(&bufs[2], doc) })
 	wg.Wait()
 	if err := cmp.Or(errs[:]...); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"report.json", js.Bytes()}, {"report.md", md.Bytes()}, {"report.html", html.Bytes()}} {
-		if err := writeFileAtomic(filepath.Join(dir, f.name), f.b); err != nil {
+	for i, name := range []string{"report.json", "report.md", "report.html"} {
+		if err := writeFileAtomic(filepath.Join(dir, name), bufs[i].Bytes()); err != nil {
 			return err
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/trustlake/trustlake/ingest"
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/lake/derived"
-	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/schema"
 	"github.com/trustlake/trustlake/tasks"
 )
@@ -100,7 +99,7 @@ func loadTaskLibrary(stderr io.Writer, dir string) (*tasks.Library, error) {
 		fmt.Fprintln(stderr, err)
 		n = 1
 	}
-	return nil, &checkFailedError{summary: fmt.Sprintf("task library %s: %d problem(s)", dir, n)}
+	return nil, &summaryError{exitCheckFailed, fmt.Sprintf("task library %s: %d problem(s)", dir, n)}
 }
 
 func tasksCommand() *cli.Command {
@@ -164,15 +163,11 @@ func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, recor
 			bad++
 		}
 	}
-	if o.json {
-		if err := render.JSON(stdout, res); err != nil {
-			return err
-		}
-	} else {
-		tasks.WriteSelfTestText(stdout, res)
+	if err := output(stdout, g.stderr, o.json, res, tasks.WriteSelfTestText, nil); err != nil {
+		return err
 	}
 	if bad > 0 {
-		return &checkFailedError{summary: fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("tasks check: %d of %d fixture(s) failed", bad, len(res))}
 	}
 	return nil
 }

@@ -24,8 +24,7 @@ type trustOptions struct {
 	globalOptions
 	benchmarks []string
 	json       bool
-	audit      trust.Options // checked with dimensions by auditOptions
-	dimensions string
+	audit      trust.Options       // checked (trust.CheckOptions)
 	labeler    *trust.ModelLabeler // nil: no model judge (D2 suspects stay unconfirmed)
 	engine     engineOptions
 }
@@ -73,8 +72,7 @@ func trustCommand() *cli.Command {
 			opts := trustOptions{globalOptions: globals(c), benchmarks: c.StringSlice("benchmark"), json: c.Bool("json"),
 				audit: trust.Options{Repeats: c.Int("repeats"), MinRepeats: c.Int("min-repeats"),
 					D2Policy: c.String("d2-unconfirmed"), Alpha: c.Float64("alpha"), InfraPolicy: c.String("infra-policy"),
-					PassK: c.Int("pass-k"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")},
-				dimensions: c.String("dimensions"), engine: eo}
+					PassK: c.Int("pass-k"), Resamples: c.Int("bootstrap"), Seed: c.Uint64("seed")}, engine: eo}
 			if name := c.String("labeler"); name != "" {
 				if name == "rm-http" {
 					return usageErrorf("trust: --labeler rm-http: a reward model gives scores, not votes; use openai, anthropic or exec")
@@ -87,13 +85,12 @@ func trustCommand() *cli.Command {
 				opts.labeler = &trust.ModelLabeler{Backend: b, Model: c.String("model"), Temperature: c.Float64("temperature"),
 					MaxTokens: c.Int("max-tokens"), Retries: c.Int("retries")}
 			}
+			if opts.audit, err = trust.CheckOptions(opts.audit, c.String("dimensions")); err != nil {
+				return err
+			}
 			return runTrust(c.Context, opts, c.App.Writer)
 		}),
 	}
-}
-
-func (o trustOptions) auditOptions() (trust.Options, error) {
-	return trust.CheckOptions(o.audit, o.dimensions)
 }
 
 // trustJSON is the --json output: the report and what was stored.
@@ -110,15 +107,11 @@ type storedJSON struct {
 }
 
 func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
-	aopts, err := opts.auditOptions()
-	if err != nil {
-		return err
-	}
 	src, err := opts.openLakeRead()
 	if err != nil {
 		return err
 	}
-	rep, rows, err := auditLake(ctx, src, opts, aopts)
+	rep, rows, err := auditLake(ctx, src, opts)
 	if err != nil {
 		return err
 	}
@@ -139,7 +132,7 @@ func runTrust(ctx context.Context, opts trustOptions, stdout io.Writer) error {
 
 // auditLake opens a session over the lake, scopes it to the benchmarks and
 // runs the Trust Layer's streaming audit (trust.AuditSource) on it.
-func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts trust.Options) (trust.Report, []schema.Trust, error) {
+func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions) (trust.Report, []schema.Trust, error) {
 	sess, err := openTrustSource(ctx, src, opts)
 	if err != nil {
 		return trust.Report{}, nil, err
@@ -151,7 +144,7 @@ func auditLake(ctx context.Context, src *lake.Lake, opts trustOptions, aopts tru
 	if err := sess.TrustScope(ctx, opts.benchmarks); err != nil {
 		return trust.Report{}, nil, err
 	}
-	rep, rows, err := trust.AuditSource(ctx, sess, aopts, trust.SourceOptions{
+	rep, rows, err := trust.AuditSource(ctx, sess, opts.audit, trust.SourceOptions{
 		Labeler:          opts.labeler,
 		Progress:         progress(opts.stderr, "results audited"),
 		QuestionProgress: countProgress(opts.stderr, "labeller questions"),

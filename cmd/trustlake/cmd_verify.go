@@ -100,7 +100,8 @@ func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []str
 		}
 	}
 	if len(labeled) < len(res) {
-		return &checkFailedError{summary: fmt.Sprintf("verify: %d of %d episode(s) got no label", len(res)-len(labeled), len(res))}
+		return &summaryError{exitCheckFailed, fmt.Sprintf("verify: %d of %d episode(s) got no label",
+			len(res)-len(labeled), len(res))}
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func printRejected(w io.Writer, err error) error {
 		return err
 	}
 	printCapped(w, rej.Errors, " rejected record(s)")
-	return &rejectedError{summary: rej.Error()}
+	return &summaryError{exitRejected, rej.Error()}
 }
 
 // printCapped prints errs one a line, up to maxPrintedErrors, then

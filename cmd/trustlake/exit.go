@@ -46,22 +46,16 @@ type usageErr interface {
 	UsageHint() string
 }
 
-// rejectedError means input records were rejected; the records were
-// already printed, the error carries the summary.
-type rejectedError struct{ summary string }
+// summaryError ends a command whose details are already printed with
+// code: exitRejected (input records rejected), exitCheckFailed (a check
+// found problems) or exitIncomplete (a resumable run stopped before
+// finishing; what it did is committed). The error carries the summary.
+type summaryError struct {
+	code    int
+	summary string
+}
 
-func (e *rejectedError) Error() string { return e.summary }
-
-// checkFailedError means a check ran and found problems (already printed).
-type checkFailedError struct{ summary string }
-
-func (e *checkFailedError) Error() string { return e.summary }
-
-// incompleteError means a resumable run stopped before finishing; what it
-// did is committed.
-type incompleteError struct{ summary string }
-
-func (e *incompleteError) Error() string { return e.summary }
+func (e *summaryError) Error() string { return e.summary }
 
 // exitCode prints err (if any) and maps it to an exit code. It is the only
 // place that chooses exit codes.
@@ -71,9 +65,7 @@ func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 	}
 	var (
 		ue  usageErr
-		re  *rejectedError
-		ce  *checkFailedError
-		ie  *incompleteError
+		se  *summaryError
 		rec *schema.RecordError
 	)
 	switch {
@@ -88,18 +80,12 @@ func exitCode(ctx context.Context, stderr io.Writer, err error) int {
 			fmt.Fprintln(stderr, "Try: trustlake --help")
 		}
 		return exitUsage
-	case errors.As(err, &re):
-		fmt.Fprintf(stderr, "trustlake: %s\n", re.summary)
-		return exitRejected
+	case errors.As(err, &se):
+		fmt.Fprintf(stderr, "trustlake: %s\n", se.summary)
+		return se.code
 	case errors.As(err, &rec):
 		fmt.Fprintln(stderr, rec.Error())
 		return exitRejected
-	case errors.As(err, &ce):
-		fmt.Fprintf(stderr, "trustlake: %s\n", ce.summary)
-		return exitCheckFailed
-	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "trustlake: %s\n", ie.summary)
-		return exitIncomplete
 	case errors.Is(err, lake.ErrChanged):
 		fmt.Fprintf(stderr, "trustlake: %v\nTry: trustlake lake check\n", err)
 		return exitCheckFailed
