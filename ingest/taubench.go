@@ -27,8 +27,6 @@ type TauBenchOptions struct {
 	// Scale is the reward scale: scores are reward/Scale and must end in
 	// [0, 1]. 0 means 1.
 	Scale float64
-	// MaxErrors caps the record errors collected; 0 means 100.
-	MaxErrors int
 	// MaxRecordBytes bounds one record (array element) held in memory; a
 	// longer one stops the file with an error. 0 means 64 MiB.
 	MaxRecordBytes int
@@ -59,9 +57,6 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 	if o.Scale == 0 {
 		o.Scale = 1
 	}
-	if o.MaxErrors == 0 {
-		o.MaxErrors = 100
-	}
 	if o.MaxRecordBytes <= 0 {
 		o.MaxRecordBytes = maxTauRecord
 	}
@@ -86,7 +81,7 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 	lt := &lineTracker{r: cr}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
-	c := &collector{file: file, max: opts.MaxErrors}
+	c := &collector{file: file}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		c.add(1, "", schema.Reason(schema.ErrSyntax, "a τ-bench file must be a JSON array of records"))
 		return c.err()

@@ -102,16 +102,15 @@ func tauContent(raw json.RawMessage) (*string, error) {
 	return &s, nil
 }
 
-// collector gathers record errors up to a cap.
+// collector gathers the record errors of one file, up to 100.
 type collector struct {
 	file    string
-	max     int
 	errs    RecordErrors
 	dropped int
 }
 
 func (c *collector) add(line int64, field string, err error) {
-	if len(c.errs) >= c.max {
+	if len(c.errs) >= 100 {
 		c.dropped++
 		return
 	}
