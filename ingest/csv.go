@@ -146,12 +146,21 @@ func (c *csvRecords) header() ([]string, error) {
 	return h, nil
 }
 
-// checkNote refuses a free-text cell over maxNoteBytes.
-func checkNote(field, s string) error {
-	if len(s) > maxNoteBytes {
-		return &schema.FieldError{Field: field, Err: schema.Reason(schema.ErrValue, "%d bytes of text; a %s may hold at most %d (%d KiB)", len(s), field, maxNoteBytes, maxNoteBytes>>10)}
+// checkCells returns an error for each cell of a CSV record (columns
+// named by cols) that is not UTF-8, and for a note (column 3) over
+// maxNoteBytes.
+func checkCells(rec, cols []string) []error {
+	var errs []error
+	for i, s := range rec {
+		if err := checkLine([]byte(s)); err != nil {
+			errs = append(errs, &schema.FieldError{Field: cols[i], Err: err})
+		}
 	}
-	return nil
+	if len(rec) > 3 && len(rec[3]) > maxNoteBytes {
+		errs = append(errs, &schema.FieldError{Field: "note", Err: schema.Reason(schema.ErrValue,
+			"%d bytes of text; a note may hold at most %d (%d KiB)", len(rec[3]), maxNoteBytes, maxNoteBytes>>10)})
+	}
+	return errs
 }
 
 // csvReadAhead is how far encoding/csv reads past the record it parses.
