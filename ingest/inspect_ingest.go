@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,7 +30,8 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		b.wopts, b.ownRefs = inspectWriters, true
 		var rows int64
-		for _, name := range b.inspectFiles(paths) {
+		noLogs := schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs")
+		for _, name := range b.expandDirs(paths, isInspectLog, noLogs) {
 			b.stats.Inputs++
 			if err := b.inspectLog(ctx, name, iopts, &rows); err != nil {
 				return err
@@ -51,34 +51,10 @@ var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowG
 // a folder (a manifest and a listing): skipped when a folder is read.
 var inspectListings = map[string]bool{"logs.json": true, "listing.json": true}
 
-// inspectFiles expands folders into the logs they hold (sorted).
-func (b *batch) inspectFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil || !fi.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		ents, err := os.ReadDir(p)
-		if err != nil {
-			b.reject(p, 0, err)
-			continue
-		}
-		var logs []string
-		for _, e := range ents {
-			n := e.Name()
-			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n] {
-				logs = append(logs, filepath.Join(p, n))
-			}
-		}
-		slices.Sort(logs)
-		if len(logs) == 0 {
-			b.reject(p, 0, schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs"))
-		}
-		out = append(out, logs...)
-	}
-	return out
+// isInspectLog says whether a folder entry is a log (not a listing).
+func isInspectLog(e os.DirEntry) bool {
+	n := e.Name()
+	return e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n]
 }
 
 // inspectLog reads one log. Bad input is collected in b.errs; the error
