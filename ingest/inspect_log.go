@@ -105,21 +105,11 @@ type evalZip struct {
 	name  string
 	size  int64
 	dir   *zipDir
-	heads map[string]*zipItem // header.json and _journal/start.json
+	heads map[string]*zipEntry // header.json and _journal/start.json
 	later map[uint64]int      // xxh3 of a sample entry's name written more than once -> its copies not yet passed
 	dec   *zstd.Decoder
 	fl    io.ReadCloser // deflate reader, reset per entry
 	buf   []byte        // compressed bytes of the entry being read
-}
-
-// zipItem is where one entry's bytes are and how to check them.
-type zipItem struct {
-	name   string
-	off    int64 // start of the compressed data
-	csize  int64
-	usize  int64
-	crc    uint32
-	method uint16
 }
 
 func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
@@ -134,7 +124,7 @@ func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
 		return nil, err
 	}
 	// Entries are read one at a time, so one decoder serves them all.
-	z := &evalZip{f: f, name: name, size: size, dir: dir, heads: map[string]*zipItem{}, later: map[uint64]int{}, dec: dec}
+	z := &evalZip{f: f, name: name, size: size, dir: dir, heads: map[string]*zipEntry{}, later: map[uint64]int{}, dec: dec}
 	// A first walk finds the header and the sample names written more
 	// than once (the last copy counts, as for every ZIP reader): a hash
 	// of each sample's name, 8 bytes a sample while it runs.
