@@ -111,12 +111,17 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 
 func (b *batch) addInspect(out *inspectRows) error {
 	// The mapping builds valid rows from a valid log; what the log may
-	// still lack (a model, a task name) is caught here.
+	// still lack (a model, a task name) is caught here, on the episode and
+	// the first result and verdict (the rows of one sample share it).
+	check := []interface{ Validate() error }{&out.ep}
+	if len(out.results) > 0 {
+		check = append(check, &out.results[0])
+	}
+	if len(out.verdicts) > 0 {
+		check = append(check, &out.verdicts[0])
+	}
 	bad := false
-	for _, v := range []interface{ Validate() error }{&out.ep, firstOr(out.results), firstOr(out.verdicts)} {
-		if v == nil {
-			continue
-		}
+	for _, v := range check {
 		if err := v.Validate(); err != nil {
 			b.reject(out.ep.SrcFile, out.ep.SrcLine, err)
 			bad = true
@@ -138,18 +143,6 @@ func (b *batch) addInspect(out *inspectRows) error {
 		return err
 	}
 	return addAll(b, lake.GroundTruth, out.truths)
-}
-
-// firstOr returns a pointer to the first row, or nil: the rows of one
-// sample share the fields a log can lack.
-func firstOr[T any, P interface {
-	*T
-	Validate() error
-}](rows []T) interface{ Validate() error } {
-	if len(rows) == 0 {
-		return nil
-	}
-	return P(&rows[0])
 }
 
 // inspectWarnings says what a user should know about a log that was read

@@ -189,20 +189,18 @@ func (s *inspectSample) resolveJSON(raw json.RawMessage) (json.RawMessage, error
 		return nil, jsonReason(err)
 	}
 	var walk func(any) (any, error)
-	walk = func(x any) (any, error) {
+	walk = func(x any) (_ any, err error) {
 		switch t := x.(type) {
 		case string:
 			return s.resolve(t)
 		case []any:
 			for i := range t {
-				var err error
 				if t[i], err = walk(t[i]); err != nil {
 					return nil, err
 				}
 			}
 		case map[string]any:
 			for k := range t {
-				var err error
 				if t[k], err = walk(t[k]); err != nil {
 					return nil, err
 				}
