@@ -272,37 +272,29 @@ func (j *jsonLog) header() (*inspectHeader, error) {
 		return nil, &schema.RecordError{File: j.name, Line: 1, Err: schema.Reason(schema.ErrSyntax, "an Inspect AI .json log is one JSON object")}
 	}
 	h := &inspectHeader{}
-	seenEval := false
+	into := map[string]any{"version": &h.Version, "status": &h.Status, "eval": &h.Eval}
+	seenEval, noEval := false, "not an Inspect AI log"
 	for j.dec.More() {
 		tok, err := j.dec.Token()
 		if err != nil {
 			return nil, j.syntax(err)
 		}
 		key, _ := tok.(string)
-		switch key {
-		case "samples":
-			if !seenEval {
-				return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "no eval before samples: not a log written by inspect-ai")}
-			}
-			j.h = h
-			return h, nil
-		case "version":
-			err = j.dec.Decode(&h.Version)
-		case "status":
-			err = j.dec.Decode(&h.Status)
-		case "eval":
-			seenEval = true
-			err = j.dec.Decode(&h.Eval)
-		default:
-			var skip json.RawMessage
-			err = j.dec.Decode(&skip)
+		if key == "samples" {
+			noEval = "no eval before samples: not a log written by inspect-ai"
+			break
 		}
-		if err != nil {
+		v, ok := into[key]
+		if !ok {
+			v = new(json.RawMessage)
+		}
+		seenEval = seenEval || key == "eval"
+		if err := j.dec.Decode(v); err != nil {
 			return nil, j.syntax(err)
 		}
 	}
 	if !seenEval {
-		return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "not an Inspect AI log")}
+		return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "%s", noEval)}
 	}
 	j.h = h
 	return h, nil
