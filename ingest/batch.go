@@ -23,12 +23,6 @@ type Options struct {
 	Progress func(rows int64)
 }
 
-func (o *Options) applyDefaults() {
-	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = 16 << 20
-	}
-}
-
 // Stats counts what an ingest did, per table.
 type Stats struct {
 	Tables      map[string]lake.Stats `json:"tables"`
@@ -92,12 +86,16 @@ func inBatch(ctx context.Context, dst *lake.Lake, opts Options, body func(b *bat
 }
 
 func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
-	opts.applyDefaults()
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = 16 << 20
+	}
 	tx, err := dst.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &batch{tx: tx, opts: opts, stats: newStats()}, nil
+	// Stats' maps and lists marshal as {} and [] when empty.
+	st := Stats{Tables: map[string]lake.Stats{}, Warnings: []string{}, MissingEpisodes: map[string]int{}}
+	return &batch{tx: tx, opts: opts, stats: st}, nil
 }
 
 // writer returns the batch's writer for table, opening it on first use;
