@@ -255,13 +255,9 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	if prev, ok := st.keys[id]; ok {
 		bad("trial", schema.Reason(schema.ErrDuplicate, "task %s trial %d already at line %d", taskID, trial, prev))
 	}
-	var infra *string
-	if rec.Info.Error != nil {
-		s := *rec.Info.Error
-		infra = &s
-		if strings.TrimSpace(s) == "" {
-			bad("info.error", schema.Reason(schema.ErrValue, "empty: an infrastructure failure needs its reason"))
-		}
+	infra := rec.Info.Error
+	if infra != nil && strings.TrimSpace(*infra) == "" {
+		bad("info.error", schema.Reason(schema.ErrValue, "empty: an infrastructure failure needs its reason"))
 	}
 	acts, final, aerrs := tauActions(rec.Traj, id, st.opts.Agent, file, line)
 	errs = append(errs, aerrs...)
@@ -290,14 +286,10 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		g.RActions, g.ROutputs, g.GTDataHash = ri.Info.RActions, ri.Info.ROutputs, ri.Info.GTDataHash
 	}
 	grader, _ := json.Marshal(g) // only strings, numbers and valid raw JSON: cannot fail
-	extra := map[string]json.RawMessage{}
-	if len(rec.Info.Source) > 0 {
-		extra["source"] = rec.Info.Source
-	}
-	if len(rec.Info.UserCost) > 0 {
-		extra["user_cost"] = rec.Info.UserCost
-	}
-	extraJSON, _ := json.Marshal(extra)
+	extraJSON, _ := json.Marshal(struct {
+		Source   json.RawMessage `json:"source,omitempty"`
+		UserCost json.RawMessage `json:"user_cost,omitempty"`
+	}{rec.Info.Source, rec.Info.UserCost})
 	instr := task.Instruction
 	epID := id
 	res := schema.Result{
