@@ -162,13 +162,7 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 		warn("no samples (was the log written with log_samples=False?)")
 	}
 	if run.decided && run.gt == "" && run.opts.GroundTruth != "none" {
-		var others []string
-		for _, s := range run.scorers {
-			if !run.judges[s.Name] {
-				others = append(others, s.Name)
-			}
-		}
-		if len(others) == 0 {
+		if others := run.others; len(others) == 0 {
 			warn("no ground truth: every scorer is a judge; name one with --ground-truth to measure the others against it")
 		} else {
 			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))

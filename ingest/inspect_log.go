@@ -106,7 +106,7 @@ type evalZip struct {
 	size  int64
 	dir   *zipDir
 	heads map[string]*zipEntry // header.json and _journal/start.json
-	later map[uint64]int      // xxh3 of a sample entry's name written more than once -> its copies not yet passed
+	later map[uint64]int       // xxh3 of a sample entry's name written more than once -> its copies not yet passed
 	dec   *zstd.Decoder
 	fl    io.ReadCloser // deflate reader, reset per entry
 	buf   []byte        // compressed bytes of the entry being read

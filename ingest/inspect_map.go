@@ -45,7 +45,8 @@ type inspectRun struct {
 	reducer   string
 	scorers   []inspectScorer
 	judges    map[string]bool
-	gt        string // ground-truth scorer, "" for none
+	others    []string // scorers that are not judges
+	gt        string   // ground-truth scorer, "" for none
 	gtSHA     string
 	decided   bool
 	opts      InspectOptions
@@ -79,13 +80,13 @@ func (r *inspectRun) decide(sampleScores []string) error {
 		}
 	}
 	r.judges = map[string]bool{}
-	var names, programmatic []string
+	var names []string
 	for _, s := range r.scorers {
 		names = append(names, s.Name)
 		if strings.HasPrefix(s.Name, "model_graded") || slices.Contains(r.opts.Judges, s.Name) {
 			r.judges[s.Name] = true
 		} else {
-			programmatic = append(programmatic, s.Name)
+			r.others = append(r.others, s.Name)
 		}
 	}
 	switch gt := r.opts.GroundTruth; {
@@ -96,8 +97,8 @@ func (r *inspectRun) decide(sampleScores []string) error {
 				"ground-truth scorer %q is not a scorer of this log (%s)", gt, strings.Join(names, ", "))}
 		}
 		r.gt = gt
-	case len(programmatic) == 1:
-		r.gt = programmatic[0]
+	case len(r.others) == 1:
+		r.gt = r.others[0]
 	}
 	if r.gt != "" {
 		r.judges[r.gt] = false
