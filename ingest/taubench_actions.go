@@ -24,11 +24,8 @@ func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([
 		}
 		role := m.Role
 		a := schema.Action{
-			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Extra: "{}",
+			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Text: text, Extra: "{}",
 			Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
-		}
-		if text != nil {
-			a.Text = text
 		}
 		switch {
 		case role == "assistant" && len(m.ToolCalls) > 0:
