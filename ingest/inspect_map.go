@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -54,18 +55,9 @@ type inspectRun struct {
 }
 
 func newInspectRun(file string, h *inspectHeader, opts InspectOptions) *inspectRun {
-	r := &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
-	if r.benchmark == "" {
-		r.benchmark = h.Eval.Task
-	}
-	if r.agent == "" {
-		r.agent = h.Eval.Model
-	}
-	r.reducer = strings.Join(h.Eval.Config.EpochsReducer, ",")
-	if r.reducer == "" {
-		r.reducer = "mean" // inspect-ai's default
-	}
-	return r
+	return &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, skipped: map[string]int{},
+		benchmark: cmp.Or(opts.Benchmark, h.Eval.Task), agent: cmp.Or(opts.Agent, h.Eval.Model),
+		reducer: cmp.Or(strings.Join(h.Eval.Config.EpochsReducer, ","), "mean")} // inspect-ai's default reducer
 }
 
 // decide classifies the scorers (from the header, or from the first
@@ -255,14 +247,7 @@ func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string
 // score-only verdict (thresholded at analysis time, like a reward model);
 // a null value or an unreadable string is a parse_error.
 func (r *inspectRun) verdict(s *inspectSample, sc inspectScore, name, epID string, value float64, scalar bool, extra string, prov schema.Provenance) schema.Verdict {
-	model := graderModel(sc)
-	if model == "" {
-		if g, ok := r.h.Eval.ModelRoles["grader"]; ok && g.Model != "" {
-			model = g.Model
-		} else {
-			model = r.h.Eval.Model
-		}
-	}
+	model := cmp.Or(graderModel(sc), r.h.Eval.ModelRoles["grader"].Model, r.h.Eval.Model)
 	cond := conditionInspect
 	if strings.HasPrefix(name, "model_graded") {
 		cond = schema.ConditionFinal

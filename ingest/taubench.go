@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -42,21 +43,10 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 	if i := strings.LastIndexByte(base, '-'); i > 0 {
 		agent, domain = base[:i], base[i+1:]
 	}
-	if o.Domain == "" {
-		o.Domain = domain
-	}
-	if o.Domain == "" {
-		o.Domain = "unknown"
-	}
-	if o.Benchmark == "" {
-		o.Benchmark = "tau-bench-" + o.Domain
-	}
-	if o.Agent == "" {
-		o.Agent = agent
-	}
-	if o.Scale == 0 {
-		o.Scale = 1
-	}
+	o.Domain = cmp.Or(o.Domain, domain, "unknown")
+	o.Benchmark = cmp.Or(o.Benchmark, "tau-bench-"+o.Domain)
+	o.Agent = cmp.Or(o.Agent, agent)
+	o.Scale = cmp.Or(o.Scale, 1)
 	if o.MaxRecordBytes <= 0 {
 		o.MaxRecordBytes = maxTauRecord
 	}
