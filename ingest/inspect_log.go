@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -329,11 +330,9 @@ func (j *jsonLog) samples(each func(sampleEntry) error) error {
 func jsonReason(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		want := map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
-			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number", reflect.Bool: "boolean"}[te.Type.Kind()]
-		if want == "" {
-			want = te.Type.String()
-		}
+		want := cmp.Or(map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
+			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number",
+			reflect.Bool: "boolean"}[te.Type.Kind()], te.Type.String())
 		if te.Field != "" {
 			return schema.Reason(schema.ErrType, "%s: got JSON %s, want %s", te.Field, te.Value, want)
 		}
