@@ -76,7 +76,7 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 		c.add(1, "", schema.Reason(schema.ErrSyntax, "a τ-bench file must be a JSON array of records"))
 		return c.err()
 	}
-	st := tauState{opts: opts, tasks: map[string]taskSeen{}, keys: map[string]int64{}}
+	st := tauState{opts: opts, tasks: map[string]taskOrigin{}, keys: map[string]int64{}}
 	for {
 		// One record may take at most MaxRecordBytes in memory.
 		cr.limit = dec.InputOffset() + maxRec + tauReadAhead
@@ -172,16 +172,11 @@ type fieldErr struct {
 	err   error
 }
 
-type taskSeen struct {
-	fingerprint [32]byte
-	line        int64
-}
-
 // tauState carries what must agree across the records of one file.
 type tauState struct {
 	opts  TauBenchOptions
-	tasks map[string]taskSeen // task_id → identity of its first record
-	keys  map[string]int64    // result_id → line
+	tasks map[string]taskOrigin // task_id → identity of its first record
+	keys  map[string]int64      // result_id → line
 }
 
 func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema.Result, []schema.Action, []fieldErr) {
@@ -239,7 +234,7 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	id := fmt.Sprintf("%s/%s/%s/%d", st.opts.Benchmark, st.opts.Agent, taskID, trial)
 	task := rec.Info.Task
 	fp := taskFingerprint(task)
-	if seen, ok := st.tasks[taskID]; ok && seen.fingerprint != fp {
+	if seen, ok := st.tasks[taskID]; ok && seen.fp != fp {
 		bad("info.task", schema.Reason(schema.ErrValue, "task %s differs from the task recorded for it at line %d (instruction, user, outputs or gold actions)", taskID, seen.line))
 	}
 	if prev, ok := st.keys[id]; ok {
@@ -258,7 +253,7 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		return schema.Result{}, nil, errs
 	}
 	if _, ok := st.tasks[taskID]; !ok {
-		st.tasks[taskID] = taskSeen{fp, line}
+		st.tasks[taskID] = taskOrigin{fp: fp, line: line}
 	}
 	st.keys[id] = line
 

@@ -74,7 +74,7 @@ func TauBench(ctx context.Context, dst *lake.Lake, files []string, tbOpts TauBen
 	return st, err
 }
 
-// taskOrigin is where a task was first seen in a batch, and its identity.
+// taskOrigin is where a task was first seen (in a file, or a batch), and its identity.
 type taskOrigin struct {
 	fp   [32]byte
 	file string
