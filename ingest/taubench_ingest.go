@@ -86,8 +86,7 @@ type taskOrigin struct {
 func (b *batch) tauFile(ctx context.Context, name string, tbOpts TauBenchOptions, tasks map[[2]string]taskOrigin, rows *int64) (RecordErrors, error) {
 	f, err := openRegular(name, true)
 	if err != nil {
-		re := &schema.RecordError{File: name, Err: err}
-		return RecordErrors{re}, nil
+		return RecordErrors{{File: name, Err: err}}, nil
 	}
 	defer f.Close()
 	outer := ctx
