@@ -96,17 +96,13 @@ func decodeAction(line []byte, fields []field, a *schema.Action) ([]field, error
 		return fields, fe
 	}
 	var extra []byte
-	seen := map[string]bool{}
+	hasStep := false // checkKeys refused repeated keys
 	for i := range fields {
 		f := &fields[i]
-		k := string(f.key)
-		if seen[k] {
-			return fields, &schema.FieldError{Field: k, Err: schema.Reason(schema.ErrDuplicate, "key appears twice")}
-		}
-		seen[k] = true
-		switch k {
+		switch string(f.key) {
 		case "step":
 			a.Step, err = f.int()
+			hasStep = true
 		case "action":
 			a.Action, err = f.optStr()
 		case "role":
@@ -148,7 +144,7 @@ func decodeAction(line []byte, fields []field, a *schema.Action) ([]field, error
 			return fields, bad(f, err)
 		}
 	}
-	if !seen["step"] {
+	if !hasStep {
 		return fields, &schema.FieldError{Field: "step", Err: schema.ErrMissing}
 	}
 	a.Extra = closeExtra(extra)

@@ -23,12 +23,6 @@ type Options struct {
 	Progress func(rows int64)
 }
 
-func (o *Options) applyDefaults() {
-	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = 16 << 20
-	}
-}
-
 // Stats counts what an ingest did, per table.
 type Stats struct {
 	Tables      map[string]lake.Stats `json:"tables"`
@@ -92,12 +86,16 @@ func inBatch(ctx context.Context, dst *lake.Lake, opts Options, body func(b *bat
 }
 
 func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
-	opts.applyDefaults()
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = 16 << 20
+	}
 	tx, err := dst.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &batch{tx: tx, opts: opts, stats: newStats()}, nil
+	// Stats' maps and lists marshal as {} and [] when empty.
+	st := Stats{Tables: map[string]lake.Stats{}, Warnings: []string{}, MissingEpisodes: map[string]int{}}
+	return &batch{tx: tx, opts: opts, stats: st}, nil
 }
 
 // writer returns the batch's writer for table, opening it on first use;
@@ -231,9 +229,9 @@ func (b *batch) finish(ctx context.Context) (Stats, error) {
 	return b.stats, b.tx.Commit()
 }
 
-// expandDirs replaces each folder argument by the files in it that end in
-// ext (sorted); a folder without such files is rejected.
-func (b *batch) expandDirs(args []string, ext string) []string {
+// expandDirs replaces each folder argument by the files in it that keep
+// accepts (sorted); a folder without such files is rejected with none.
+func (b *batch) expandDirs(args []string, keep func(os.DirEntry) bool, none error) []string {
 	var out []string
 	for _, a := range args {
 		fi, err := os.Stat(a)
@@ -241,12 +239,20 @@ func (b *batch) expandDirs(args []string, ext string) []string {
 			out = append(out, a)
 			continue
 		}
-		matches, _ := filepath.Glob(filepath.Join(a, "*"+ext))
-		slices.Sort(matches)
-		if len(matches) == 0 {
-			b.reject(a, 0, schema.Reason(schema.ErrMissing, "a folder with no *%s files", ext))
+		ents, err := os.ReadDir(a) // sorted by name
+		if err != nil {
+			b.reject(a, 0, err)
+			continue
 		}
-		out = append(out, matches...)
+		n := len(out)
+		for _, e := range ents {
+			if keep(e) {
+				out = append(out, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(out) == n {
+			b.reject(a, 0, none)
+		}
 	}
 	return out
 }

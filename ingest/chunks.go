@@ -83,14 +83,9 @@ func (ch *chunker) fill(c *rawChunk, src string) bool {
 
 // add records line ch.line, buf[start:end] followed by nl bytes of newline.
 func (ch *chunker) add(c *rawChunk, buf []byte, start, end, nl int) {
-	if ch.long > 0 {
-		n := ch.long + int64(end-start+nl)
+	if n := ch.long + int64(end-start+nl); ch.long > 0 || end-start > ch.maxLine {
 		ch.long = 0
 		c.errs = append(c.errs, &schema.RecordError{Line: ch.line, Err: schema.Reason(schema.ErrTooLong, "%d bytes or more, limit %d", n, ch.maxLine)})
-		return
-	}
-	if end-start > ch.maxLine {
-		c.errs = append(c.errs, &schema.RecordError{Line: ch.line, Err: schema.Reason(schema.ErrTooLong, "%d bytes or more, limit %d", end-start+nl, ch.maxLine)})
 		return
 	}
 	if end > start && buf[end-1] == '\r' {

@@ -15,143 +15,94 @@ import (
 // or a human label): longer text is refused, not stored.
 const maxNoteBytes = 64 << 10
 
-// csvRecords reads the records of one CSV input (labels, human labels)
-// with the caps every CSV input shares: a record, quoted newlines
+// eachCSV reads one CSV input (labels, human labels): its header, which
+// checkHeader accepts or refuses (at line 1), then each record with as
+// many fields as the header, handed to row with its first line. An input
+// without a header is rejected with empty. A record, quoted newlines
 // included, longer than the batch's MaxLineBytes stops the file with an
-// error instead of growing without bound.
-type csvRecords struct {
-	cr       *capReader
-	r        *csv.Reader
-	max      int
-	lastLine int64
-}
-
-func newCSVRecords(f io.Reader, maxRecord int) *csvRecords {
-	cr := &capReader{r: f, limit: int64(maxRecord) + csvReadAhead}
-	r := csv.NewReader(cr)
-	r.FieldsPerRecord = -1
-	return &csvRecords{cr: cr, r: r, max: maxRecord}
-}
-
-// eachCSV reads one CSV input: its header, which checkHeader accepts or
-// refuses (at line 1), then each record with as many fields as the header,
-// handed to row with its line. An input without a header is rejected with
-// empty. It returns how many records it read.
+// error instead of growing without bound. It returns how many records it
+// read.
 func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty error, checkHeader func([]string) error,
 	row func(rec []string, line int64) error) (int, error) {
-	c := newCSVRecords(f, b.opts.MaxLineBytes)
-	header, err := c.header()
-	if err == io.EOF {
-		b.reject(name, 0, empty)
-		return 0, nil
-	}
-	if err != nil {
-		_, err := b.rejectCSV(name, err)
-		return 0, err
-	}
-	if err := checkHeader(header); err != nil {
-		b.reject(name, 1, err)
-		return 0, nil
-	}
+	maxRec := b.opts.MaxLineBytes
+	cr := &capReader{r: f}
+	r := csv.NewReader(cr)
+	r.FieldsPerRecord = -1
+	var header []string
+	var lastLine int64 // last line of the last record read
 	for records := 0; ; {
 		if err := ctx.Err(); err != nil {
 			return records, err
 		}
-		rec, line, err := c.read()
-		if err == io.EOF {
-			return records, nil
-		}
-		if err != nil {
-			if stop, err := b.rejectCSV(name, err); stop {
-				return records, err
+		cr.limit = r.InputOffset() + int64(maxRec) + csvReadAhead
+		rec, err := r.Read()
+		var pe *csv.ParseError
+		switch {
+		case err == io.EOF:
+			if header == nil {
+				b.reject(name, 0, empty)
 			}
+			return records, nil
+		case errors.Is(err, errRecordTooLong):
+			b.reject(name, lastLine+1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrTooLong,
+				"a record longer than %d bytes; the rest of the file is not read", maxRec)})
+			return records, nil
+		case errors.As(err, &pe):
+			line := lastLine + 1
+			if pe.Line > 0 {
+				line, err = int64(pe.StartLine), pe.Err
+				if pe.Line != pe.StartLine {
+					err = fmt.Errorf("%w (record from line %d to %d)", pe.Err, pe.StartLine, pe.Line)
+				}
+			}
+			lastLine = int64(pe.Line)
+			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)})
+			if header == nil {
+				return 0, nil
+			}
+			continue
+		case err != nil:
+			return records, fmt.Errorf("read %s: %w", name, err)
+		}
+		l0, _ := r.FieldPos(0)
+		lEnd, _ := r.FieldPos(len(rec) - 1)
+		lastLine = int64(lEnd) + int64(strings.Count(rec[len(rec)-1], "\n"))
+		if header == nil { // cells trimmed, a byte-order mark dropped
+			for i := range rec {
+				rec[i] = strings.TrimSpace(strings.TrimPrefix(rec[i], "\ufeff"))
+			}
+			if err := checkHeader(rec); err != nil {
+				b.reject(name, 1, err)
+				return 0, nil
+			}
+			header = rec
 			continue
 		}
 		records++
-		if len(rec) != len(header) {
-			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%d fields, header has %d", len(rec), len(header))})
-			continue
-		}
-		if err := row(rec, line); err != nil {
+		if line := int64(l0); len(rec) != len(header) {
+			b.reject(name, line, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax,
+				"%d fields, header has %d", len(rec), len(header))})
+		} else if err := row(rec, line); err != nil {
 			return records, err
 		}
 	}
 }
 
-// rejectCSV reports a refused CSV record (a *csvReject) at its line; stop
-// says the rest of the file is not read, with err set for an I/O error.
-func (b *batch) rejectCSV(name string, err error) (stop bool, _ error) {
-	var cr *csvReject
-	if !errors.As(err, &cr) {
-		return true, fmt.Errorf("read %s: %w", name, err)
-	}
-	b.reject(name, cr.line, cr.err)
-	return cr.stop, nil
-}
-
-// csvReject is a record the reader refuses; stop says the rest of the
-// file is not read.
-type csvReject struct {
-	line int64
-	err  error
-	stop bool
-}
-
-func (e *csvReject) Error() string { return e.err.Error() }
-
-// read returns the next record and its first line; err is io.EOF at the
-// end, a *csvReject for a record that is refused, or an I/O error.
-func (c *csvRecords) read() (rec []string, line int64, err error) {
-	c.cr.limit = c.r.InputOffset() + int64(c.max) + csvReadAhead
-	rec, err = c.r.Read()
-	if err == io.EOF {
-		return nil, 0, err
-	}
-	if err != nil {
-		if errors.Is(err, errRecordTooLong) {
-			return nil, 0, &csvReject{line: c.lastLine + 1, stop: true, err: &schema.FieldError{Field: "csv",
-				Err: schema.Reason(schema.ErrTooLong, "a record longer than %d bytes; the rest of the file is not read", c.max)}}
+// checkCells returns an error for each cell of a CSV record (columns
+// named by cols) that is not UTF-8, and for a note (column 3) over
+// maxNoteBytes.
+func checkCells(rec, cols []string) []error {
+	var errs []error
+	for i, s := range rec {
+		if err := checkLine([]byte(s)); err != nil {
+			errs = append(errs, &schema.FieldError{Field: cols[i], Err: err})
 		}
-		var pe *csv.ParseError
-		if !errors.As(err, &pe) {
-			return nil, 0, err
-		}
-		line := c.lastLine + 1
-		if pe.Line > 0 {
-			line = int64(pe.StartLine)
-			err = pe.Err
-			if pe.Line != pe.StartLine {
-				err = fmt.Errorf("%w (record from line %d to %d)", pe.Err, pe.StartLine, pe.Line)
-			}
-		}
-		c.lastLine = int64(pe.Line)
-		return nil, 0, &csvReject{line: line, err: &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrSyntax, "%v", err)}}
 	}
-	l0, _ := c.r.FieldPos(0)
-	lEnd, _ := c.r.FieldPos(len(rec) - 1)
-	c.lastLine = int64(lEnd) + int64(strings.Count(rec[len(rec)-1], "\n"))
-	return rec, int64(l0), nil
-}
-
-// header reads the header record with its cells trimmed (and a byte-order
-// mark dropped); err is io.EOF when there is none.
-func (c *csvRecords) header() ([]string, error) {
-	h, _, err := c.read()
-	if err != nil {
-		return nil, err
+	if len(rec) > 3 && len(rec[3]) > maxNoteBytes {
+		errs = append(errs, &schema.FieldError{Field: "note", Err: schema.Reason(schema.ErrValue,
+			"%d bytes of text; a note may hold at most %d (%d KiB)", len(rec[3]), maxNoteBytes, maxNoteBytes>>10)})
 	}
-	for i := range h {
-		h[i] = strings.TrimSpace(strings.TrimPrefix(h[i], "\ufeff"))
-	}
-	return h, nil
-}
-
-// checkNote refuses a free-text cell over maxNoteBytes.
-func checkNote(field, s string) error {
-	if len(s) > maxNoteBytes {
-		return &schema.FieldError{Field: field, Err: schema.Reason(schema.ErrValue, "%d bytes of text; a %s may hold at most %d (%d KiB)", len(s), field, maxNoteBytes, maxNoteBytes>>10)}
-	}
-	return nil
+	return errs
 }
 
 // csvReadAhead is how far encoding/csv reads past the record it parses.

@@ -4,6 +4,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -85,9 +86,7 @@ func decodeGroundTruth(fields []field, data []byte, g *schema.GroundTruth) (int6
 			return 0, &schema.FieldError{Field: req, Err: schema.ErrMissing}
 		}
 	}
-	if g.Source == "" {
-		g.Source = schema.GTVerifier
-	}
+	g.Source = cmp.Or(g.Source, schema.GTVerifier)
 	if g.Pass && g.CategoryRaw != nil {
 		return 0, &schema.FieldError{Field: "category", Err: schema.Reason(schema.ErrValue, "a passing episode has no failure category (got %q)", *g.CategoryRaw)}
 	}

@@ -181,8 +181,12 @@ func (b *batch) episode(ctx context.Context, dir string) error {
 		ep.Dir = abs
 	}
 	ep.SrcFile, ep.SrcLine = metaName, 0
-	if err := b.finalState(ctx, dir, &ep); err != nil {
-		b.reject(filepath.Join(dir, "final_state.tar.zst"), 0, err)
+	const finalState = "final_state.tar.zst"
+	if sum, ok, err := fileSHA256(ctx, dir, finalState); err != nil {
+		b.reject(filepath.Join(dir, finalState), 0, err)
+	} else if ok {
+		p := finalState
+		ep.FinalStatePath, ep.FinalStateSHA256 = &p, &sum
 	}
 	n, err := b.episodeActions(ctx, dir, &ep)
 	if err != nil {
@@ -251,15 +255,4 @@ func fileSHA256(ctx context.Context, dir, rel string) (sum string, ok bool, err 
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), true, nil
-}
-
-func (b *batch) finalState(ctx context.Context, dir string, ep *schema.Episode) error {
-	const rel = "final_state.tar.zst"
-	sum, ok, err := fileSHA256(ctx, dir, rel)
-	if err != nil || !ok {
-		return err
-	}
-	p := rel
-	ep.FinalStatePath, ep.FinalStateSHA256 = &p, &sum
-	return nil
 }

@@ -13,14 +13,11 @@ import (
 type RecordErrors []*schema.RecordError
 
 func (e RecordErrors) Error() string {
-	var b strings.Builder
+	lines := make([]string, len(e))
 	for i, r := range e {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(r.Error())
+		lines[i] = r.Error()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // Unwrap lets errors.Is and errors.As look at each record error.

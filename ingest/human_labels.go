@@ -66,17 +66,7 @@ func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Optio
 // humanRow turns one CSV record into a ground-truth row; skip is true for
 // an unsure judgment. It returns every error of the record.
 func humanRow(rec []string) (g schema.GroundTruth, skip bool, errs []error) {
-	for i, s := range rec {
-		if err := checkLine([]byte(s)); err != nil {
-			errs = append(errs, &schema.FieldError{Field: humanColumns[i], Err: err})
-		}
-	}
-	if len(rec) > 3 {
-		if err := checkNote("note", rec[3]); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
+	if errs = checkCells(rec, humanColumns); len(errs) > 0 {
 		return g, false, errs
 	}
 	g = schema.GroundTruth{EpisodeID: strings.TrimSpace(rec[0]), Source: schema.GTHuman, Diagnostics: "null", Gates: "[]"}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 // in a *Rejected error and nothing is committed.
 func Verdicts(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
-		files := b.expandDirs(files, ".jsonl")
+		files := b.expandDirs(files, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".jsonl") },
+			schema.Reason(schema.ErrMissing, "a folder with no *.jsonl files"))
 		for _, name := range files {
 			if fi, err := os.Stat(name); err == nil {
 				b.sizeHint += int(fi.Size() / 160) // a typical verdict line

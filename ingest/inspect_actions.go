@@ -35,14 +35,10 @@ func (r *inspectRun) actions(s *inspectSample, epID string, prov schema.Provenan
 		}
 		a := schema.Action{EpisodeID: epID, Agent: r.agent, Step: int64(i), Role: &role, Text: mc.text, Provenance: prov}
 		extra := map[string]any{}
-		if m.ID != "" {
-			extra["id"] = m.ID
-		}
-		if m.Source != "" {
-			extra["source"] = m.Source
-		}
-		if m.Model != "" {
-			extra["model"] = m.Model
+		for k, v := range map[string]string{"id": m.ID, "source": m.Source, "model": m.Model} {
+			if v != "" {
+				extra[k] = v
+			}
 		}
 		if len(mc.types) > 0 && !(len(mc.types) == 1 && mc.types[0] == "text") {
 			extra["content_types"] = mc.types

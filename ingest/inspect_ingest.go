@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,7 +30,8 @@ func Inspect(ctx context.Context, dst *lake.Lake, paths []string, iopts InspectO
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		b.wopts, b.ownRefs = inspectWriters, true
 		var rows int64
-		for _, name := range b.inspectFiles(paths) {
+		noLogs := schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs")
+		for _, name := range b.expandDirs(paths, isInspectLog, noLogs) {
 			b.stats.Inputs++
 			if err := b.inspectLog(ctx, name, iopts, &rows); err != nil {
 				return err
@@ -51,34 +51,10 @@ var inspectWriters = lake.WriterOptions{BatchRows: 256, KeysInMemory: 8192, RowG
 // a folder (a manifest and a listing): skipped when a folder is read.
 var inspectListings = map[string]bool{"logs.json": true, "listing.json": true}
 
-// inspectFiles expands folders into the logs they hold (sorted).
-func (b *batch) inspectFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil || !fi.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		ents, err := os.ReadDir(p)
-		if err != nil {
-			b.reject(p, 0, err)
-			continue
-		}
-		var logs []string
-		for _, e := range ents {
-			n := e.Name()
-			if e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n] {
-				logs = append(logs, filepath.Join(p, n))
-			}
-		}
-		slices.Sort(logs)
-		if len(logs) == 0 {
-			b.reject(p, 0, schema.Reason(schema.ErrMissing, "a folder with no .eval or .json logs"))
-		}
-		out = append(out, logs...)
-	}
-	return out
+// isInspectLog says whether a folder entry is a log (not a listing).
+func isInspectLog(e os.DirEntry) bool {
+	n := e.Name()
+	return e.Type().IsRegular() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json")) && !inspectListings[n]
 }
 
 // inspectLog reads one log. Bad input is collected in b.errs; the error
@@ -135,12 +111,17 @@ func (b *batch) inspectLog(ctx context.Context, name string, iopts InspectOption
 
 func (b *batch) addInspect(out *inspectRows) error {
 	// The mapping builds valid rows from a valid log; what the log may
-	// still lack (a model, a task name) is caught here.
+	// still lack (a model, a task name) is caught here, on the episode and
+	// the first result and verdict (the rows of one sample share it).
+	check := []interface{ Validate() error }{&out.ep}
+	if len(out.results) > 0 {
+		check = append(check, &out.results[0])
+	}
+	if len(out.verdicts) > 0 {
+		check = append(check, &out.verdicts[0])
+	}
 	bad := false
-	for _, v := range []interface{ Validate() error }{&out.ep, firstOr(out.results), firstOr(out.verdicts)} {
-		if v == nil {
-			continue
-		}
+	for _, v := range check {
 		if err := v.Validate(); err != nil {
 			b.reject(out.ep.SrcFile, out.ep.SrcLine, err)
 			bad = true
@@ -164,18 +145,6 @@ func (b *batch) addInspect(out *inspectRows) error {
 	return addAll(b, lake.GroundTruth, out.truths)
 }
 
-// firstOr returns a pointer to the first row, or nil: the rows of one
-// sample share the fields a log can lack.
-func firstOr[T any, P interface {
-	*T
-	Validate() error
-}](rows []T) interface{ Validate() error } {
-	if len(rows) == 0 {
-		return nil
-	}
-	return P(&rows[0])
-}
-
 // inspectWarnings says what a user should know about a log that was read
 // without rejection: an unfinished or failed run, no ground truth, scores
 // not recorded as results.
@@ -193,13 +162,7 @@ func (b *batch) inspectWarnings(name string, h *inspectHeader, run *inspectRun, 
 		warn("no samples (was the log written with log_samples=False?)")
 	}
 	if run.decided && run.gt == "" && run.opts.GroundTruth != "none" {
-		var others []string
-		for _, s := range run.scorers {
-			if !run.judges[s.Name] {
-				others = append(others, s.Name)
-			}
-		}
-		if len(others) == 0 {
+		if others := run.others; len(others) == 0 {
 			warn("no ground truth: every scorer is a judge; name one with --ground-truth to measure the others against it")
 		} else {
 			warn("no ground truth: %d non-judge scorers (%s); name one with --ground-truth", len(others), strings.Join(others, ", "))

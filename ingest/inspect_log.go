@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -105,21 +106,11 @@ type evalZip struct {
 	name  string
 	size  int64
 	dir   *zipDir
-	heads map[string]*zipItem // header.json and _journal/start.json
-	later map[uint64]int      // xxh3 of a sample entry's name written more than once -> its copies not yet passed
+	heads map[string]*zipEntry // header.json and _journal/start.json
+	later map[uint64]int       // xxh3 of a sample entry's name written more than once -> its copies not yet passed
 	dec   *zstd.Decoder
 	fl    io.ReadCloser // deflate reader, reset per entry
 	buf   []byte        // compressed bytes of the entry being read
-}
-
-// zipItem is where one entry's bytes are and how to check them.
-type zipItem struct {
-	name   string
-	off    int64 // start of the compressed data
-	csize  int64
-	usize  int64
-	crc    uint32
-	method uint16
 }
 
 func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
@@ -134,7 +125,7 @@ func openEvalZip(f *os.File, name string, size int64) (*evalZip, error) {
 		return nil, err
 	}
 	// Entries are read one at a time, so one decoder serves them all.
-	z := &evalZip{f: f, name: name, size: size, dir: dir, heads: map[string]*zipItem{}, later: map[uint64]int{}, dec: dec}
+	z := &evalZip{f: f, name: name, size: size, dir: dir, heads: map[string]*zipEntry{}, later: map[uint64]int{}, dec: dec}
 	// A first walk finds the header and the sample names written more
 	// than once (the last copy counts, as for every ZIP reader): a hash
 	// of each sample's name, 8 bytes a sample while it runs.
@@ -282,37 +273,29 @@ func (j *jsonLog) header() (*inspectHeader, error) {
 		return nil, &schema.RecordError{File: j.name, Line: 1, Err: schema.Reason(schema.ErrSyntax, "an Inspect AI .json log is one JSON object")}
 	}
 	h := &inspectHeader{}
-	seenEval := false
+	into := map[string]any{"version": &h.Version, "status": &h.Status, "eval": &h.Eval}
+	seenEval, noEval := false, "not an Inspect AI log"
 	for j.dec.More() {
 		tok, err := j.dec.Token()
 		if err != nil {
 			return nil, j.syntax(err)
 		}
 		key, _ := tok.(string)
-		switch key {
-		case "samples":
-			if !seenEval {
-				return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "no eval before samples: not a log written by inspect-ai")}
-			}
-			j.h = h
-			return h, nil
-		case "version":
-			err = j.dec.Decode(&h.Version)
-		case "status":
-			err = j.dec.Decode(&h.Status)
-		case "eval":
-			seenEval = true
-			err = j.dec.Decode(&h.Eval)
-		default:
-			var skip json.RawMessage
-			err = j.dec.Decode(&skip)
+		if key == "samples" {
+			noEval = "no eval before samples: not a log written by inspect-ai"
+			break
 		}
-		if err != nil {
+		v, ok := into[key]
+		if !ok {
+			v = new(json.RawMessage)
+		}
+		seenEval = seenEval || key == "eval"
+		if err := j.dec.Decode(v); err != nil {
 			return nil, j.syntax(err)
 		}
 	}
 	if !seenEval {
-		return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "not an Inspect AI log")}
+		return nil, &schema.RecordError{File: j.name, Field: "eval", Err: schema.Reason(schema.ErrMissing, "%s", noEval)}
 	}
 	j.h = h
 	return h, nil
@@ -347,11 +330,9 @@ func (j *jsonLog) samples(each func(sampleEntry) error) error {
 func jsonReason(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		want := map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
-			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number", reflect.Bool: "boolean"}[te.Type.Kind()]
-		if want == "" {
-			want = te.Type.String()
-		}
+		want := cmp.Or(map[reflect.Kind]string{reflect.Slice: "array", reflect.Map: "object", reflect.Struct: "object",
+			reflect.String: "string", reflect.Int64: "integer", reflect.Int: "integer", reflect.Float64: "number",
+			reflect.Bool: "boolean"}[te.Type.Kind()], te.Type.String())
 		if te.Field != "" {
 			return schema.Reason(schema.ErrType, "%s: got JSON %s, want %s", te.Field, te.Value, want)
 		}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -45,7 +46,8 @@ type inspectRun struct {
 	reducer   string
 	scorers   []inspectScorer
 	judges    map[string]bool
-	gt        string // ground-truth scorer, "" for none
+	others    []string // scorers that are not judges
+	gt        string   // ground-truth scorer, "" for none
 	gtSHA     string
 	decided   bool
 	opts      InspectOptions
@@ -53,18 +55,9 @@ type inspectRun struct {
 }
 
 func newInspectRun(file string, h *inspectHeader, opts InspectOptions) *inspectRun {
-	r := &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, benchmark: opts.Benchmark, agent: opts.Agent, skipped: map[string]int{}}
-	if r.benchmark == "" {
-		r.benchmark = h.Eval.Task
-	}
-	if r.agent == "" {
-		r.agent = h.Eval.Model
-	}
-	r.reducer = strings.Join(h.Eval.Config.EpochsReducer, ",")
-	if r.reducer == "" {
-		r.reducer = "mean" // inspect-ai's default
-	}
-	return r
+	return &inspectRun{file: file, h: h, evalID: h.Eval.evalID(), opts: opts, skipped: map[string]int{},
+		benchmark: cmp.Or(opts.Benchmark, h.Eval.Task), agent: cmp.Or(opts.Agent, h.Eval.Model),
+		reducer: cmp.Or(strings.Join(h.Eval.Config.EpochsReducer, ","), "mean")} // inspect-ai's default reducer
 }
 
 // decide classifies the scorers (from the header, or from the first
@@ -79,13 +72,13 @@ func (r *inspectRun) decide(sampleScores []string) error {
 		}
 	}
 	r.judges = map[string]bool{}
-	var names, programmatic []string
+	var names []string
 	for _, s := range r.scorers {
 		names = append(names, s.Name)
 		if strings.HasPrefix(s.Name, "model_graded") || slices.Contains(r.opts.Judges, s.Name) {
 			r.judges[s.Name] = true
 		} else {
-			programmatic = append(programmatic, s.Name)
+			r.others = append(r.others, s.Name)
 		}
 	}
 	switch gt := r.opts.GroundTruth; {
@@ -96,8 +89,8 @@ func (r *inspectRun) decide(sampleScores []string) error {
 				"ground-truth scorer %q is not a scorer of this log (%s)", gt, strings.Join(names, ", "))}
 		}
 		r.gt = gt
-	case len(programmatic) == 1:
-		r.gt = programmatic[0]
+	case len(r.others) == 1:
+		r.gt = r.others[0]
 	}
 	if r.gt != "" {
 		r.judges[r.gt] = false
@@ -254,14 +247,7 @@ func (r *inspectRun) score(out *inspectRows, s *inspectSample, name, epID string
 // score-only verdict (thresholded at analysis time, like a reward model);
 // a null value or an unreadable string is a parse_error.
 func (r *inspectRun) verdict(s *inspectSample, sc inspectScore, name, epID string, value float64, scalar bool, extra string, prov schema.Provenance) schema.Verdict {
-	model := graderModel(sc)
-	if model == "" {
-		if g, ok := r.h.Eval.ModelRoles["grader"]; ok && g.Model != "" {
-			model = g.Model
-		} else {
-			model = r.h.Eval.Model
-		}
-	}
+	model := cmp.Or(graderModel(sc), r.h.Eval.ModelRoles["grader"].Model, r.h.Eval.Model)
 	cond := conditionInspect
 	if strings.HasPrefix(name, "model_graded") {
 		cond = schema.ConditionFinal

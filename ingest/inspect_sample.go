@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -77,7 +78,7 @@ func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, []fieldErr{{"", jsonReason(err)}}
 	}
-	s := &inspectSample{Extra: map[string]json.RawMessage{}}
+	s := &inspectSample{}
 	var errs []fieldErr
 	bad := func(field string, err error) { errs = append(errs, fieldErr{field, err}) }
 	id, err := intOrStringID(obj["id"])
@@ -114,11 +115,8 @@ func decodeSample(raw []byte) (*inspectSample, []fieldErr) {
 	if v := nullToNil(obj["scores"]); v != nil {
 		s.ScoreOrder = objectKeys(v)
 	}
-	for k, v := range obj {
-		if !droppedSampleFields[k] {
-			s.Extra[k] = v
-		}
-	}
+	maps.DeleteFunc(obj, func(k string, _ json.RawMessage) bool { return droppedSampleFields[k] })
+	s.Extra = obj
 	return s, errs
 }
 
@@ -189,20 +187,18 @@ func (s *inspectSample) resolveJSON(raw json.RawMessage) (json.RawMessage, error
 		return nil, jsonReason(err)
 	}
 	var walk func(any) (any, error)
-	walk = func(x any) (any, error) {
+	walk = func(x any) (_ any, err error) {
 		switch t := x.(type) {
 		case string:
 			return s.resolve(t)
 		case []any:
 			for i := range t {
-				var err error
 				if t[i], err = walk(t[i]); err != nil {
 					return nil, err
 				}
 			}
 		case map[string]any:
 			for k := range t {
-				var err error
 				if t[k], err = walk(t[k]); err != nil {
 					return nil, err
 				}

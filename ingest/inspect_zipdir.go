@@ -35,6 +35,7 @@ type zipEntry struct {
 	csize       uint64
 	usize       uint64
 	localHeader uint64 // offset of the entry's local header
+	off         int64  // start of the compressed data (set by item)
 }
 
 const (
@@ -172,10 +173,10 @@ func (e *zipEntry) zip64(extra []byte) error {
 	return nil
 }
 
-// item returns where the entry's compressed data is, from its local
-// header.
-func (d *zipDir) item(e *zipEntry) (zipItem, error) {
-	it := zipItem{name: e.name, csize: int64(e.csize), usize: int64(e.usize), crc: e.crc, method: e.method}
+// item returns the entry with where its compressed data is, from its
+// local header.
+func (d *zipDir) item(e *zipEntry) (zipEntry, error) {
+	it := *e
 	var lh [zipLocalLen]byte
 	if e.localHeader > uint64(d.size) {
 		return it, zip.ErrFormat
@@ -206,7 +207,7 @@ const (
 )
 
 // checkEvalEntry refuses an entry over the size or ratio caps.
-func checkEvalEntry(it *zipItem) error {
+func checkEvalEntry(it *zipEntry) error {
 	if it.usize > maxEvalEntryBytes {
 		return schema.Reason(schema.ErrValue, "entry inflates to %d bytes, over the cap of %d (%d MiB)", it.usize, maxEvalEntryBytes, maxEvalEntryBytes>>20)
 	}
@@ -219,8 +220,8 @@ func checkEvalEntry(it *zipItem) error {
 // item reads one entry whole, checking its size and CRC-32 as
 // archive/zip does; the read stops one byte past the size the directory
 // gives, which checkEvalEntry caps.
-func (z *evalZip) item(it *zipItem) ([]byte, error) {
-	if it.off < 0 || it.csize < 0 || it.usize < 0 || it.off+it.csize > z.size {
+func (z *evalZip) item(it *zipEntry) ([]byte, error) {
+	if it.off < 0 || int64(it.csize) < 0 || int64(it.usize) < 0 || it.off+int64(it.csize) > z.size {
 		return nil, z.entryErr(it.name, zip.ErrFormat)
 	}
 	if err := checkEvalEntry(it); err != nil {
@@ -255,11 +256,11 @@ func (z *evalZip) item(it *zipItem) ([]byte, error) {
 	// Read one byte past the size the directory gives, to catch a longer
 	// entry without reading a hostile one whole.
 	b := bytes.NewBuffer(make([]byte, 0, min(it.usize+bytes.MinRead, 64<<20)))
-	if _, err := io.Copy(b, io.LimitReader(r, it.usize+1)); err != nil {
+	if _, err := io.Copy(b, io.LimitReader(r, int64(it.usize)+1)); err != nil {
 		return nil, z.entryErr(it.name, err)
 	}
 	out := b.Bytes()
-	if int64(len(out)) != it.usize {
+	if uint64(len(out)) != it.usize {
 		return nil, z.entryErr(it.name, fmt.Errorf("%d bytes, the ZIP directory says %d", len(out), it.usize))
 	}
 	if crc32.ChecksumIEEE(out) != it.crc {

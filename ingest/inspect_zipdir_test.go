@@ -68,7 +68,7 @@ func TestZipDirAgreesWithArchiveZip(t *testing.T) {
 		}
 		off, _ := want.DataOffset()
 		if it.name != want.Name || it.method != want.Method || it.crc != want.CRC32 ||
-			it.csize != int64(want.CompressedSize64) || it.usize != int64(want.UncompressedSize64) || it.off != off {
+			it.csize != want.CompressedSize64 || it.usize != want.UncompressedSize64 || it.off != off {
 			return fmt.Errorf("entry %d: %+v, archive/zip %s method %d crc %x sizes %d/%d at %d", i, it, want.Name, want.Method, want.CRC32, want.CompressedSize64, want.UncompressedSize64, off)
 		}
 		i++

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -35,8 +34,8 @@ func (b *batch) labelStream(ctx context.Context, f io.Reader, name string) error
 		if len(rec) > 3 && rec[3] != "" {
 			l.Note = &rec[3]
 		}
-		if err := checkLineString(rec); err != nil {
-			b.reject(name, line, err)
+		if errs := checkCells(rec, labelColumns); len(errs) > 0 {
+			b.reject(name, line, errs[0])
 			return nil
 		}
 		return b.addLabel(&l, name, line)
@@ -67,18 +66,6 @@ func checkLabelHeader(h []string) error {
 	if len(h) < 2 || len(h) > len(labelColumns) || !slices.Equal(h, labelColumns[:len(h)]) {
 		want := strings.Join(labelColumns[:2], ",") + "[," + strings.Join(labelColumns[2:], ",") + "]"
 		return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
-	}
-	return nil
-}
-
-func checkLineString(rec []string) error {
-	for i, s := range rec {
-		if err := checkLine([]byte(s)); err != nil {
-			return &schema.FieldError{Field: labelColumns[i], Err: fmt.Errorf("%w", err)}
-		}
-	}
-	if len(rec) > 3 {
-		return checkNote("note", rec[3])
 	}
 	return nil
 }

@@ -125,8 +125,3 @@ func (r *episodeRefs) check(tx *lake.Tx, st *Stats) error {
 	}
 	return nil
 }
-
-// newStats returns empty Stats whose maps and lists marshal as {} and [].
-func newStats() Stats {
-	return Stats{Tables: map[string]lake.Stats{}, Warnings: []string{}, MissingEpisodes: map[string]int{}}
-}

@@ -33,23 +33,17 @@ func (b *batch) resultRecord(src string, n int64, line []byte) error {
 func Results(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		return b.eachFile(ctx, files, func(ctx context.Context, f io.Reader, name string) error {
-			return b.collect(DecodeResults(f, name, func(r schema.Result) error {
+			err := DecodeResults(f, name, func(r schema.Result) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 				return add(b, lake.Results, &r)
-			}))
+			})
+			if res := RecordErrors(nil); errors.As(err, &res) {
+				b.errs = append(b.errs, res...) // the bad lines; the others were added
+				return nil
+			}
+			return err
 		})
 	})
-}
-
-// collect moves a decoder's RecordErrors into the batch; other errors are
-// returned.
-func (b *batch) collect(err error) error {
-	var res RecordErrors
-	if errors.As(err, &res) {
-		b.errs = append(b.errs, res...)
-		return nil
-	}
-	return err
 }

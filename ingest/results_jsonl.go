@@ -49,7 +49,7 @@ var resultFields = []string{
 // An error returned by emit stops decoding and is returned as is.
 func DecodeResults(r io.Reader, file string, emit func(schema.Result) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	c := &collector{file: file, max: 100}
+	c := &collector{file: file}
 	chk := newResultChecker()
 	var lineNo, records int64
 	for {

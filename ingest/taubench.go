@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -27,8 +28,6 @@ type TauBenchOptions struct {
 	// Scale is the reward scale: scores are reward/Scale and must end in
 	// [0, 1]. 0 means 1.
 	Scale float64
-	// MaxErrors caps the record errors collected; 0 means 100.
-	MaxErrors int
 	// MaxRecordBytes bounds one record (array element) held in memory; a
 	// longer one stops the file with an error. 0 means 64 MiB.
 	MaxRecordBytes int
@@ -44,24 +43,10 @@ func (o TauBenchOptions) withDefaults(file string) TauBenchOptions {
 	if i := strings.LastIndexByte(base, '-'); i > 0 {
 		agent, domain = base[:i], base[i+1:]
 	}
-	if o.Domain == "" {
-		o.Domain = domain
-	}
-	if o.Domain == "" {
-		o.Domain = "unknown"
-	}
-	if o.Benchmark == "" {
-		o.Benchmark = "tau-bench-" + o.Domain
-	}
-	if o.Agent == "" {
-		o.Agent = agent
-	}
-	if o.Scale == 0 {
-		o.Scale = 1
-	}
-	if o.MaxErrors == 0 {
-		o.MaxErrors = 100
-	}
+	o.Domain = cmp.Or(o.Domain, domain, "unknown")
+	o.Benchmark = cmp.Or(o.Benchmark, "tau-bench-"+o.Domain)
+	o.Agent = cmp.Or(o.Agent, agent)
+	o.Scale = cmp.Or(o.Scale, 1)
 	if o.MaxRecordBytes <= 0 {
 		o.MaxRecordBytes = maxTauRecord
 	}
@@ -86,12 +71,12 @@ func DecodeTauBench(r io.Reader, file string, opts TauBenchOptions, emit func(sc
 	lt := &lineTracker{r: cr}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
-	c := &collector{file: file, max: opts.MaxErrors}
+	c := &collector{file: file}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		c.add(1, "", schema.Reason(schema.ErrSyntax, "a τ-bench file must be a JSON array of records"))
 		return c.err()
 	}
-	st := tauState{opts: opts, tasks: map[string]taskSeen{}, keys: map[string]int64{}}
+	st := tauState{opts: opts, tasks: map[string]taskOrigin{}, keys: map[string]int64{}}
 	for {
 		// One record may take at most MaxRecordBytes in memory.
 		cr.limit = dec.InputOffset() + maxRec + tauReadAhead
@@ -187,16 +172,11 @@ type fieldErr struct {
 	err   error
 }
 
-type taskSeen struct {
-	fingerprint [32]byte
-	line        int64
-}
-
 // tauState carries what must agree across the records of one file.
 type tauState struct {
 	opts  TauBenchOptions
-	tasks map[string]taskSeen // task_id → identity of its first record
-	keys  map[string]int64    // result_id → line
+	tasks map[string]taskOrigin // task_id → identity of its first record
+	keys  map[string]int64      // result_id → line
 }
 
 func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema.Result, []schema.Action, []fieldErr) {
@@ -254,19 +234,15 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 	id := fmt.Sprintf("%s/%s/%s/%d", st.opts.Benchmark, st.opts.Agent, taskID, trial)
 	task := rec.Info.Task
 	fp := taskFingerprint(task)
-	if seen, ok := st.tasks[taskID]; ok && seen.fingerprint != fp {
+	if seen, ok := st.tasks[taskID]; ok && seen.fp != fp {
 		bad("info.task", schema.Reason(schema.ErrValue, "task %s differs from the task recorded for it at line %d (instruction, user, outputs or gold actions)", taskID, seen.line))
 	}
 	if prev, ok := st.keys[id]; ok {
 		bad("trial", schema.Reason(schema.ErrDuplicate, "task %s trial %d already at line %d", taskID, trial, prev))
 	}
-	var infra *string
-	if rec.Info.Error != nil {
-		s := *rec.Info.Error
-		infra = &s
-		if strings.TrimSpace(s) == "" {
-			bad("info.error", schema.Reason(schema.ErrValue, "empty: an infrastructure failure needs its reason"))
-		}
+	infra := rec.Info.Error
+	if infra != nil && strings.TrimSpace(*infra) == "" {
+		bad("info.error", schema.Reason(schema.ErrValue, "empty: an infrastructure failure needs its reason"))
 	}
 	acts, final, aerrs := tauActions(rec.Traj, id, st.opts.Agent, file, line)
 	errs = append(errs, aerrs...)
@@ -277,7 +253,7 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		return schema.Result{}, nil, errs
 	}
 	if _, ok := st.tasks[taskID]; !ok {
-		st.tasks[taskID] = taskSeen{fp, line}
+		st.tasks[taskID] = taskOrigin{fp: fp, line: line}
 	}
 	st.keys[id] = line
 
@@ -295,14 +271,10 @@ func (st *tauState) record(raw json.RawMessage, file string, line int64) (schema
 		g.RActions, g.ROutputs, g.GTDataHash = ri.Info.RActions, ri.Info.ROutputs, ri.Info.GTDataHash
 	}
 	grader, _ := json.Marshal(g) // only strings, numbers and valid raw JSON: cannot fail
-	extra := map[string]json.RawMessage{}
-	if len(rec.Info.Source) > 0 {
-		extra["source"] = rec.Info.Source
-	}
-	if len(rec.Info.UserCost) > 0 {
-		extra["user_cost"] = rec.Info.UserCost
-	}
-	extraJSON, _ := json.Marshal(extra)
+	extraJSON, _ := json.Marshal(struct {
+		Source   json.RawMessage `json:"source,omitempty"`
+		UserCost json.RawMessage `json:"user_cost,omitempty"`
+	}{rec.Info.Source, rec.Info.UserCost})
 	instr := task.Instruction
 	epID := id
 	res := schema.Result{

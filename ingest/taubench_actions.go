@@ -24,11 +24,8 @@ func tauActions(traj []tauMessage, episodeID, agent, file string, line int64) ([
 		}
 		role := m.Role
 		a := schema.Action{
-			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Extra: "{}",
+			EpisodeID: episodeID, Agent: agent, Step: int64(i), Role: &role, Text: text, Extra: "{}",
 			Provenance: schema.Provenance{SrcFile: file, SrcLine: line},
-		}
-		if text != nil {
-			a.Text = text
 		}
 		switch {
 		case role == "assistant" && len(m.ToolCalls) > 0:
@@ -102,16 +99,15 @@ func tauContent(raw json.RawMessage) (*string, error) {
 	return &s, nil
 }
 
-// collector gathers record errors up to a cap.
+// collector gathers the record errors of one file, up to 100.
 type collector struct {
 	file    string
-	max     int
 	errs    RecordErrors
 	dropped int
 }
 
 func (c *collector) add(line int64, field string, err error) {
-	if len(c.errs) >= c.max {
+	if len(c.errs) >= 100 {
 		c.dropped++
 		return
 	}

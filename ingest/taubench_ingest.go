@@ -51,34 +51,30 @@ type tauItem struct {
 // the same (instruction, user, outputs, gold actions) in every file of the
 // batch that records it for the same benchmark.
 func TauBench(ctx context.Context, dst *lake.Lake, files []string, tbOpts TauBenchOptions, opts Options) (Stats, error) {
-	b, err := begin(ctx, dst, opts)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer b.tx.Rollback()
 	var bad RecordErrors
-	tasks := map[[2]string]taskOrigin{}
-	var rows int64
-	for _, name := range files {
-		b.stats.Inputs++
-		errs, err := b.tauFile(ctx, name, tbOpts, tasks, &rows)
-		if err != nil {
-			return b.stats, err
+	st, err := inBatch(ctx, dst, opts, func(b *batch) error {
+		tasks := map[[2]string]taskOrigin{}
+		var rows int64
+		for _, name := range files {
+			b.stats.Inputs++
+			errs, err := b.tauFile(ctx, name, tbOpts, tasks, &rows)
+			if err != nil {
+				return err
+			}
+			bad = append(bad, errs...)
 		}
-		bad = append(bad, errs...)
-	}
-	if !tbOpts.SkipBad {
-		b.errs = append(bad, b.errs...)
-		return b.finish(ctx)
-	}
-	st, err := b.finish(ctx)
+		if !tbOpts.SkipBad {
+			b.errs, bad = append(bad, b.errs...), nil
+		}
+		return nil
+	})
 	if err == nil && len(bad) > 0 {
 		err = &Skipped{Errors: bad}
 	}
 	return st, err
 }
 
-// taskOrigin is where a task was first seen in a batch, and its identity.
+// taskOrigin is where a task was first seen (in a file, or a batch), and its identity.
 type taskOrigin struct {
 	fp   [32]byte
 	file string
@@ -90,8 +86,7 @@ type taskOrigin struct {
 func (b *batch) tauFile(ctx context.Context, name string, tbOpts TauBenchOptions, tasks map[[2]string]taskOrigin, rows *int64) (RecordErrors, error) {
 	f, err := openRegular(name, true)
 	if err != nil {
-		re := &schema.RecordError{File: name, Err: err}
-		return RecordErrors{re}, nil
+		return RecordErrors{{File: name, Err: err}}, nil
 	}
 	defer f.Close()
 	outer := ctx
