@@ -76,12 +76,7 @@ type RateEstimate struct {
 
 // MixTest compares the task (or agent) mix of labelled and unlabelled
 // episodes (stats.CompareMix).
-type MixTest struct {
-	TV        float64
-	ChiSquare float64
-	DF        int
-	P         float64
-}
+type MixTest stats.MixDifference
 
 // RateRow is the corrected success rate of one agent (or AllAgents) under
 // one judge and condition.
@@ -279,7 +274,7 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 	for _, s := range sums {
 		la, ua = append(la, s.N), append(ua, s.NU)
 	}
-	row.TaskMix = mixTest(la, ua)
+	row.TaskMix = MixTest(stats.CompareMix(la, ua))
 	name := fmt.Sprintf("%s@%s %s", g.judge, g.condition, g.agent)
 	var warns []string
 	warn := func(what string, m MixTest) {
@@ -294,7 +289,7 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 		for _, ag := range slices.Sorted(maps.Keys(agentN)) {
 			la, ua = append(la, agentN[ag][0]), append(ua, agentN[ag][1])
 		}
-		m := mixTest(la, ua)
+		m := MixTest(stats.CompareMix(la, ua))
 		row.AgentMix = &m
 		warn("agent", m)
 	}
@@ -312,9 +307,4 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 
 func estimate(e stats.PPIEstimate, tuned bool) RateEstimate {
 	return RateEstimate{Value: e.Value, CI: [2]float64{e.Lo, e.Hi}, Boot: [2]float64{math.NaN(), math.NaN()}, Lambda: e.Lambda, HasLambda: tuned}
-}
-
-func mixTest(a, b []float64) MixTest {
-	m := stats.CompareMix(a, b)
-	return MixTest{TV: m.TV, ChiSquare: m.ChiSquare, DF: m.DF, P: m.P}
 }
