@@ -24,7 +24,7 @@
 //     BootstrapSums, BootstrapRatios, Percentiles, SumDot.
 //   - Reward-model scores and thresholds: ROCAUC, ROCCurve, ThresholdForFPR,
 //     CrossFitThreshold.
-//   - Trust Layer D4 (repeat stability): OneWayVariance, PassHatK, Binomial.
+//   - Trust Layer D4 (repeat stability): OneWayVariance, PassHatK.
 //
 // Every function is safe for concurrent use; none keeps its arguments.
 // Reference values in testdata/reference.json come from statsmodels and
