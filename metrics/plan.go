@@ -68,18 +68,12 @@ type PowerPlan struct {
 func PlanPower(o PowerOptions) (PowerPlan, error) {
 	o.Alpha, o.Sims, o.Seed = cmp.Or(o.Alpha, 0.05), cmp.Or(o.Sims, 2000), cmp.Or(o.Seed, DefaultSeed)
 	p, err := stats.PairedPower(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
-	if errors.Is(err, stats.ErrStopped) {
-		return PowerPlan{}, err
-	}
 	if err != nil {
-		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return PowerPlan{}, badOption(err)
 	}
 	exact, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
-	if errors.Is(err, stats.ErrStopped) {
-		return PowerPlan{}, err
-	}
 	if err != nil {
-		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return PowerPlan{}, badOption(err)
 	}
 	disc := o.Discordance
 	if disc == 0 {
@@ -96,6 +90,15 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	default:
 	}
 	return out, nil
+}
+
+// badOption marks a planning function's error as ErrBadOption, unless it
+// is stats.ErrStopped.
+func badOption(err error) error {
+	if errors.Is(err, stats.ErrStopped) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrBadOption, err)
 }
 
 // nForPower returns the smallest n with exact power >= target, by doubling
@@ -155,7 +158,7 @@ func PlanLabels(a stats.PPIAgreement, halfWidth, alpha float64, episodes int) (L
 	alpha = cmp.Or(alpha, 0.05)
 	p, err := stats.PPILabelsForHalfWidth(a, halfWidth, alpha, episodes)
 	if err != nil {
-		return LabelsPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return LabelsPlan{}, badOption(err)
 	}
 	count := func(n int) *int {
 		if n == 0 {
