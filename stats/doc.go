@@ -22,7 +22,7 @@
 //     independent of the number of goroutines; no state kept between
 //     calls): ClusterBootstrap, ClusterBootstrapN, ClusterCounts,
 //     BootstrapSums, BootstrapRatios, Percentiles, SumDot.
-//   - Reward-model scores and thresholds: ROCAUC, ROCCurve, ThresholdForFPR,
+//   - Reward-model scores and thresholds: ROCAUC, ROCCurve,
 //     CrossFitThreshold.
 //   - Trust Layer D4 (repeat stability): OneWayVariance, PassHatK.
 //
