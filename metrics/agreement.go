@@ -87,7 +87,7 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 	if err != nil {
 		return out, err
 	}
-	for _, g := range groupCells(runs, func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }) {
+	for _, g := range runsOf(runs, func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }) {
 		row, err := alphaRow(g, opts)
 		if err != nil {
 			return out, err
@@ -95,7 +95,7 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 		row.Judge, row.Condition = g[0].Judge, g[0].Condition
 		out.Runs = append(out.Runs, row)
 	}
-	for _, g := range groupCells(judges, func(c queries.AgreementCell) [2]string { return [2]string{"", c.Condition} }) {
+	for _, g := range runsOf(judges, func(c queries.AgreementCell) [2]string { return [2]string{"", c.Condition} }) {
 		row, err := alphaRow(g, opts)
 		if err != nil {
 			return out, err
@@ -116,14 +116,14 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 	return out, ctx.Err()
 }
 
-// groupCells splits cells (ordered by their key) into runs of one key.
-func groupCells(cells []queries.AgreementCell, key func(queries.AgreementCell) [2]string) [][]queries.AgreementCell {
-	var out [][]queries.AgreementCell
-	for i, c := range cells {
-		if i == 0 || key(c) != key(cells[i-1]) {
+// runsOf splits s (ordered by key) into its runs of one key.
+func runsOf[T any, K comparable](s []T, key func(T) K) [][]T {
+	var out [][]T
+	for i, x := range s {
+		if i == 0 || key(x) != key(s[i-1]) {
 			out = append(out, nil)
 		}
-		out[len(out)-1] = append(out[len(out)-1], c)
+		out[len(out)-1] = append(out[len(out)-1], x)
 	}
 	return out
 }
