@@ -64,8 +64,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	for i, c := range cells {
 		ids[i] = c.TaskID
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = distinct(ids)
 	taskIdx := make(map[string]int, len(ids))
 	for i, id := range ids {
 		taskIdx[id] = i
