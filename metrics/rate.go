@@ -202,15 +202,9 @@ func keepJudgeConditions(cells []queries.RateCell, judges, conditions []string) 
 		haveJ, haveC = append(haveJ, c.Judge), append(haveC, c.Condition)
 	}
 	haveJ, haveC = distinct(haveJ), distinct(haveC)
-	for _, want := range []struct {
-		flag        string
-		asked, have []string
-	}{{"judge", judges, haveJ}, {"condition", conditions, haveC}} {
-		for _, a := range want.asked {
-			if !slices.Contains(want.have, a) {
-				return nil, fmt.Errorf("%w: --%s %q: the lake has %s", ErrUnknown, want.flag, a, strings.Join(want.have, ", "))
-			}
-		}
+	if err := cmp.Or(known(judges, haveJ, "--judge %q: the lake has %s"),
+		known(conditions, haveC, "--condition %q: the lake has %s")); err != nil {
+		return nil, err
 	}
 	return slices.DeleteFunc(cells, func(c queries.RateCell) bool {
 		return len(judges) > 0 && !slices.Contains(judges, c.Judge) ||

@@ -18,8 +18,7 @@ type rateEstimateJSON struct {
 func (e RateEstimate) MarshalJSON() ([]byte, error) {
 	out := rateEstimateJSON{Value: jsonNum(e.Value), CI: pair(e.CI), Boot: pair(e.Boot)}
 	if e.HasLambda {
-		l := jsonNum(e.Lambda)
-		out.Lambda = &l
+		out.Lambda = (*jsonNum)(&e.Lambda)
 	}
 	return json.Marshal(out)
 }
@@ -77,11 +76,6 @@ type rateParams struct {
 // "warnings"}.
 func (r RateReport) MarshalJSON() ([]byte, error) {
 	o := r.Options
-	var thr *jsonNum
-	if o.Threshold != nil {
-		t := jsonNum(*o.Threshold)
-		thr = &t
-	}
 	by := []string{}
 	if o.ByAgent {
 		by = append(by, ByAgent)
@@ -97,8 +91,8 @@ func (r RateReport) MarshalJSON() ([]byte, error) {
 		Rows       []RateRow  `json:"rows"`
 		Warnings   []string   `json:"warnings"`
 	}{
-		Params: rateParams{nonNil(o.Judges), nonNil(o.Conditions), by, o.Source, o.GT, o.UncertainPolicy, pred, thr,
-			o.Lambda, o.Alpha, o.Resamples, o.Seed, MixAlarmP},
+		Params: rateParams{nonNil(o.Judges), nonNil(o.Conditions), by, o.Source, o.GT, o.UncertainPolicy, pred,
+			(*jsonNum)(o.Threshold), o.Lambda, o.Alpha, o.Resamples, o.Seed, MixAlarmP},
 		Assumption: RateAssumption,
 		Prediction: r.Prediction,
 		Rows:       nonNil(r.Rows),
