@@ -50,10 +50,7 @@ type CrossFit struct {
 // are fewer tasks than folds, a score is NaN, or some training split has no
 // negatives.
 func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
-	if opts.Folds == 0 {
-		opts.Folds = 5
-	}
-	k := opts.Folds
+	k := cmp.Or(opts.Folds, 5)
 	if k < 2 {
 		return CrossFit{}, fmt.Errorf("cross-fit: folds %d: need at least 2", k)
 	}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -62,9 +63,7 @@ func PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, a
 	if err := checkPowerArgs(n, alpha); err != nil {
 		return 0, err
 	}
-	if sims == 0 {
-		sims = 2000
-	}
+	sims = cmp.Or(sims, 2000)
 	if sims < 0 {
 		return 0, fmt.Errorf("paired power: sims %d: must be positive", sims)
 	}
