@@ -3,6 +3,7 @@ package metrics
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -114,10 +115,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 			accs[k] = &rowAcc{key: k}
 		}
 	}
-	ordered := make([]*rowAcc, 0, len(accs))
-	for _, a := range accs {
-		ordered = append(ordered, a)
-	}
+	ordered := slices.Collect(maps.Values(accs))
 	slices.SortFunc(ordered, func(a, b *rowAcc) int { return compareKeys(a.key, b.key, opts.By) })
 	rows, err := finishRows(ordered, ids, opts, &rep)
 	if err != nil {
