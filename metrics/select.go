@@ -108,18 +108,13 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		return nil, fmt.Errorf("%w: no %s episode with ground truth was judged; sources present: %s (choose one with --source)",
 			ErrNoGroundTruth, opts.Source, strings.Join(have, ", "))
 	}
+	var kept, keptConds []string
 	for _, jc := range jcs {
-		if skipped[jc] {
-			continue
-		}
-		if !slices.Contains(rep.Params.Judges, jc.Judge) {
-			rep.Params.Judges = append(rep.Params.Judges, jc.Judge)
-		}
-		if !slices.Contains(rep.Params.Conditions, jc.Condition) {
-			rep.Params.Conditions = append(rep.Params.Conditions, jc.Condition)
+		if !skipped[jc] {
+			kept, keptConds = append(kept, jc.Judge), append(keptConds, jc.Condition)
 		}
 	}
-	slices.Sort(rep.Params.Conditions)
+	rep.Params.Judges, rep.Params.Conditions = distinct(kept), distinct(keptConds)
 	return out, nil
 }
 
