@@ -58,10 +58,7 @@ func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
 	out[7] = div(s[colUnc], s[colEps])
 	out[8] = div(s[colParse], s[colRuns])
 	out[9] = kappaOf(tp, fp, fn, tn)
-	out[10] = math.NaN()
-	if s[colElig] > 0 {
-		out[10] = fleiss(1, s[colFleissP]/s[colElig], s[colFSucc], s[colFFail], s[colFUnc])
-	}
+	out[10] = fleiss(s[colElig], s[colFleissP], s[colFSucc], s[colFFail], s[colFUnc])
 	out[11] = div(tp+tn, n)
 }
 

@@ -49,11 +49,11 @@ func (t *tally) addCell(c *queries.MetricCell, policy string) {
 // n is the number of episodes in the confusion matrix.
 func (t *tally) n() int { return t.tp + t.fp + t.tn + t.fn }
 
-// fleiss returns Fleiss' κ across runs from the pooled sums: P̄ is the mean
-// observed agreement of the eligible episodes and Pe the chance agreement
+// fleiss returns Fleiss' κ across runs from the pooled sums: P̄ = sumP /
+// eligible is the mean observed agreement of the eligible episodes and Pe the chance agreement
 // from the pooled verdict shares, as in stats.FleissKappa. NaN when no
 // episode has two valid runs or all runs give one verdict.
-func fleiss(eligible int, sumP float64, succ, fail, unc float64) float64 {
+func fleiss(eligible, sumP, succ, fail, unc float64) float64 {
 	total := succ + fail + unc
 	if eligible == 0 || total == 0 {
 		return math.NaN()
@@ -65,7 +65,7 @@ func fleiss(eligible int, sumP float64, succ, fail, unc float64) float64 {
 	if pe >= 1 {
 		return math.NaN()
 	}
-	return (sumP/float64(eligible) - pe) / (1 - pe)
+	return (sumP/eligible - pe) / (1 - pe)
 }
 
 // proportions returns, per metric of rowMetrics, the counts k/n of a
