@@ -87,24 +87,18 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 	if err != nil {
 		return out, err
 	}
-	for _, g := range runsOf(runs, func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }) {
-		row, err := alphaRow(g, opts)
-		if err != nil {
-			return out, err
+	key := func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }
+	for _, side := range []struct {
+		cells []queries.AgreementCell
+		rows  *[]AlphaRow
+	}{{runs, &out.Runs}, {judges, &out.Judges}} {
+		for _, g := range runsOf(side.cells, key) {
+			row, err := alphaRow(g, opts)
+			if err != nil {
+				return out, err
+			}
+			*side.rows = append(*side.rows, row)
 		}
-		row.Judge, row.Condition = g[0].Judge, g[0].Condition
-		out.Runs = append(out.Runs, row)
-	}
-	for _, g := range runsOf(judges, func(c queries.AgreementCell) [2]string { return [2]string{"", c.Condition} }) {
-		row, err := alphaRow(g, opts)
-		if err != nil {
-			return out, err
-		}
-		row.Condition = g[0].Condition
-		for _, c := range g {
-			row.Coders = max(row.Coders, c.Judges)
-		}
-		out.Judges = append(out.Judges, row)
 	}
 	if len(human) > 0 {
 		row, err := alphaRow(human, opts)
@@ -128,12 +122,14 @@ func runsOf[T any, K comparable](s []T, key func(T) K) [][]T {
 	return out
 }
 
-// alphaRow computes α of one group of per-task cells with its interval.
+// alphaRow computes α of one group of per-task cells with its interval
+// (cells of the judges query carry no judge, the others no judge count).
 func alphaRow(cells []queries.AgreementCell, opts ExtraOptions) (AlphaRow, error) {
 	ids := make([]string, len(cells))
 	per := make([]stats.Coincidences, len(cells))
-	row := AlphaRow{Tasks: len(cells)}
+	row := AlphaRow{Judge: cells[0].Judge, Condition: cells[0].Condition, Tasks: len(cells)}
 	for i, c := range cells {
+		row.Coders = max(row.Coders, c.Judges)
 		ids[i] = c.TaskID
 		m := stats.NewCoincidences(3)
 		// O holds o_ss, o_ff, o_uu, o_sf, o_su, o_fu: the symmetric matrix.
