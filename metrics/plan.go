@@ -102,33 +102,14 @@ func badOption(err error) error {
 }
 
 // nForPower returns the smallest n with exact power >= target, by doubling
-// then bisection (power is close to monotone in n; the exact McNemar test's
-// discreteness can make it dip slightly), or 0 beyond 2^16.
+// then bisection (stats.SmallestN; power is close to monotone in n: the
+// exact McNemar test's discreteness can make it dip slightly), or 0 beyond
+// 2^16.
 func nForPower(o PowerOptions, target float64) int {
-	pw := func(n int) float64 {
+	return stats.SmallestN(1<<16, func(n int) bool {
 		p, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
-		if err != nil {
-			return 0
-		}
-		return p
-	}
-	hi := 1
-	for pw(hi) < target {
-		if hi >= 1<<16 {
-			return 0
-		}
-		hi *= 2
-	}
-	lo := hi / 2
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if pw(mid) >= target {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+		return err == nil && p >= target
+	})
 }
 
 // LabelsPlan answers "how many ground-truth labels for a corrected success

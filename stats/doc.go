@@ -7,7 +7,7 @@
 // be undefined on their input return NaN, which callers render as null.
 //
 //   - Proportions and sample size: Wilson, WilsonHalfWidth,
-//     NegativesForHalfWidth, NormalQuantile, NormalCDF, TwoProportionZ,
+//     NegativesForHalfWidth, SmallestN, NormalQuantile, NormalCDF, TwoProportionZ,
 //     WelchZ, ZTest, and for clustered data MeanCR1, DiffMeansCR1,
 //     DesignEffect, ClusteredTwoProportionZ; AdjustP for families of tests.
 //   - Corrected success rates (prediction-powered inference, PPI and PPI++,
