@@ -87,24 +87,18 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 	if err != nil {
 		return out, err
 	}
-	for _, g := range groupCells(runs, func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }) {
-		row, err := alphaRow(g, opts)
-		if err != nil {
-			return out, err
+	key := func(c queries.AgreementCell) [2]string { return [2]string{c.Judge, c.Condition} }
+	for _, side := range []struct {
+		cells []queries.AgreementCell
+		rows  *[]AlphaRow
+	}{{runs, &out.Runs}, {judges, &out.Judges}} {
+		for _, g := range runsOf(side.cells, key) {
+			row, err := alphaRow(g, opts)
+			if err != nil {
+				return out, err
+			}
+			*side.rows = append(*side.rows, row)
 		}
-		row.Judge, row.Condition = g[0].Judge, g[0].Condition
-		out.Runs = append(out.Runs, row)
-	}
-	for _, g := range groupCells(judges, func(c queries.AgreementCell) [2]string { return [2]string{"", c.Condition} }) {
-		row, err := alphaRow(g, opts)
-		if err != nil {
-			return out, err
-		}
-		row.Condition = g[0].Condition
-		for _, c := range g {
-			row.Coders = max(row.Coders, c.Judges)
-		}
-		out.Judges = append(out.Judges, row)
 	}
 	if len(human) > 0 {
 		row, err := alphaRow(human, opts)
@@ -116,24 +110,26 @@ func Agreements(ctx context.Context, s AgreementEngine, opts ExtraOptions) (Agre
 	return out, ctx.Err()
 }
 
-// groupCells splits cells (ordered by their key) into runs of one key.
-func groupCells(cells []queries.AgreementCell, key func(queries.AgreementCell) [2]string) [][]queries.AgreementCell {
-	var out [][]queries.AgreementCell
-	for i, c := range cells {
-		if i == 0 || key(c) != key(cells[i-1]) {
+// runsOf splits s (ordered by key) into its runs of one key.
+func runsOf[T any, K comparable](s []T, key func(T) K) [][]T {
+	var out [][]T
+	for i, x := range s {
+		if i == 0 || key(x) != key(s[i-1]) {
 			out = append(out, nil)
 		}
-		out[len(out)-1] = append(out[len(out)-1], c)
+		out[len(out)-1] = append(out[len(out)-1], x)
 	}
 	return out
 }
 
-// alphaRow computes α of one group of per-task cells with its interval.
+// alphaRow computes α of one group of per-task cells with its interval
+// (cells of the judges query carry no judge, the others no judge count).
 func alphaRow(cells []queries.AgreementCell, opts ExtraOptions) (AlphaRow, error) {
 	ids := make([]string, len(cells))
 	per := make([]stats.Coincidences, len(cells))
-	row := AlphaRow{Tasks: len(cells)}
+	row := AlphaRow{Judge: cells[0].Judge, Condition: cells[0].Condition, Tasks: len(cells)}
 	for i, c := range cells {
+		row.Coders = max(row.Coders, c.Judges)
 		ids[i] = c.TaskID
 		m := stats.NewCoincidences(3)
 		// O holds o_ss, o_ff, o_uu, o_sf, o_su, o_fu: the symmetric matrix.

@@ -59,19 +59,18 @@ func finalMessagesHeld(ctx context.Context, s *queries.Session, jc queries.Judge
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	for i := 0; i < len(msgs); {
-		sha := msgs[i].PackSHA256
+	for _, pack := range runsOf(msgs, func(m queries.PackMessage) string { return m.PackSHA256 }) {
 		var texts []string
-		for ; i < len(msgs) && msgs[i].PackSHA256 == sha; i++ {
-			if msgs[i].Message != "" {
-				texts = append(texts, msgs[i].Message)
+		for _, m := range pack {
+			if m.Message != "" {
+				texts = append(texts, m.Message)
 			}
 		}
 		checked++
 		if len(texts) == 0 {
 			continue
 		}
-		switch hit, err := packs.Holds(sha, texts...); {
+		switch hit, err := packs.Holds(pack[0].PackSHA256, texts...); {
 		case err != nil:
 			unreadable++
 		case hit:

@@ -157,8 +157,7 @@ func paired(pairs []queries.MetricPair, mode int, policy string, bopts stats.Boo
 			ids = append(ids, p.TaskID)
 		}
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = distinct(ids)
 	n := len(ids)
 	aNum, bNum, den := make([]float64, n), make([]float64, n), make([]float64, n)
 	var out Paired

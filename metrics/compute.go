@@ -3,6 +3,7 @@ package metrics
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -64,8 +65,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	for i, c := range cells {
 		ids[i] = c.TaskID
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = distinct(ids)
 	taskIdx := make(map[string]int, len(ids))
 	for i, id := range ids {
 		taskIdx[id] = i
@@ -115,10 +115,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 			accs[k] = &rowAcc{key: k}
 		}
 	}
-	ordered := make([]*rowAcc, 0, len(accs))
-	for _, a := range accs {
-		ordered = append(ordered, a)
-	}
+	ordered := slices.Collect(maps.Values(accs))
 	slices.SortFunc(ordered, func(a, b *rowAcc) int { return compareKeys(a.key, b.key, opts.By) })
 	rows, err := finishRows(ordered, ids, opts, &rep)
 	if err != nil {

@@ -58,10 +58,7 @@ func fromSums(s *[nCols]float64, out *[bootMetrics]float64) {
 	out[7] = div(s[colUnc], s[colEps])
 	out[8] = div(s[colParse], s[colRuns])
 	out[9] = kappaOf(tp, fp, fn, tn)
-	out[10] = math.NaN()
-	if s[colElig] > 0 {
-		out[10] = fleiss(1, s[colFleissP]/s[colElig], s[colFSucc], s[colFFail], s[colFUnc])
-	}
+	out[10] = fleiss(s[colElig], s[colFleissP], s[colFSucc], s[colFFail], s[colFUnc])
 	out[11] = div(tp+tn, n)
 }
 
@@ -220,15 +217,6 @@ func wilsonMetric(k, n int, alpha float64) Metric {
 	return m
 }
 
-// ratioMetric returns num/den without a Wilson interval.
-func ratioMetric(num, den int) Metric {
-	m := undefined(false)
-	if den > 0 {
-		m.Value = float64(num) / float64(den)
-	}
-	return m
-}
-
 // finishRows computes every metric of every row: point estimates and
 // Wilson intervals from the totals, bootstrap intervals from the per-task
 // tallies with tasks (ids) as clusters (bootstrapRows). Rows holding fewer
@@ -253,20 +241,19 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		r.NRuns, r.NParseError = t.runs, t.parse
 		r.NEligible, r.NAgree = t.eligible, t.agree
 		r.NTasks = len(a.tasks)
-		for _, d := range ratioDefs() {
-			m := d.field(r)
-			if d.wilson {
-				*m = wilsonMetric(d.num(t), d.den(t), opts.Alpha)
-			} else {
-				*m = ratioMetric(d.num(t), d.den(t))
+		// Point estimates: the bootstrap's formulas (fromSums) on the totals.
+		var vals [bootMetrics]float64
+		cols := tallyCols(t)
+		fromSums(&cols, &vals)
+		props := proportions(t)
+		for m, target := range rowMetrics(r) {
+			k, n := props[m][0], props[m][1]
+			*target = undefined(n >= 0)
+			target.Value = vals[m]
+			if n > 0 {
+				target.Wilson[0], target.Wilson[1] = stats.Wilson(k, n, opts.Alpha)
 			}
 		}
-		r.Kappa = undefined(false)
-		if r.NPos > 0 && r.NNeg > 0 { // κ is 0 by construction when the GT is constant
-			r.Kappa.Value = stats.CohenKappa(t.tp, t.fp, t.fn, t.tn)
-		}
-		r.FleissKappa = undefined(false)
-		r.FleissKappa.Value = fleiss(t.eligible, t.fleissP, float64(t.fvSucc), float64(t.fvFail), float64(t.fvUnc))
 		if len(a.tasks) < 2 || len(ids) < 2 {
 			few++
 			continue

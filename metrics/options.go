@@ -88,16 +88,14 @@ func (o Options) withDefaults() (Options, error) {
 	o.Source, o.UncertainPolicy = cmp.Or(o.Source, schema.SourceNatural), cmp.Or(o.UncertainPolicy, UncertainFailure)
 	o.Alpha, o.Resamples, o.Seed = cmp.Or(o.Alpha, 0.05), cmp.Or(o.Resamples, 2000), cmp.Or(o.Seed, DefaultSeed)
 	o.GT, o.Q = cmp.Or(o.GT, queries.GTVerifier), cmp.Or(o.Q, 0.05)
-	switch o.GT {
-	case queries.GTVerifier, queries.GTHuman, queries.GTAny:
-	default:
+	if !slices.Contains([]string{queries.GTVerifier, queries.GTHuman, queries.GTAny}, o.GT) {
 		return o, fmt.Errorf("%w: --gt %q: want verifier, human or any", ErrBadOption, o.GT)
 	}
 	if !slices.Contains(schema.Sources, o.Source) {
 		return o, fmt.Errorf("%w: source %q: want one of %s", ErrBadOption, o.Source, strings.Join(schema.Sources, ", "))
 	}
-	if err := checkPolicy(o.UncertainPolicy); err != nil {
-		return o, err
+	if !slices.Contains([]string{UncertainFailure, UncertainSuccess, UncertainExclude}, o.UncertainPolicy) {
+		return o, fmt.Errorf("%w: uncertain policy %q: want failure, success or exclude", ErrBadOption, o.UncertainPolicy)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return o, fmt.Errorf("%w: alpha %v: must be in (0, 1)", ErrBadOption, o.Alpha)
@@ -116,9 +114,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	var by []string
 	for _, b := range o.By {
-		switch b {
-		case ByCategory, BySource, ByHardness, ByTask, ByAgent:
-		default:
+		if !slices.Contains([]string{ByCategory, BySource, ByHardness, ByTask, ByAgent}, b) {
 			return o, fmt.Errorf("%w: --by %q: want category, source, hardness, task or agent", ErrBadOption, b)
 		}
 		if !slices.Contains(by, b) {
@@ -127,14 +123,6 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.By = by
 	return o, nil
-}
-
-func checkPolicy(p string) error {
-	switch p {
-	case UncertainFailure, UncertainSuccess, UncertainExclude:
-		return nil
-	}
-	return fmt.Errorf("%w: uncertain policy %q: want failure, success or exclude", ErrBadOption, p)
 }
 
 // Errors of bad input: a cmd maps them to usage errors.

@@ -68,18 +68,12 @@ type PowerPlan struct {
 func PlanPower(o PowerOptions) (PowerPlan, error) {
 	o.Alpha, o.Sims, o.Seed = cmp.Or(o.Alpha, 0.05), cmp.Or(o.Sims, 2000), cmp.Or(o.Seed, DefaultSeed)
 	p, err := stats.PairedPower(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha, o.Sims, o.Seed)
-	if errors.Is(err, stats.ErrStopped) {
-		return PowerPlan{}, err
-	}
 	if err != nil {
-		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return PowerPlan{}, badOption(err)
 	}
 	exact, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, o.N, o.Discordance, o.Alpha)
-	if errors.Is(err, stats.ErrStopped) {
-		return PowerPlan{}, err
-	}
 	if err != nil {
-		return PowerPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return PowerPlan{}, badOption(err)
 	}
 	disc := o.Discordance
 	if disc == 0 {
@@ -98,34 +92,24 @@ func PlanPower(o PowerOptions) (PowerPlan, error) {
 	return out, nil
 }
 
+// badOption marks a planning function's error as ErrBadOption, unless it
+// is stats.ErrStopped.
+func badOption(err error) error {
+	if errors.Is(err, stats.ErrStopped) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrBadOption, err)
+}
+
 // nForPower returns the smallest n with exact power >= target, by doubling
-// then bisection (power is close to monotone in n; the exact McNemar test's
-// discreteness can make it dip slightly), or 0 beyond 2^16.
+// then bisection (stats.SmallestN; power is close to monotone in n: the
+// exact McNemar test's discreteness can make it dip slightly), or 0 beyond
+// 2^16.
 func nForPower(o PowerOptions, target float64) int {
-	pw := func(n int) float64 {
+	return stats.SmallestN(1<<16, func(n int) bool {
 		p, err := stats.PairedPowerExact(o.Stop, o.FPRA, o.FPRB, n, o.Discordance, o.Alpha)
-		if err != nil {
-			return 0
-		}
-		return p
-	}
-	hi := 1
-	for pw(hi) < target {
-		if hi >= 1<<16 {
-			return 0
-		}
-		hi *= 2
-	}
-	lo := hi / 2
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if pw(mid) >= target {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+		return err == nil && p >= target
+	})
 }
 
 // LabelsPlan answers "how many ground-truth labels for a corrected success
@@ -155,7 +139,7 @@ func PlanLabels(a stats.PPIAgreement, halfWidth, alpha float64, episodes int) (L
 	alpha = cmp.Or(alpha, 0.05)
 	p, err := stats.PPILabelsForHalfWidth(a, halfWidth, alpha, episodes)
 	if err != nil {
-		return LabelsPlan{}, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return LabelsPlan{}, badOption(err)
 	}
 	count := func(n int) *int {
 		if n == 0 {

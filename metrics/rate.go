@@ -76,12 +76,7 @@ type RateEstimate struct {
 
 // MixTest compares the task (or agent) mix of labelled and unlabelled
 // episodes (stats.CompareMix).
-type MixTest struct {
-	TV        float64
-	ChiSquare float64
-	DF        int
-	P         float64
-}
+type MixTest stats.MixDifference
 
 // RateRow is the corrected success rate of one agent (or AllAgents) under
 // one judge and condition.
@@ -159,18 +154,25 @@ func Rate(ctx context.Context, e RateEngine, opts RateOptions) (RateReport, erro
 		return RateReport{}, err
 	}
 	rep := RateReport{Options: o, Prediction: o.prediction()}
-	groups := groupRateCells(cells, o.ByAgent)
-	for _, g := range groups {
+	// One row per judge × condition and agent (cells are ordered by judge,
+	// condition, agent, task), or per judge × condition with AllAgents.
+	keyOf := func(c queries.RateCell) [3]string {
+		if o.ByAgent {
+			return [3]string{c.Judge, c.Condition, c.Agent}
+		}
+		return [3]string{c.Judge, c.Condition, AllAgents}
+	}
+	for _, g := range runsOf(cells, keyOf) {
 		if ctx.Err() != nil {
 			return RateReport{}, ctx.Err()
 		}
-		row, warns, err := rateRow(g, o)
+		row, warns, err := rateRow(g, keyOf(g[0])[2], o)
 		if err != nil {
 			return RateReport{}, err
 		}
 		if row.Labelled+row.Unlabelled == 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s@%s %s: no episode has a prediction (%d left out): %s",
-				g.judge, g.condition, g.agent, row.LeftOut, noPredictionHint(o)))
+				row.Judge, row.Condition, row.Agent, row.LeftOut, noPredictionHint(o)))
 			continue
 		}
 		rep.Rows = append(rep.Rows, row)
@@ -200,15 +202,9 @@ func keepJudgeConditions(cells []queries.RateCell, judges, conditions []string) 
 		haveJ, haveC = append(haveJ, c.Judge), append(haveC, c.Condition)
 	}
 	haveJ, haveC = distinct(haveJ), distinct(haveC)
-	for _, want := range []struct {
-		flag        string
-		asked, have []string
-	}{{"judge", judges, haveJ}, {"condition", conditions, haveC}} {
-		for _, a := range want.asked {
-			if !slices.Contains(want.have, a) {
-				return nil, fmt.Errorf("%w: --%s %q: the lake has %s", ErrUnknown, want.flag, a, strings.Join(want.have, ", "))
-			}
-		}
+	if err := cmp.Or(known(judges, haveJ, "--judge %q: the lake has %s"),
+		known(conditions, haveC, "--condition %q: the lake has %s")); err != nil {
+		return nil, err
 	}
 	return slices.DeleteFunc(cells, func(c queries.RateCell) bool {
 		return len(judges) > 0 && !slices.Contains(judges, c.Judge) ||
@@ -216,39 +212,16 @@ func keepJudgeConditions(cells []queries.RateCell, judges, conditions []string) 
 	}), nil
 }
 
-// rateGroup is the cells of one row.
-type rateGroup struct {
-	judge, condition, agent string
-	cells                   []queries.RateCell
-}
-
-// groupRateCells splits cells (ordered by judge, condition, agent, task)
-// into rows: one per agent, or one per judge × condition with AllAgents.
-func groupRateCells(cells []queries.RateCell, byAgent bool) []rateGroup {
-	var out []rateGroup
-	for _, c := range cells {
-		agent := AllAgents
-		if byAgent {
-			agent = c.Agent
-		}
-		if n := len(out); n == 0 || out[n-1].judge != c.Judge || out[n-1].condition != c.Condition || out[n-1].agent != agent {
-			out = append(out, rateGroup{judge: c.Judge, condition: c.Condition, agent: agent})
-		}
-		out[len(out)-1].cells = append(out[len(out)-1].cells, c)
-	}
-	return out
-}
-
 // rateRow computes one row: its clusters are the tasks (cells of several
 // agents on one task are summed into one cluster).
-func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
-	row := RateRow{Agent: g.agent, Judge: g.judge, Condition: g.condition}
+func rateRow(cells []queries.RateCell, agent string, o RateOptions) (RateRow, []string, error) {
+	row := RateRow{Agent: agent, Judge: cells[0].Judge, Condition: cells[0].Condition}
 	byTask := map[string]int{}
 	var ids []string
 	var sums []stats.PPISums
 	agentN := map[string][2]float64{}
 	var total stats.PPISums
-	for _, c := range g.cells {
+	for _, c := range cells {
 		i, ok := byTask[c.TaskID]
 		if !ok {
 			i = len(ids)
@@ -279,8 +252,8 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 	for _, s := range sums {
 		la, ua = append(la, s.N), append(ua, s.NU)
 	}
-	row.TaskMix = mixTest(la, ua)
-	name := fmt.Sprintf("%s@%s %s", g.judge, g.condition, g.agent)
+	row.TaskMix = MixTest(stats.CompareMix(la, ua))
+	name := fmt.Sprintf("%s@%s %s", row.Judge, row.Condition, agent)
 	var warns []string
 	warn := func(what string, m MixTest) {
 		if m.P < MixAlarmP {
@@ -289,12 +262,12 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 		}
 	}
 	warn("task", row.TaskMix)
-	if g.agent == AllAgents && len(agentN) > 1 {
+	if agent == AllAgents && len(agentN) > 1 {
 		var la, ua []float64
 		for _, ag := range slices.Sorted(maps.Keys(agentN)) {
 			la, ua = append(la, agentN[ag][0]), append(ua, agentN[ag][1])
 		}
-		m := mixTest(la, ua)
+		m := MixTest(stats.CompareMix(la, ua))
 		row.AgentMix = &m
 		warn("agent", m)
 	}
@@ -312,9 +285,4 @@ func rateRow(g rateGroup, o RateOptions) (RateRow, []string, error) {
 
 func estimate(e stats.PPIEstimate, tuned bool) RateEstimate {
 	return RateEstimate{Value: e.Value, CI: [2]float64{e.Lo, e.Hi}, Boot: [2]float64{math.NaN(), math.NaN()}, Lambda: e.Lambda, HasLambda: tuned}
-}
-
-func mixTest(a, b []float64) MixTest {
-	m := stats.CompareMix(a, b)
-	return MixTest{TV: m.TV, ChiSquare: m.ChiSquare, DF: m.DF, P: m.P}
 }

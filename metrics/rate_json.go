@@ -18,21 +18,19 @@ type rateEstimateJSON struct {
 func (e RateEstimate) MarshalJSON() ([]byte, error) {
 	out := rateEstimateJSON{Value: jsonNum(e.Value), CI: pair(e.CI), Boot: pair(e.Boot)}
 	if e.HasLambda {
-		l := jsonNum(e.Lambda)
-		out.Lambda = &l
+		out.Lambda = (*jsonNum)(&e.Lambda)
 	}
 	return json.Marshal(out)
 }
 
-type mixJSON struct {
-	TV        jsonNum `json:"tv"`
-	ChiSquare jsonNum `json:"chi2"`
-	DF        int     `json:"df"`
-	P         jsonNum `json:"p"`
-}
-
-func (m MixTest) json() mixJSON {
-	return mixJSON{TV: jsonNum(m.TV), ChiSquare: jsonNum(m.ChiSquare), DF: m.DF, P: jsonNum(m.P)}
+// MarshalJSON writes {"tv", "chi2", "df", "p"}, null for undefined numbers.
+func (m MixTest) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		TV        jsonNum `json:"tv"`
+		ChiSquare jsonNum `json:"chi2"`
+		DF        int     `json:"df"`
+		P         jsonNum `json:"p"`
+	}{jsonNum(m.TV), jsonNum(m.ChiSquare), m.DF, jsonNum(m.P)})
 }
 
 // MarshalJSON writes the documented row of trustlake rate --json.
@@ -50,14 +48,10 @@ func (r RateRow) MarshalJSON() ([]byte, error) {
 		PPI             RateEstimate `json:"ppi"`
 		PPITuned        RateEstimate `json:"ppi_tuned"`
 		EffectiveLabels jsonNum      `json:"effective_labels"`
-		TaskMix         mixJSON      `json:"task_mix"`
-		AgentMix        *mixJSON     `json:"agent_mix,omitempty"`
+		TaskMix         MixTest      `json:"task_mix"`
+		AgentMix        *MixTest     `json:"agent_mix,omitempty"`
 	}{r.Agent, r.Judge, r.Condition, r.Labelled, r.Unlabelled, r.LeftOut, r.Tasks,
-		r.JudgeOnly, r.GTOnly, r.PPI, r.PPITuned, jsonNum(r.EffectiveLabels), r.TaskMix.json(), nil}
-	if r.AgentMix != nil {
-		m := r.AgentMix.json()
-		out.AgentMix = &m
-	}
+		r.JudgeOnly, r.GTOnly, r.PPI, r.PPITuned, jsonNum(r.EffectiveLabels), r.TaskMix, r.AgentMix}
 	return json.Marshal(out)
 }
 
@@ -82,11 +76,6 @@ type rateParams struct {
 // "warnings"}.
 func (r RateReport) MarshalJSON() ([]byte, error) {
 	o := r.Options
-	var thr *jsonNum
-	if o.Threshold != nil {
-		t := jsonNum(*o.Threshold)
-		thr = &t
-	}
 	by := []string{}
 	if o.ByAgent {
 		by = append(by, ByAgent)
@@ -102,8 +91,8 @@ func (r RateReport) MarshalJSON() ([]byte, error) {
 		Rows       []RateRow  `json:"rows"`
 		Warnings   []string   `json:"warnings"`
 	}{
-		Params: rateParams{nonNil(o.Judges), nonNil(o.Conditions), by, o.Source, o.GT, o.UncertainPolicy, pred, thr,
-			o.Lambda, o.Alpha, o.Resamples, o.Seed, MixAlarmP},
+		Params: rateParams{nonNil(o.Judges), nonNil(o.Conditions), by, o.Source, o.GT, o.UncertainPolicy, pred,
+			(*jsonNum)(o.Threshold), o.Lambda, o.Alpha, o.Resamples, o.Seed, MixAlarmP},
 		Assumption: RateAssumption,
 		Prediction: r.Prediction,
 		Rows:       nonNil(r.Rows),

@@ -41,15 +41,9 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		conds = append(conds, jc.Condition)
 	}
 	judges, conds = distinct(judges), distinct(conds)
-	for _, j := range opts.Judges {
-		if !slices.Contains(judges, j) {
-			return nil, fmt.Errorf("%w: judge %q is not in the lake; judges: %s", ErrUnknown, j, strings.Join(judges, ", "))
-		}
-	}
-	for _, c := range opts.Conditions {
-		if !slices.Contains(conds, c) {
-			return nil, fmt.Errorf("%w: condition %q is not in the lake; conditions: %s", ErrUnknown, c, strings.Join(conds, ", "))
-		}
+	if err := cmp.Or(known(opts.Judges, judges, "judge %q is not in the lake; judges: %s"),
+		known(opts.Conditions, conds, "condition %q is not in the lake; conditions: %s")); err != nil {
+		return nil, err
 	}
 	keepJC := func(jc queries.JudgeCondition) bool {
 		return (len(opts.Judges) == 0 || slices.Contains(opts.Judges, jc.Judge)) &&
@@ -114,17 +108,23 @@ func selectCells(cells []queries.MetricCell, opts Options, rep *Report) ([]queri
 		return nil, fmt.Errorf("%w: no %s episode with ground truth was judged; sources present: %s (choose one with --source)",
 			ErrNoGroundTruth, opts.Source, strings.Join(have, ", "))
 	}
+	var kept, keptConds []string
 	for _, jc := range jcs {
-		if skipped[jc] {
-			continue
-		}
-		if !slices.Contains(rep.Params.Judges, jc.Judge) {
-			rep.Params.Judges = append(rep.Params.Judges, jc.Judge)
-		}
-		if !slices.Contains(rep.Params.Conditions, jc.Condition) {
-			rep.Params.Conditions = append(rep.Params.Conditions, jc.Condition)
+		if !skipped[jc] {
+			kept, keptConds = append(kept, jc.Judge), append(keptConds, jc.Condition)
 		}
 	}
-	slices.Sort(rep.Params.Conditions)
+	rep.Params.Judges, rep.Params.Conditions = distinct(kept), distinct(keptConds)
 	return out, nil
+}
+
+// known fails with ErrUnknown on the first name of asked that have lacks:
+// msg formats that name and the list of have.
+func known(asked, have []string, msg string) error {
+	for _, a := range asked {
+		if !slices.Contains(have, a) {
+			return fmt.Errorf("%w: "+msg, ErrUnknown, a, strings.Join(have, ", "))
+		}
+	}
+	return nil
 }

@@ -49,11 +49,11 @@ func (t *tally) addCell(c *queries.MetricCell, policy string) {
 // n is the number of episodes in the confusion matrix.
 func (t *tally) n() int { return t.tp + t.fp + t.tn + t.fn }
 
-// fleiss returns Fleiss' κ across runs from the pooled sums: P̄ is the mean
-// observed agreement of the eligible episodes and Pe the chance agreement
+// fleiss returns Fleiss' κ across runs from the pooled sums: P̄ = sumP /
+// eligible is the mean observed agreement of the eligible episodes and Pe the chance agreement
 // from the pooled verdict shares, as in stats.FleissKappa. NaN when no
 // episode has two valid runs or all runs give one verdict.
-func fleiss(eligible int, sumP float64, succ, fail, unc float64) float64 {
+func fleiss(eligible, sumP, succ, fail, unc float64) float64 {
 	total := succ + fail + unc
 	if eligible == 0 || total == 0 {
 		return math.NaN()
@@ -65,29 +65,13 @@ func fleiss(eligible int, sumP float64, succ, fail, unc float64) float64 {
 	if pe >= 1 {
 		return math.NaN()
 	}
-	return (sumP/float64(eligible) - pe) / (1 - pe)
+	return (sumP/eligible - pe) / (1 - pe)
 }
 
-// ratioDef is one proportion-like metric as Σ num / Σ den over tasks.
-type ratioDef struct {
-	num, den func(t *tally) int
-	wilson   bool
-	field    func(r *Row) *Metric
-}
-
-// ratioDefs lists the ratio metrics of a row (all but κ and Fleiss' κ).
-func ratioDefs() []ratioDef {
-	return []ratioDef{
-		{func(t *tally) int { return t.fp }, func(t *tally) int { return t.fp + t.tn }, true, func(r *Row) *Metric { return &r.FPR }},
-		{func(t *tally) int { return t.fp }, func(t *tally) int { return t.fp + t.tp }, true, func(r *Row) *Metric { return &r.FDR }},
-		{func(t *tally) int { return t.tp }, func(t *tally) int { return t.tp + t.fn }, true, func(r *Row) *Metric { return &r.TPR }},
-		{func(t *tally) int { return t.tp + t.fp }, (*tally).n, true, func(r *Row) *Metric { return &r.JudgeSuccessRate }},
-		{func(t *tally) int { return t.tp + t.fn }, (*tally).n, true, func(r *Row) *Metric { return &r.GTSuccessRate }},
-		// Judge minus GT success rate = (FP − FN) / n.
-		{func(t *tally) int { return t.fp - t.fn }, (*tally).n, false, func(r *Row) *Metric { return &r.Inflation }},
-		{func(t *tally) int { return t.agree }, func(t *tally) int { return t.eligible }, true, func(r *Row) *Metric { return &r.SelfConsistency }},
-		{func(t *tally) int { return t.unc }, func(t *tally) int { return t.eps }, true, func(r *Row) *Metric { return &r.UncertainRate }},
-		{func(t *tally) int { return t.parse }, func(t *tally) int { return t.runs }, true, func(r *Row) *Metric { return &r.ParseErrorRate }},
-		{func(t *tally) int { return t.tp + t.tn }, (*tally).n, true, func(r *Row) *Metric { return &r.Accuracy }},
-	}
+// proportions returns, per metric of rowMetrics, the counts k/n of a
+// proportion (which has a Wilson interval); n is -1 for the others.
+func proportions(t *tally) [bootMetrics][2]int {
+	n, none := t.n(), [2]int{0, -1}
+	return [bootMetrics][2]int{{t.fp, t.fp + t.tn}, {t.fp, t.fp + t.tp}, {t.tp, t.tp + t.fn}, {t.tp + t.fp, n},
+		{t.tp + t.fn, n}, none, {t.agree, t.eligible}, {t.unc, t.eps}, {t.parse, t.runs}, none, none, {t.tp + t.tn, n}}
 }

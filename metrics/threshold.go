@@ -61,44 +61,31 @@ type ThresholdReport struct {
 // the episode scores with a bootstrap interval. An episode's score is the
 // mean of its runs' scores.
 func Threshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (ThresholdReport, error) {
-	b, err := prepareThreshold(ctx, s, opts)
-	if err != nil {
-		return ThresholdReport{}, err
-	}
-	if err := b.run(); err != nil {
-		return ThresholdReport{}, err
-	}
-	return *b.out, nil
-}
-
-// prepareThreshold is Threshold up to its bootstrap: every figure but the
-// bootstrap intervals, and what the bootstrap needs.
-func prepareThreshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions) (*thresholdBoot, error) {
 	mo, err := Options{Source: opts.Source, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed}.withDefaults()
 	if err != nil {
-		return nil, err
+		return ThresholdReport{}, err
 	}
 	mo.stop = ctx.Done()
 	if !(opts.TargetFPR >= 0 && opts.TargetFPR <= 1) {
-		return nil, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
+		return ThresholdReport{}, fmt.Errorf("%w: --fpr-target %v: must be in [0, 1]", ErrBadOption, opts.TargetFPR)
 	}
 	opts.Folds = cmp.Or(opts.Folds, 5)
 	if opts.Folds < 2 {
-		return nil, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
+		return ThresholdReport{}, fmt.Errorf("%w: --folds %d: need at least 2", ErrBadOption, opts.Folds)
 	}
 	zero := 0.0
 	if _, err := prepare(ctx, s); err != nil {
-		return nil, err
+		return ThresholdReport{}, err
 	}
 	if err := checkJudgeConditions(ctx, s, &zero, opts.Judge); err != nil {
-		return nil, err
+		return ThresholdReport{}, err
 	}
 	scores, err := s.MetricsScores(ctx, opts.Judge, mo.Source)
 	if err != nil {
-		return nil, err
+		return ThresholdReport{}, err
 	}
 	if len(scores) == 0 {
-		return nil, fmt.Errorf("%w: %s has no scored %s episode with ground truth (threshold needs a score-only judge such as a reward model)",
+		return ThresholdReport{}, fmt.Errorf("%w: %s has no scored %s episode with ground truth (threshold needs a score-only judge such as a reward model)",
 			ErrNoGroundTruth, opts.Judge, mo.Source)
 	}
 	out := ThresholdReport{Judge: opts.Judge.Judge, Condition: opts.Judge.Condition, Source: mo.Source,
@@ -114,30 +101,39 @@ func prepareThreshold(ctx context.Context, s ScoreEngine, opts ThresholdOptions)
 	}
 	cf, err := stats.CrossFitThreshold(items, stats.CrossFitOptions{TargetFPR: opts.TargetFPR, Folds: opts.Folds, Seed: mo.Seed})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
+		return ThresholdReport{}, fmt.Errorf("%w: %s: %v", ErrBadOption, opts.Judge, err)
 	}
 	out.Threshold, out.FoldThresholds = cf.Threshold, cf.FoldThresholds
 	out.TP, out.FP, out.TN, out.FN = cf.TP, cf.FP, cf.TN, cf.FN
 	out.NTasks = len(cf.FoldOf)
 	out.HeldOutFPR = wilsonMetric(cf.FP, cf.FP+cf.TN, mo.Alpha)
 	out.HeldOutTPR = wilsonMetric(cf.TP, cf.TP+cf.FN, mo.Alpha)
-	return newThresholdBoot(out, items, cf, mo), nil
+	if err := thresholdIntervals(&out, items, cf, mo); err != nil {
+		return ThresholdReport{}, err
+	}
+	return out, nil
 }
 
-// thresholdBoot is a threshold report before its task-cluster bootstrap
-// intervals (held-out rates with the fold thresholds kept fixed, and the
-// ROC AUC): the per-task held-out counts and the AUC's pairs.
-type thresholdBoot struct {
-	out              *ThresholdReport
-	mo               Options
-	ids              []string // tasks, sorted
-	fp, neg, tp, pos []float64
-	pairs            *aucPairs
+// Thresholds is Threshold for several judges at once, each on its own
+// goroutine: errs[i] is Threshold's error for opts[i], reports[i] its
+// report otherwise.
+func Thresholds(ctx context.Context, s ScoreEngine, opts []ThresholdOptions) (reports []ThresholdReport, errs []error) {
+	reports, errs = make([]ThresholdReport, len(opts)), make([]error, len(opts))
+	var wg sync.WaitGroup
+	for i, o := range opts {
+		wg.Go(func() { reports[i], errs[i] = Threshold(ctx, s, o) })
+	}
+	wg.Wait()
+	return reports, errs
 }
 
-// newThresholdBoot sets out's AUC and ROC curve and returns what its
-// bootstrap needs.
-func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) *thresholdBoot {
+// thresholdIntervals sets out's ROC AUC and curve, and the task-cluster
+// bootstrap intervals of the held-out rates (the fold thresholds kept
+// fixed) and of the AUC, all three from one pass over the resamples
+// (stats.ClusterCounts: the draws of stats.BootstrapRatios and
+// stats.ClusterBootstrap, each statistic summed as those sum it) with
+// scratch space per worker.
+func thresholdIntervals(out *ThresholdReport, items []stats.Scored, cf stats.CrossFit, mo Options) error {
 	ids := slices.Sorted(maps.Keys(cf.FoldOf))
 	index := map[string]int{}
 	for i, id := range ids {
@@ -176,54 +172,21 @@ func newThresholdBoot(out ThresholdReport, items []stats.Scored, cf stats.CrossF
 	pairs := newAUCPairsOf(items, itemTask, n) // the AUC of every resample
 	if n < 2 {
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
-	}
-	return &thresholdBoot{out: &out, mo: mo, ids: ids, fp: fp, neg: neg, tp: tp, pos: pos, pairs: pairs}
-}
-
-// setIntervals sets the three intervals from vals: R resamples of the
-// held-out FPR, then of the TPR, then of the AUC.
-func (b *thresholdBoot) setIntervals(vals []float64) {
-	R := len(vals) / 3
-	for k, m := range []*Metric{&b.out.HeldOutFPR, &b.out.HeldOutTPR, &b.out.AUC} {
-		m.Boot = bounds(stats.Percentiles(vals[k*R:(k+1)*R], b.mo.Alpha)) // NaNs when every resample is undefined
-	}
-}
-
-// Thresholds is Threshold for several judges at once, each on its own
-// goroutine: errs[i] is Threshold's error for opts[i], reports[i] its
-// report otherwise.
-func Thresholds(ctx context.Context, s ScoreEngine, opts []ThresholdOptions) (reports []ThresholdReport, errs []error) {
-	reports, errs = make([]ThresholdReport, len(opts)), make([]error, len(opts))
-	var wg sync.WaitGroup
-	for i, o := range opts {
-		wg.Go(func() { reports[i], errs[i] = Threshold(ctx, s, o) })
-	}
-	wg.Wait()
-	return reports, errs
-}
-
-// run adds the bootstrap intervals to the held-out rates and the ROC AUC,
-// all three from one pass over the resamples (stats.ClusterCounts: the
-// draws of stats.BootstrapRatios and stats.ClusterBootstrap, each statistic
-// summed as those sum it) with scratch space per worker.
-func (b *thresholdBoot) run() error {
-	n := len(b.ids)
-	if n < 2 {
 		return nil
 	}
-	bopts := b.mo.boot(b.mo.Workers)
+	bopts := mo.boot(mo.Workers)
 	workers := bopts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	R := b.mo.Resamples
+	R := mo.Resamples
 	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
 	type scratch struct {
 		w     []float64
 		drawn []int
 	}
 	per := make([]scratch, workers)
-	err := stats.ClusterCounts(b.ids, bopts, func(worker, r int, counts []int) {
+	err := stats.ClusterCounts(ids, bopts, func(worker, r int, counts []int) {
 		sc := &per[worker]
 		if sc.w == nil {
 			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)
@@ -232,12 +195,14 @@ func (b *thresholdBoot) run() error {
 		for i, c := range counts {
 			w[i] = float64(c)
 		}
-		vals[r], vals[R+r] = stats.WeightedRatio(b.fp, b.neg, w), stats.WeightedRatio(b.tp, b.pos, w)
-		vals[2*R+r] = b.pairs.weighted(w, sc.drawn)
+		vals[r], vals[R+r] = stats.WeightedRatio(fp, neg, w), stats.WeightedRatio(tp, pos, w)
+		vals[2*R+r] = pairs.weighted(w, sc.drawn)
 	})
 	if err != nil {
 		return fmt.Errorf("bootstrap threshold: %w", err)
 	}
-	b.setIntervals(vals)
+	for k, m := range []*Metric{&out.HeldOutFPR, &out.HeldOutTPR, &out.AUC} {
+		m.Boot = bounds(stats.Percentiles(vals[k*R:(k+1)*R], mo.Alpha)) // NaNs when every resample is undefined
+	}
 	return nil
 }

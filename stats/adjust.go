@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -34,15 +35,7 @@ func AdjustP(method string, p []float64) ([]float64, error) {
 		}
 	}
 	// Stable order: ties keep their input order.
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(p[a], p[b]) })
 	m := float64(len(idx))
 	switch method {
 	case AdjustNone:

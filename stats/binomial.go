@@ -2,29 +2,6 @@ package stats
 
 import "math"
 
-// Binomial returns the binomial coefficient C(n, k) as a float64. It is 0
-// when k < 0 or k > n (including n < 0), exact while the result is below
-// 2^53 / n, correctly rounded to within a few ulps beyond that, and +Inf when
-// the result overflows float64 (for example C(2000, 1000)).
-func Binomial(n, k int) float64 {
-	if k < 0 || n < 0 || k > n {
-		return 0
-	}
-	if k > n-k {
-		k = n - k
-	}
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		// After step i, r == C(n-k+i, i): an integer, so the product is exact
-		// while it stays below 2^53.
-		r = r * float64(n-k+i) / float64(i)
-		if math.IsInf(r, 1) {
-			return r
-		}
-	}
-	return r
-}
-
 // logBinomial returns log C(n, k) for 0 <= k <= n.
 func logBinomial(n, k int) float64 {
 	a, _ := math.Lgamma(float64(n) + 1)

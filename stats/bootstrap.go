@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -43,12 +44,7 @@ func stopped(stop <-chan struct{}) bool {
 
 // withDefaults fills zero fields and validates the rest.
 func (o BootstrapOptions) withDefaults() (BootstrapOptions, error) {
-	if o.Resamples == 0 {
-		o.Resamples = DefaultResamples
-	}
-	if o.Alpha == 0 {
-		o.Alpha = DefaultAlpha
-	}
+	o.Resamples, o.Alpha = cmp.Or(o.Resamples, DefaultResamples), cmp.Or(o.Alpha, DefaultAlpha)
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}

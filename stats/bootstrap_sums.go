@@ -45,8 +45,12 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 	offs := make([]int, len(groups)+1) // group g's values are offs[g]:offs[g+1] of a resample's
 	var est []float64
 	for g, gr := range groups {
+		sums := make([]float64, len(gr.Cols))
+		for c, col := range gr.Cols {
+			sums[c] = SumDot(nil, col)
+		}
 		est = slices.Grow(est, gr.Values)[:offs[g]+gr.Values]
-		gr.Eval(groupSums(gr, nil, nil), est[offs[g]:])
+		gr.Eval(sums, est[offs[g]:])
 		offs[g+1] = len(est)
 	}
 	R := opts.Resamples
@@ -86,20 +90,6 @@ func BootstrapSums(ids []string, groups []SumGroup, opts BootstrapOptions) ([][]
 		out[g] = all[offs[g]:offs[g+1]:offs[g+1]]
 	}
 	return out, nil
-}
-
-// groupSums returns the sums of gr's columns with multiplicities w (nil:
-// each cluster once), in buf.
-func groupSums(gr SumGroup, w, buf []float64) []float64 {
-	buf = slices.Grow(buf[:0], len(gr.Cols))[:len(gr.Cols)]
-	for c, col := range gr.Cols {
-		if w == nil {
-			buf[c] = SumDot(nil, col)
-		} else {
-			buf[c] = SumDot(w, col)
-		}
-	}
-	return buf
 }
 
 // SumDot returns Σ w[i]·x[i] (Σ x[i] when w is nil) with four interleaved

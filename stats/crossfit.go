@@ -42,7 +42,7 @@ type CrossFit struct {
 // split by task (seed §6.3, policy fpr_target): tasks are sorted by id,
 // shuffled with a PCG seeded from Seed and dealt round-robin into k folds,
 // so the assignment depends only on Seed and the set of task ids. For each
-// fold, ThresholdForFPR picks the threshold on the negatives of the other
+// fold, thresholdSorted picks the threshold on the negatives of the other
 // folds and the fold's episodes are counted as success when score >=
 // threshold. The result is independent of the order of items.
 //
@@ -50,10 +50,7 @@ type CrossFit struct {
 // are fewer tasks than folds, a score is NaN, or some training split has no
 // negatives.
 func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
-	if opts.Folds == 0 {
-		opts.Folds = 5
-	}
-	k := opts.Folds
+	k := cmp.Or(opts.Folds, 5)
 	if k < 2 {
 		return CrossFit{}, fmt.Errorf("cross-fit: folds %d: need at least 2", k)
 	}
@@ -83,7 +80,7 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 	}
 	// Every item's fold, looked up once; the negatives sorted once with
 	// their folds: a fold's training negatives are the sorted ones of the
-	// other folds, in order (what ThresholdForFPR sorts them into).
+	// other folds, in order (as thresholdSorted needs them).
 	fold := make([]int, len(items))
 	var neg []foldScore
 	for i, it := range items {

@@ -46,7 +46,7 @@ func TestCrossFitThreshold(t *testing.T) {
 	if got.TP+got.FN != pos || got.FP+got.TN != neg {
 		t.Errorf("held-out counts %+v do not cover %d positives and %d negatives", got, pos, neg)
 	}
-	if want := ThresholdForFPR(negScores, 0.1); got.Threshold != want {
+	if want := thresholdForFPR(negScores, 0.1); got.Threshold != want {
 		t.Errorf("Threshold = %v, want %v (chosen on all data)", got.Threshold, want)
 	}
 	// Folds are balanced by task count: 40 tasks in 4 folds of 10.
@@ -65,7 +65,7 @@ func TestCrossFitThreshold(t *testing.T) {
 				train = append(train, it.Score)
 			}
 		}
-		if want := ThresholdForFPR(train, 0.1); th != want {
+		if want := thresholdForFPR(train, 0.1); th != want {
 			t.Errorf("fold %d threshold %v, want %v", f, th, want)
 		}
 	}

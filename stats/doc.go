@@ -7,7 +7,7 @@
 // be undefined on their input return NaN, which callers render as null.
 //
 //   - Proportions and sample size: Wilson, WilsonHalfWidth,
-//     NegativesForHalfWidth, NormalQuantile, NormalCDF, TwoProportionZ,
+//     NegativesForHalfWidth, SmallestN, NormalQuantile, NormalCDF, TwoProportionZ,
 //     WelchZ, ZTest, and for clustered data MeanCR1, DiffMeansCR1,
 //     DesignEffect, ClusteredTwoProportionZ; AdjustP for families of tests.
 //   - Corrected success rates (prediction-powered inference, PPI and PPI++,
@@ -22,9 +22,9 @@
 //     independent of the number of goroutines; no state kept between
 //     calls): ClusterBootstrap, ClusterBootstrapN, ClusterCounts,
 //     BootstrapSums, BootstrapRatios, Percentiles, SumDot.
-//   - Reward-model scores and thresholds: ROCAUC, ROCCurve, ThresholdForFPR,
+//   - Reward-model scores and thresholds: ROCAUC, ROCCurve,
 //     CrossFitThreshold.
-//   - Trust Layer D4 (repeat stability): OneWayVariance, PassHatK, Binomial.
+//   - Trust Layer D4 (repeat stability): OneWayVariance, PassHatK.
 //
 // Every function is safe for concurrent use; none keeps its arguments.
 // Reference values in testdata/reference.json come from statsmodels and

@@ -53,33 +53,6 @@ func TestMcNemarExactProperties(t *testing.T) {
 	}
 }
 
-func TestBinomial(t *testing.T) {
-	cases := []struct {
-		n, k int
-		want float64
-	}{
-		{5, 2, 10},
-		{52, 5, 2598960},
-		{10, 0, 1},
-		{10, 10, 1},
-		{0, 0, 1},
-		{4, 5, 0},
-		{4, -1, 0},
-		{-3, 1, 0},
-		{60, 30, 118264581564861424},
-		{2000, 1000, math.Inf(1)},
-	}
-	for _, c := range cases {
-		if got := Binomial(c.n, c.k); got != c.want && math.Abs(got-c.want) > 4e-16*c.want {
-			t.Errorf("Binomial(%d, %d) = %v, want %v", c.n, c.k, got, c.want)
-		}
-	}
-	// Agrees with log-gamma where both are finite.
-	if got, want := Binomial(1000, 300), math.Exp(logBinomial(1000, 300)); math.Abs(got-want) > 1e-10*want {
-		t.Errorf("Binomial(1000, 300) = %v, want ≈ %v", got, want)
-	}
-}
-
 func TestBinomCDF(t *testing.T) {
 	cases := []struct {
 		c, n int

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,8 +13,9 @@ import (
 // means the smallest discordance consistent with the marginals, |fprA−fprB|
 // (one judge accepts a superset of what the other accepts). R must lie in
 // [|fprA−fprB|, min(fprA+fprB, 2−fprA−fprB)] so that all four cells are
-// probabilities.
-func pairedCells(fprA, fprB, discordance float64) (p10, p01 float64, err error) {
+// probabilities. It also checks the sample size n and the level alpha of
+// the power functions.
+func pairedCells(fprA, fprB, discordance float64, n int, alpha float64) (p10, p01 float64, err error) {
 	if !(fprA >= 0 && fprA <= 1) || !(fprB >= 0 && fprB <= 1) {
 		return 0, 0, fmt.Errorf("paired power: false-positive rates %v, %v: must be in [0, 1]", fprA, fprB)
 	}
@@ -26,21 +28,13 @@ func pairedCells(fprA, fprB, discordance float64) (p10, p01 float64, err error) 
 	if !(discordance >= math.Abs(d)-eps && discordance <= hi+eps) {
 		return 0, 0, fmt.Errorf("paired power: discordance %v: must be in [%v, %v] for rates %v and %v", discordance, math.Abs(d), hi, fprA, fprB)
 	}
-	p10 = math.Max(0, (discordance+d)/2)
-	p01 = math.Max(0, (discordance-d)/2)
-	return p10, p01, nil
-}
-
-// checkPowerArgs validates the sample size and level shared by the power
-// functions.
-func checkPowerArgs(n int, alpha float64) error {
 	if n < 1 {
-		return fmt.Errorf("paired power: n %d: need at least 1 negative", n)
+		return 0, 0, fmt.Errorf("paired power: n %d: need at least 1 negative", n)
 	}
 	if !(alpha > 0 && alpha < 1) {
-		return fmt.Errorf("paired power: alpha %v: must be in (0, 1)", alpha)
+		return 0, 0, fmt.Errorf("paired power: alpha %v: must be in (0, 1)", alpha)
 	}
-	return nil
+	return math.Max(0, (discordance+d)/2), math.Max(0, (discordance-d)/2), nil
 }
 
 // PairedPower returns the simulated power of the two-sided exact McNemar
@@ -55,16 +49,11 @@ func checkPowerArgs(n int, alpha float64) error {
 // the simulation estimates. It fails on invalid arguments, and with
 // ErrStopped soon after stop is closed (pass ctx.Done(); nil never stops).
 func PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64, sims int, seed uint64) (float64, error) {
-	p10, p01, err := pairedCells(fprA, fprB, discordance)
+	p10, p01, err := pairedCells(fprA, fprB, discordance, n, alpha)
 	if err != nil {
 		return 0, err
 	}
-	if err := checkPowerArgs(n, alpha); err != nil {
-		return 0, err
-	}
-	if sims == 0 {
-		sims = 2000
-	}
+	sims = cmp.Or(sims, 2000)
 	if sims < 0 {
 		return 0, fmt.Errorf("paired power: sims %d: must be positive", sims)
 	}
@@ -99,11 +88,8 @@ func PairedPower(stop <-chan struct{}, fprA, fprB float64, n int, discordance, a
 // n·√n log-space terms. It fails on invalid arguments, and with ErrStopped
 // soon after stop is closed (nil never stops).
 func PairedPowerExact(stop <-chan struct{}, fprA, fprB float64, n int, discordance, alpha float64) (float64, error) {
-	p10, p01, err := pairedCells(fprA, fprB, discordance)
+	p10, p01, err := pairedCells(fprA, fprB, discordance, n, alpha)
 	if err != nil {
-		return 0, err
-	}
-	if err := checkPowerArgs(n, alpha); err != nil {
 		return 0, err
 	}
 	r := p10 + p01

@@ -109,24 +109,12 @@ func PPILabelsForHalfWidth(a PPIAgreement, w, alpha float64, episodes int) (PPIL
 			return 0, math.NaN()
 		}
 		// Unlimited episodes: every λ gives c(λ)/n, so Var decreases in n.
-		hi := 1
-		for v, _ := variance(hi); v > limit; v, _ = variance(hi) {
-			if hi > 1<<40 {
-				return 0, math.NaN()
-			}
-			hi *= 2
+		n := SmallestN(1<<41, func(n int) bool { v, _ := variance(n); return v <= limit })
+		if n == 0 {
+			return 0, math.NaN()
 		}
-		lo := 0 // variance(lo) > limit, or lo = 0
-		for hi-lo > 1 {
-			mid := lo + (hi-lo)/2
-			if v, _ := variance(mid); v <= limit {
-				hi = mid
-			} else {
-				lo = mid
-			}
-		}
-		_, lam := variance(hi)
-		return hi, lam
+		_, lam := variance(n)
+		return n, lam
 	}
 	out.PPI, _ = smallest(false)
 	out.Tuned, out.Lambda = smallest(true)

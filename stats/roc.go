@@ -65,29 +65,14 @@ func ROCAUC(scores []float64, positive []bool) float64 {
 	return (rankSumPos - nPos*(nPos+1)/2) / (nPos * nNeg)
 }
 
-// ThresholdForFPR returns the smallest threshold t among the distinct
-// negative scores, and the value just above the largest one, such that the
-// share of negatives with score >= t is at most target; a score >= t then
-// counts as success. Between two consecutive negative scores the share is
-// constant, so t is the lowest cut point that keeps the false-positive rate
-// on these negatives within target; when even the largest score is too
-// frequent, t is math.Nextafter(max, +Inf) and nothing is accepted. It
-// returns NaN when negScores is empty, contains NaN, or target is outside
-// [0, 1].
-func ThresholdForFPR(negScores []float64, target float64) float64 {
-	if len(negScores) == 0 || !(target >= 0 && target <= 1) {
-		return math.NaN()
-	}
-	s := slices.Clone(negScores)
-	slices.Sort(s)
-	if math.IsNaN(s[0]) || math.IsNaN(s[len(s)-1]) {
-		return math.NaN()
-	}
-	return thresholdSorted(s, target)
-}
-
-// thresholdSorted is ThresholdForFPR of the scores s, sorted ascending,
-// without NaN, not empty, target in [0, 1].
+// thresholdSorted returns the smallest threshold t among the distinct
+// negative scores s (sorted ascending, without NaN, not empty), and the
+// value just above the largest one, such that the share of negatives with
+// score >= t is at most target (in [0, 1]); a score >= t then counts as
+// success. Between two consecutive negative scores the share is constant,
+// so t is the lowest cut point that keeps the false-positive rate on these
+// negatives within target; when even the largest score is too frequent, t
+// is math.Nextafter(max, +Inf) and nothing is accepted.
 func thresholdSorted(s []float64, target float64) float64 {
 	n := float64(len(s))
 	// Walk distinct values from the smallest; at value s[i] the share of

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -92,9 +93,9 @@ func TestThresholdForFPR(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ThresholdForFPR(c.neg, c.target)
+			got := thresholdForFPR(c.neg, c.target)
 			if math.IsNaN(c.want) != math.IsNaN(got) || (!math.IsNaN(c.want) && got != c.want) {
-				t.Errorf("ThresholdForFPR(%v, %v) = %v, want %v", c.neg, c.target, got, c.want)
+				t.Errorf("thresholdForFPR(%v, %v) = %v, want %v", c.neg, c.target, got, c.want)
 			}
 		})
 	}
@@ -119,7 +120,7 @@ func TestThresholdForFPRProperty(t *testing.T) {
 			neg[i] = math.Round(rng.NormFloat64()*10) / 10
 		}
 		target := rng.Float64() * 0.5
-		th := ThresholdForFPR(neg, target)
+		th := thresholdForFPR(neg, target)
 		if got := share(neg, th); got > target {
 			t.Fatalf("share at threshold %v is %v > target %v", th, got, target)
 		}
@@ -155,4 +156,18 @@ func TestROCCurveAreaIsAUC(t *testing.T) {
 	if ROCCurve([]float64{1}, []bool{true}) != nil {
 		t.Error("one class: want nil")
 	}
+}
+
+// thresholdForFPR is thresholdSorted of unsorted scores: NaN when they are
+// empty, contain NaN, or target is outside [0, 1].
+func thresholdForFPR(negScores []float64, target float64) float64 {
+	if len(negScores) == 0 || !(target >= 0 && target <= 1) {
+		return math.NaN()
+	}
+	s := slices.Clone(negScores)
+	slices.Sort(s)
+	if math.IsNaN(s[0]) || math.IsNaN(s[len(s)-1]) {
+		return math.NaN()
+	}
+	return thresholdSorted(s, target)
 }

@@ -61,13 +61,20 @@ func NegativesForHalfWidth(p, w, alpha float64) int {
 		return 0
 	}
 	z := zTwoSided(alpha)
-	fits := func(n int) bool {
+	return SmallestN(maxSampleSize, func(n int) bool {
 		_, half := wilson(p, float64(n), z)
 		return half <= w
-	}
+	})
+}
+
+// SmallestN returns the smallest n >= 1 with fits(n), for fits false
+// below some n and true from it on: n is doubled from 1 until it fits,
+// then bisected between the last two. It returns 0 when no power of two up
+// to limit fits.
+func SmallestN(limit int, fits func(n int) bool) int {
 	hi := 1
 	for !fits(hi) {
-		if hi >= maxSampleSize {
+		if hi >= limit {
 			return 0
 		}
 		hi *= 2
