@@ -15,7 +15,6 @@ import (
 // Sentinel errors; check them with errors.Is.
 var (
 	ErrNoTable  = errors.New("no such table")
-	ErrBadPath  = errors.New("path does not follow the lake layout")
 	ErrLocked   = errors.New("lake is locked by another writer")
 	ErrNotALake = errors.New("not a trustlake lake")
 	ErrConflict = errors.New("natural key conflict")

@@ -2,7 +2,6 @@ package lake
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"strings"
 )
@@ -22,15 +21,6 @@ func EncodePartitionValue(v string) string {
 	return b.String()
 }
 
-// DecodePartitionValue reverses EncodePartitionValue.
-func DecodePartitionValue(s string) (string, error) {
-	v, err := url.PathUnescape(s)
-	if err != nil {
-		return "", fmt.Errorf("%w: bad escape in %q", ErrBadPath, s)
-	}
-	return v, nil
-}
-
 // PartitionDir returns the folder of a partition relative to the lake root,
 // e.g. verdicts/judge=sim%3Avlm-a/condition=E2%2Bclaim.
 func PartitionDir(t Table, values []string) (string, error) {
@@ -45,34 +35,4 @@ func PartitionDir(t Table, values []string) (string, error) {
 		parts = append(parts, col+"="+EncodePartitionValue(values[i]))
 	}
 	return path.Join(parts...), nil
-}
-
-// ParsePartitionDir splits a file path relative to the lake root into its
-// table and partition values. It rejects paths that do not follow the layout.
-func ParsePartitionDir(rel string) (Table, []string, error) {
-	segs := strings.Split(path.Clean(rel), "/")
-	if len(segs) < 2 {
-		return Table{}, nil, fmt.Errorf("%w: %q", ErrBadPath, rel)
-	}
-	t, err := LookupTable(segs[0])
-	if err != nil {
-		return Table{}, nil, err
-	}
-	if len(segs) != len(t.Partitions)+2 {
-		return Table{}, nil, fmt.Errorf("%w: %q: want %d partition folders", ErrBadPath, rel, len(t.Partitions))
-	}
-	values := make([]string, len(t.Partitions))
-	for i, col := range t.Partitions {
-		k, v, ok := strings.Cut(segs[i+1], "=")
-		if !ok || k != col {
-			return Table{}, nil, fmt.Errorf("%w: %q: want %s=...", ErrBadPath, rel, col)
-		}
-		if values[i], err = DecodePartitionValue(v); err != nil {
-			return Table{}, nil, err
-		}
-		if values[i] == "" {
-			return Table{}, nil, fmt.Errorf("%w: %q: empty %s", ErrBadPath, rel, col)
-		}
-	}
-	return t, values, nil
 }
