@@ -3,23 +3,9 @@ package lake
 import (
 	"fmt"
 	"path"
-	"strings"
-)
 
-// EncodePartitionValue percent-encodes v for a hive folder name: every byte
-// outside [A-Za-z0-9._-] becomes %XX, as DuckDB does.
-func EncodePartitionValue(v string) string {
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
-}
+	"github.com/trustlake/trustlake/schema"
+)
 
 // PartitionDir returns the folder of a partition relative to the lake root,
 // e.g. verdicts/judge=sim%3Avlm-a/condition=E2%2Bclaim.
@@ -32,7 +18,7 @@ func PartitionDir(t Table, values []string) (string, error) {
 		if values[i] == "" {
 			return "", fmt.Errorf("table %s: empty partition value for %s", t.Name, col)
 		}
-		parts = append(parts, col+"="+EncodePartitionValue(values[i]))
+		parts = append(parts, col+"="+schema.EncodePartitionValue(values[i]))
 	}
 	return path.Join(parts...), nil
 }
