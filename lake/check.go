@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -32,12 +33,7 @@ type CheckReport struct {
 
 // Damaged reports whether any problem loses or corrupts committed data.
 func (r CheckReport) Damaged() bool {
-	for _, p := range r.Problems {
-		if p.Damage {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Damage })
 }
 
 // Check verifies every committed file against the manifest: presence,

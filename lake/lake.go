@@ -37,26 +37,23 @@ type Options struct {
 }
 
 func (o *Options) applyDefaults() {
-	if o.RowGroupRows <= 0 {
-		o.RowGroupRows = 131072
-	}
-	if o.RowGroupBytes <= 0 {
-		o.RowGroupBytes = 32 << 20
-	}
-	if o.FileRows <= 0 {
-		o.FileRows = 4 << 20
-	}
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = 30 * time.Second
-	}
-	if o.TombstoneGrace <= 0 {
-		o.TombstoneGrace = time.Hour
-	}
+	orDefault(&o.RowGroupRows, 131072)
+	orDefault(&o.RowGroupBytes, 32<<20)
+	orDefault(&o.FileRows, 4<<20)
+	orDefault(&o.LockTimeout, 30*time.Second)
+	orDefault(&o.TombstoneGrace, time.Hour)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.step == nil {
 		o.step = func(string) {}
+	}
+}
+
+// orDefault sets *p to d when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](p *T, d T) {
+	if *p <= 0 {
+		*p = d
 	}
 }
 

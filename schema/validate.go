@@ -86,12 +86,7 @@ func checkOneOf(field, v string, set []string) *FieldError {
 // collect returns nil, the one non-nil error, or FieldErrors holding every
 // non-nil error in order: a record reports all its bad fields at once.
 func collect(errs ...*FieldError) error {
-	var out FieldErrors
-	for _, e := range errs {
-		if e != nil {
-			out = append(out, e)
-		}
-	}
+	out := FieldErrors(slices.DeleteFunc(errs, func(e *FieldError) bool { return e == nil }))
 	switch len(out) {
 	case 0:
 		return nil
