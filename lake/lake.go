@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Sentinel errors; check them with errors.Is.
@@ -96,17 +96,11 @@ func Open(dir string, opts Options) (*Lake, error) {
 	return &Lake{root: abs, opts: opts, compression: fastestZstd()}, nil
 }
 
-// fastestZstd is a compression option with a codec of parquet.Zstd's type
-// at the fastest level (parquet.Zstd itself is shared, at the default
-// level).
+// fastestZstd is a compression option of a new zstd codec at the fastest
+// level (parquet.Zstd itself is shared, at the default level).
 func fastestZstd() parquet.WriterOption {
-	c := newOf(&parquet.Zstd)
-	c.Level = zstd.SpeedFastest
-	return parquet.Compression(c)
+	return parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest})
 }
-
-// newOf returns a new zero value of the type p points to.
-func newOf[T any](*T) *T { return new(T) }
 
 // OpenExisting opens a lake for reading; it fails with ErrNotALake when dir
 // holds no lake, instead of creating one.
