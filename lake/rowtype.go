@@ -140,7 +140,8 @@ func deriveRowType(typ reflect.Type) *rowType {
 				panic(fmt.Sprintf("lake: %s.%s: type %s is not a lake column type", typ.Name(), sf.Name, sf.Type))
 			}
 			idx := len(rt.fields)
-			rt.fields = append(rt.fields, rowField{name: col, prefix: appendString(nil, col), goName: sf.Name, offset: base + sf.Offset, kind: k, opt: ptr})
+			rt.fields = append(rt.fields, rowField{name: col, prefix: appendString(nil, col), goName: sf.Name,
+				offset: base + sf.Offset, kind: k, opt: ptr})
 			if key {
 				rt.key = append(rt.key, idx)
 			}
