@@ -87,7 +87,7 @@ fuzz:
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzDecodeTauBench -fuzztime=20s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzLabelsCSV -fuzztime=20s ./ingest
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzRepeatedKey -fuzztime=10s ./ingest
-	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParsePartitionDir -fuzztime=15s ./lake
+	go test $(GOTAGS) -run='^$$' -fuzz=FuzzPartitionDir -fuzztime=15s ./lake
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzExtractSnapshot -fuzztime=30s ./sandbox
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzParseReply -fuzztime=20s ./judge
 	go test $(GOTAGS) -run='^$$' -fuzz=FuzzPrepareImage -fuzztime=20s ./judge

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -32,12 +33,7 @@ type CheckReport struct {
 
 // Damaged reports whether any problem loses or corrupts committed data.
 func (r CheckReport) Damaged() bool {
-	for _, p := range r.Problems {
-		if p.Damage {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Damage })
 }
 
 // Check verifies every committed file against the manifest: presence,
@@ -82,11 +78,7 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			return rep, err
 		}
 		rep.Rows[f.Table] += f.Rows
-		fileCheck, keysCheck := checkFile, checkKeys
-		if !full {
-			fileCheck, keysCheck = statFile, statKeys
-		}
-		if p, ok := fileCheck(l.root, f); !ok {
+		if p, ok := checkFile(l.root, f, full); !ok {
 			rep.Problems = append(rep.Problems, p)
 			continue
 		}
@@ -106,13 +98,13 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 			if cc != nil && f.Keys != "" {
 				fed = cc.Feed()
 				if keys, err := t.ops.digest(l.root, t, f, fed.Add); err == nil {
-					p, ok = checkKeysAgainst(l.root, f, keys)
+					p, ok = checkKeys(l.root, f, keys, true)
 				} else {
 					fed = nil // each check reads again and reports the error
 				}
 			}
 			if fed == nil {
-				p, ok = keysCheck(l.root, f)
+				p, ok = checkKeys(l.root, f, nil, full)
 			}
 			if !ok {
 				rep.Problems = append(rep.Problems, p)
@@ -145,12 +137,14 @@ func (l *Lake) check(ctx context.Context, full bool) (CheckReport, error) {
 	return rep, nil
 }
 
-func checkFile(root string, f FileEntry) (Problem, bool) {
+// checkFile verifies a data file's presence and size and, when full, its
+// sha256 and Parquet row count.
+func checkFile(root string, f FileEntry, full bool) (Problem, bool) {
 	bad := func(kind, format string, args ...any) (Problem, bool) {
 		return Problem{Path: f.Path, Kind: kind, Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
-	if p, ok := statFile(root, f); !ok {
-		return p, false
+	if p, ok := statEntry(root, f.Path, f.Bytes); !ok || !full {
+		return p, ok
 	}
 	fh, err := os.Open(filepath.Join(root, filepath.FromSlash(f.Path)))
 	if err != nil {
@@ -174,18 +168,22 @@ func checkFile(root string, f FileEntry) (Problem, bool) {
 	return Problem{}, true
 }
 
-// checkKeys verifies a data file's key index against the manifest and
-// against the rows.
-func checkKeys(root string, f FileEntry) (Problem, bool) { return checkKeysAgainst(root, f, nil) }
-
-// checkKeysAgainst is checkKeys with the entries recomputed from the rows
-// already at hand (want), or read when want is nil.
-func checkKeysAgainst(root string, f FileEntry, want []keyindex.Entry) (Problem, bool) {
+// checkKeys verifies a data file's key index: its presence and size and,
+// when full, its sha256 and every entry against the entries recomputed
+// from the rows (want, or read when want is nil).
+func checkKeys(root string, f FileEntry, want []keyindex.Entry, full bool) (Problem, bool) {
 	bad := func(format string, args ...any) (Problem, bool) {
 		return Problem{Path: f.Keys, Kind: "keys", Detail: fmt.Sprintf(format, args...), Damage: true}, false
 	}
 	if f.Keys == "" {
 		return Problem{Path: f.Path, Kind: "no_keys", Detail: "written before the key index; the next write to its partition adds one"}, false
+	}
+	if !full {
+		p, ok := statEntry(root, f.Keys, f.KeysBytes)
+		if !ok {
+			p.Kind = "keys"
+		}
+		return p, ok
 	}
 	if f.Keys != keyindex.Path(f.Path) {
 		return bad("key index of %s should be %s", f.Path, keyindex.Path(f.Path))
@@ -203,7 +201,7 @@ func checkKeysAgainst(root string, f FileEntry, want []keyindex.Entry) (Problem,
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.KeysSHA256 {
 		return bad("sha256 %x, manifest says %s", sum, f.KeysSHA256)
 	}
-	if err := keyindex.ReadFile(filepath.Join(root, filepath.FromSlash(f.Keys)), f.Keys, f.Rows, nil); err != nil {
+	if err := keyindex.Check(b, f.Keys, f.Rows); err != nil {
 		return bad("%v", err)
 	}
 	if want == nil {
@@ -224,23 +222,7 @@ func checkKeysAgainst(root string, f FileEntry, want []keyindex.Entry) (Problem,
 	return Problem{}, true
 }
 
-// statFile checks a data file's presence and size only.
-func statFile(root string, f FileEntry) (Problem, bool) {
-	return statEntry(root, f.Path, f.Bytes)
-}
-
-// statKeys checks a data file's key index's presence and size only.
-func statKeys(root string, f FileEntry) (Problem, bool) {
-	if f.Keys == "" {
-		return Problem{Path: f.Path, Kind: "no_keys", Detail: "written before the key index; the next write to its partition adds one"}, false
-	}
-	p, ok := statEntry(root, f.Keys, f.KeysBytes)
-	if !ok {
-		p.Kind = "keys"
-	}
-	return p, ok
-}
-
+// statEntry checks a file's presence and size only.
 func statEntry(root, rel string, size int64) (Problem, bool) {
 	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 	switch {

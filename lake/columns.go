@@ -45,8 +45,8 @@ func readStringColumn(name, column string, fn func(string)) error {
 		return nil
 	}
 	buf := make([]parquet.Value, 1024)
-	return eachPage(pf, leaf.ColumnIndex, func(p parquet.Page) error {
-		vr := p.Values()
+	for _, rg := range pf.RowGroups() {
+		vr := parquet.NewColumnChunkValueReader(rg.ColumnChunks()[leaf.ColumnIndex])
 		for {
 			n, err := vr.ReadValues(buf)
 			for _, v := range buf[:n] {
@@ -54,38 +54,14 @@ func readStringColumn(name, column string, fn func(string)) error {
 					fn(string(v.ByteArray()))
 				}
 			}
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
 			if err != nil {
-				return err
-			}
-		}
-	})
-}
-
-// eachPage calls fn with every page of column col of pf, row group by row
-// group, releasing each page after fn (fn copies what it keeps).
-func eachPage(pf *parquet.File, col int, fn func(parquet.Page) error) error {
-	for _, rg := range pf.RowGroups() {
-		pages := rg.ColumnChunks()[col].Pages()
-		for {
-			p, err := pages.ReadPage()
-			if errors.Is(err, io.EOF) {
+				vr.Close()
+				if !errors.Is(err, io.EOF) {
+					return err
+				}
 				break
 			}
-			if err != nil {
-				pages.Close()
-				return err
-			}
-			err = fn(p)
-			parquet.Release(p)
-			if err != nil {
-				pages.Close()
-				return err
-			}
 		}
-		pages.Close()
 	}
 	return nil
 }

@@ -122,10 +122,7 @@ func newFileWriterAt[T any](tx *Tx, t Table, values []string, rel string, dictBy
 		if fw.done != nil {
 			fw.end()
 			<-fw.done
-			fw.f.Close()
-			if !fw.keysDone {
-				fw.keys.Abandon()
-			}
+			fw.abandon()
 		}
 	})
 	return fw, nil
@@ -305,10 +302,7 @@ func (fw *fileWriter[T]) close() error {
 	err := <-fw.done
 	fw.done = nil // finished: nothing left for an abort
 	if err != nil {
-		fw.f.Close()
-		if !fw.keysDone {
-			fw.keys.Abandon()
-		}
+		fw.abandon()
 		return err
 	}
 	if err := fw.f.Close(); err != nil {
@@ -335,6 +329,14 @@ func (fw *fileWriter[T]) close() error {
 		return companion.Close()
 	}
 	return nil
+}
+
+// abandon closes the files of a write that failed or was rolled back.
+func (fw *fileWriter[T]) abandon() {
+	fw.f.Close()
+	if !fw.keysDone {
+		fw.keys.Abandon()
+	}
 }
 
 // batch returns an empty batch for the next rows, reusing one the encoder

@@ -45,10 +45,7 @@ func loadPartIndex(tx *Tx, t Table, files []FileEntry) (*partIndex, error) {
 
 // DuplicateError is a row whose natural key an earlier row of the same
 // batch already had.
-type DuplicateError struct {
-	File, FirstFile string
-	Line, FirstLine int64
-}
+type DuplicateError keyindex.Duplicate
 
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("same natural key as %s", origin(e.FirstFile, e.FirstLine))
@@ -66,8 +63,8 @@ func (w *Writer[T]) see(p unsafe.Pointer, key [2]uint64) error {
 func (w *Writer[T]) Duplicates() []*DuplicateError {
 	dups := w.keys.Duplicates()
 	out := make([]*DuplicateError, len(dups))
-	for i, d := range dups {
-		out[i] = &DuplicateError{File: d.File, Line: d.Line, FirstFile: d.FirstFile, FirstLine: d.FirstLine}
+	for i := range dups {
+		out[i] = (*DuplicateError)(&dups[i])
 	}
 	w.stats.Rejected += int64(len(out))
 	return out

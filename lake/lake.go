@@ -8,14 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Sentinel errors; check them with errors.Is.
 var (
 	ErrNoTable  = errors.New("no such table")
-	ErrBadPath  = errors.New("path does not follow the lake layout")
 	ErrLocked   = errors.New("lake is locked by another writer")
 	ErrNotALake = errors.New("not a trustlake lake")
 	ErrConflict = errors.New("natural key conflict")
@@ -38,26 +37,23 @@ type Options struct {
 }
 
 func (o *Options) applyDefaults() {
-	if o.RowGroupRows <= 0 {
-		o.RowGroupRows = 131072
-	}
-	if o.RowGroupBytes <= 0 {
-		o.RowGroupBytes = 32 << 20
-	}
-	if o.FileRows <= 0 {
-		o.FileRows = 4 << 20
-	}
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = 30 * time.Second
-	}
-	if o.TombstoneGrace <= 0 {
-		o.TombstoneGrace = time.Hour
-	}
+	orDefault(&o.RowGroupRows, 131072)
+	orDefault(&o.RowGroupBytes, 32<<20)
+	orDefault(&o.FileRows, 4<<20)
+	orDefault(&o.LockTimeout, 30*time.Second)
+	orDefault(&o.TombstoneGrace, time.Hour)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.step == nil {
 		o.step = func(string) {}
+	}
+}
+
+// orDefault sets *p to d when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](p *T, d T) {
+	if *p <= 0 {
+		*p = d
 	}
 }
 
@@ -100,17 +96,11 @@ func Open(dir string, opts Options) (*Lake, error) {
 	return &Lake{root: abs, opts: opts, compression: fastestZstd()}, nil
 }
 
-// fastestZstd is a compression option with a codec of parquet.Zstd's type
-// at the fastest level (parquet.Zstd itself is shared, at the default
-// level).
+// fastestZstd is a compression option of a new zstd codec at the fastest
+// level (parquet.Zstd itself is shared, at the default level).
 func fastestZstd() parquet.WriterOption {
-	c := newOf(&parquet.Zstd)
-	c.Level = zstd.SpeedFastest
-	return parquet.Compression(c)
+	return parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest})
 }
-
-// newOf returns a new zero value of the type p points to.
-func newOf[T any](*T) *T { return new(T) }
 
 // OpenExisting opens a lake for reading; it fails with ErrNotALake when dir
 // holds no lake, instead of creating one.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,46 +158,27 @@ func TestLockTimeout(t *testing.T) {
 	}
 }
 
-func TestPartitionRoundTrip(t *testing.T) {
-	for _, v := range []string{"sim:vlm-a", "a/b c+d=e%", "ünï", "x..y"} {
-		got, err := lake.DecodePartitionValue(lake.EncodePartitionValue(v))
-		if err != nil || got != v {
-			t.Errorf("round trip %q = %q, %v", v, got, err)
-		}
+// FuzzPartitionDir: a partition folder's name decodes back (as DuckDB and
+// Spark decode hive folders) to the value it was made of.
+func FuzzPartitionDir(f *testing.F) {
+	for _, v := range []string{"sim:vlm-a", "a/b c+d=e%", "ünï", "x..y", "a%1z"} {
+		f.Add(v)
 	}
-}
-
-// A folder name with a malformed or cut-off escape is refused, not read as
-// some other value.
-func TestPartitionBadEscape(t *testing.T) {
-	for _, s := range []string{"a%1z", "a%4", "%", "a%zz"} {
-		if got, err := lake.DecodePartitionValue(s); !errors.Is(err, lake.ErrBadPath) {
-			t.Errorf("DecodePartitionValue(%q) = %q, %v; want ErrBadPath", s, got, err)
-		}
+	tab, err := lake.LookupTable(lake.Episodes)
+	if err != nil {
+		f.Fatal(err)
 	}
-}
-
-func FuzzParsePartitionDir(f *testing.F) {
-	f.Add("verdicts/judge=a%3Ab/condition=E1-final/part-1.parquet")
-	f.Add("episodes/agent=x/part.parquet")
-	f.Add("labels/../x")
-	f.Fuzz(func(t *testing.T, p string) {
-		tab, vals, err := lake.ParsePartitionDir(p)
-		if err != nil {
+	f.Fuzz(func(t *testing.T, v string) {
+		dir, err := lake.PartitionDir(tab, []string{v})
+		if v == "" {
+			if err == nil {
+				t.Fatalf("empty value gave %q", dir)
+			}
 			return
 		}
-		dir, err := lake.PartitionDir(tab, vals)
-		if err != nil {
-			t.Fatalf("parsed %q but cannot rebuild: %v", p, err)
-		}
-		tab2, vals2, err := lake.ParsePartitionDir(dir + "/f.parquet")
-		if err != nil || tab2.Name != tab.Name || len(vals2) != len(vals) {
-			t.Fatalf("rebuild of %q: %v", p, err)
-		}
-		for i := range vals {
-			if vals[i] != vals2[i] {
-				t.Fatalf("value %d: %q != %q", i, vals[i], vals2[i])
-			}
+		seg := strings.TrimPrefix(dir, lake.Episodes+"/agent=")
+		if got, err := url.PathUnescape(seg); err != nil || got != v || strings.Contains(seg, "/") {
+			t.Fatalf("%q: folder %q decodes to %q, %v", v, dir, got, err)
 		}
 	})
 }

@@ -16,8 +16,6 @@ import (
 // typedOps implements tableOps for the row type T.
 type typedOps[T any] struct{}
 
-func (typedOps[T]) zero() any { var z T; return z }
-
 // digest recomputes a data file's key index entries from its rows and,
 // unless feed is nil, feeds it each batch of rows.
 func (typedOps[T]) digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error) {

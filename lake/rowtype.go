@@ -37,9 +37,9 @@ type rowType struct {
 	srcFile  uintptr // offset of Provenance.SrcFile
 	srcLine  uintptr // offset of Provenance.SrcLine
 	// opt are the stored fields that are pointers (optional columns);
-	// opt* count them by the kind of value they point to.
-	opt                                  []rowField
-	optStrs, optNums, optBools, optTimes int
+	// optN counts them by kind.
+	opt  []rowField
+	optN [kTime + 1]int
 }
 
 // rowField is one field of a row type.
@@ -49,8 +49,11 @@ type rowField struct {
 	goName string
 	offset uintptr
 	kind   fieldKind
+	opt    bool // a pointer field: an optional column
 }
 
+// fieldKind is the type of a field's value (of what it points to, for an
+// optional field).
 type fieldKind uint8
 
 const (
@@ -59,42 +62,33 @@ const (
 	kFloat64
 	kBool
 	kTime
-	kPtrString
-	kPtrInt64
-	kPtrFloat64
-	kPtrBool
-	kPtrTime
 )
 
 var (
 	timeType       = reflect.TypeFor[time.Time]()
 	provenanceType = reflect.TypeFor[schema.Provenance]()
+	// kindTypes are the Go types of the field kinds.
+	kindTypes = map[fieldKind]reflect.Type{
+		kString:  reflect.TypeFor[string](),
+		kInt64:   reflect.TypeFor[int64](),
+		kFloat64: reflect.TypeFor[float64](),
+		kBool:    reflect.TypeFor[bool](),
+		kTime:    timeType,
+	}
 )
 
-func kindOf(t reflect.Type) (fieldKind, bool) {
+// kindOf returns the kind of a field of type t and whether it is a pointer.
+func kindOf(t reflect.Type) (fieldKind, bool, bool) {
 	ptr := t.Kind() == reflect.Pointer
 	if ptr {
 		t = t.Elem()
 	}
-	var k fieldKind
-	switch {
-	case t == timeType:
-		k = kTime
-	case t.Kind() == reflect.String:
-		k = kString
-	case t.Kind() == reflect.Int64:
-		k = kInt64
-	case t.Kind() == reflect.Float64:
-		k = kFloat64
-	case t.Kind() == reflect.Bool:
-		k = kBool
-	default:
-		return 0, false
+	for k, kt := range kindTypes {
+		if t == kt {
+			return k, ptr, true
+		}
 	}
-	if ptr {
-		k += kPtrString - kString
-	}
-	return k, true
+	return 0, false, false
 }
 
 // deriveRowType reads the tags of T. It panics on a row type the lake
@@ -141,18 +135,22 @@ func deriveRowType(typ reflect.Type) *rowType {
 				}
 				continue
 			}
-			k, ok := kindOf(sf.Type)
+			k, ptr, ok := kindOf(sf.Type)
 			if !ok {
 				panic(fmt.Sprintf("lake: %s.%s: type %s is not a lake column type", typ.Name(), sf.Name, sf.Type))
 			}
 			idx := len(rt.fields)
-			rt.fields = append(rt.fields, rowField{name: col, prefix: appendString(nil, col), goName: sf.Name, offset: base + sf.Offset, kind: k})
+			rt.fields = append(rt.fields, rowField{name: col, prefix: appendString(nil, col), goName: sf.Name,
+				offset: base + sf.Offset, kind: k, opt: ptr})
 			if key {
 				rt.key = append(rt.key, idx)
 			}
-			rt.countOptional(rt.fields[idx])
+			if ptr {
+				rt.opt = append(rt.opt, rt.fields[idx])
+				rt.optN[k]++
+			}
 			if part != "" {
-				if k != kString {
+				if k != kString || ptr {
 					panic(fmt.Sprintf("lake: %s.%s: a partition field must be a string", typ.Name(), sf.Name))
 				}
 				rt.parts = append(rt.parts, idx)
@@ -161,7 +159,7 @@ func deriveRowType(typ reflect.Type) *rowType {
 				rt.hashed = append(rt.hashed, idx)
 			}
 			if freeText {
-				if k != kString && k != kPtrString || part != "" {
+				if k != kString || part != "" {
 					panic(fmt.Sprintf("lake: %s.%s: only a stored string column can be free text", typ.Name(), sf.Name))
 				}
 				rt.freeText = append(rt.freeText, col)
@@ -178,23 +176,6 @@ func deriveRowType(typ reflect.Type) *rowType {
 	return rt
 }
 
-// countOptional counts field f among the optional ones if it is one.
-func (rt *rowType) countOptional(f rowField) {
-	switch f.kind {
-	case kPtrString:
-		rt.optStrs++
-	case kPtrInt64, kPtrFloat64:
-		rt.optNums++
-	case kPtrBool:
-		rt.optBools++
-	case kPtrTime:
-		rt.optTimes++
-	default:
-		return
-	}
-	rt.opt = append(rt.opt, f)
-}
-
 func (rt *rowType) columns(idx []int) []string {
 	out := make([]string, len(idx))
 	for i, j := range idx {
@@ -205,82 +186,51 @@ func (rt *rowType) columns(idx []int) []string {
 
 func str(p unsafe.Pointer, f *rowField) string { return *(*string)(unsafe.Add(p, f.offset)) }
 
-// appendValue appends a field's value in a self-delimiting form; ok is false
-// for a nil pointer or the zero value of a plain field, which contribute
-// nothing to a content hash (so adding an optional column later does not
-// change the hash of rows that lack it).
-func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
+// at returns the address of the field's value in the row at p: nil for
+// a nil pointer.
+func (f *rowField) at(p unsafe.Pointer) unsafe.Pointer {
 	a := unsafe.Add(p, f.offset)
-	if f.kind == kString || f.kind == kPtrString {
-		s, ok := stringOf(a, f.kind)
-		if !ok {
+	if f.opt {
+		return *(*unsafe.Pointer)(a)
+	}
+	return a
+}
+
+// appendValue appends a field's value in a self-delimiting form (strings
+// length-prefixed; numbers, bools and times, in microseconds, as eight
+// bytes); ok is false for a nil pointer or the zero value of a plain
+// field, which contribute nothing to a content hash (so adding an
+// optional column later does not change the hash of rows that lack it).
+func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
+	a := f.at(p)
+	if a == nil {
+		return b, false
+	}
+	var u uint64
+	switch f.kind {
+	case kString:
+		s := *(*string)(a)
+		if s == "" && !f.opt {
 			return b, false
 		}
 		return appendString(b, s), true
+	case kInt64, kFloat64:
+		u = *(*uint64)(a)
+	case kBool:
+		if *(*bool)(a) {
+			u = 1
+		}
+	case kTime:
+		t := (*time.Time)(a)
+		if t.IsZero() && !f.opt {
+			return b, false
+		}
+		return binary.LittleEndian.AppendUint64(b, uint64(t.UnixMicro())), true
 	}
-	u, ok := wordOf(a, f.kind)
-	if !ok {
+	if u == 0 && !f.opt {
 		return b, false
 	}
 	return binary.LittleEndian.AppendUint64(b, u), true
-}
-
-// stringOf is the value of a string field of kind k at a; ok is false
-// for a nil pointer or "".
-func stringOf(a unsafe.Pointer, k fieldKind) (string, bool) {
-	if k == kPtrString {
-		s := *(**string)(a)
-		if s == nil {
-			return "", false
-		}
-		return *s, true
-	}
-	s := *(*string)(a)
-	return s, s != ""
-}
-
-// wordOf is the eight bytes of a number, bool or time field of kind k at
-// a (times in microseconds); ok is false for a nil pointer or a plain
-// field's zero value.
-func wordOf(a unsafe.Pointer, k fieldKind) (uint64, bool) {
-	switch k {
-	case kInt64, kFloat64:
-		u := *(*uint64)(a)
-		return u, u != 0
-	case kPtrInt64, kPtrFloat64:
-		v := *(**uint64)(a)
-		if v == nil {
-			return 0, false
-		}
-		return *v, true
-	case kBool:
-		if !*(*bool)(a) {
-			return 0, false
-		}
-		return 1, true
-	case kPtrBool:
-		v := *(**bool)(a)
-		if v == nil {
-			return 0, false
-		}
-		if *v {
-			return 1, true
-		}
-		return 0, true
-	case kTime:
-		t := (*time.Time)(a)
-		if t.IsZero() {
-			return 0, false
-		}
-		return uint64(t.UnixMicro()), true
-	case kPtrTime:
-		t := *(**time.Time)(a)
-		if t == nil {
-			return 0, false
-		}
-		return uint64(t.UnixMicro()), true
-	}
-	return 0, false
 }
 
 // appendString appends s prefixed with its length.
@@ -296,13 +246,8 @@ func (rt *rowType) contentHash(buf []byte, p unsafe.Pointer) (uint64, []byte) {
 	b := buf[:0]
 	for _, i := range rt.hashed {
 		f := &rt.fields[i]
-		a := unsafe.Add(p, f.offset)
-		if f.kind == kString || f.kind == kPtrString {
-			if s, ok := stringOf(a, f.kind); ok {
-				b = appendString(append(b, f.prefix...), s)
-			}
-		} else if u, ok := wordOf(a, f.kind); ok {
-			b = binary.LittleEndian.AppendUint64(append(b, f.prefix...), u)
+		if v, ok := appendValue(append(b, f.prefix...), p, f); ok {
+			b = v
 		}
 	}
 	return xxh3.Hash(b), b
@@ -313,10 +258,10 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 	b := buf[:0]
 	for _, i := range rt.key {
 		f := &rt.fields[i]
-		switch f.kind {
-		case kString:
+		switch {
+		case f.kind == kString && !f.opt:
 			b = appendString(b, str(p, f))
-		case kInt64:
+		case f.kind == kInt64 && !f.opt:
 			var digits [20]byte
 			b = appendString(b, strconv.AppendInt(digits[:0], *(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
@@ -334,17 +279,8 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 func (rt *rowType) keyString(p unsafe.Pointer) string {
 	vals := make([]string, 0, len(rt.key))
 	for _, j := range rt.key {
-		f := &rt.fields[j]
-		switch f.kind {
-		case kString:
-			vals = append(vals, str(p, f))
-		case kInt64:
-			vals = append(vals, strconv.FormatInt(*(*int64)(unsafe.Add(p, f.offset)), 10))
-		default:
-			v := reflect.Indirect(reflect.NewAt(rt.typ, p).Elem().FieldByName(f.goName))
-			if v.IsValid() {
-				vals = append(vals, fmt.Sprint(v.Interface()))
-			}
+		if a := rt.fields[j].at(p); a != nil {
+			vals = append(vals, fmt.Sprint(reflect.NewAt(kindTypes[rt.fields[j].kind], a).Elem().Interface()))
 		}
 	}
 	return strings.Join(vals, "/")

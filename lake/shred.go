@@ -20,9 +20,8 @@ type shredder struct {
 
 // shredColumn is one stored field and its leaf column.
 type shredColumn struct {
-	f        *rowField
-	index    int // leaf column index in the schema
-	optional bool
+	f     *rowField
+	index int // leaf column index in the schema
 }
 
 // shredRows is how many rows GenericWriter.Write hands its column
@@ -55,16 +54,15 @@ func newShredder(rt *rowType, s *parquet.Schema) *shredder {
 		if f == nil {
 			return nil
 		}
-		opt := f.kind >= kPtrString
-		if (leaf.MaxDefinitionLevel > 0) != opt || leaf.MaxDefinitionLevel > 1 {
+		if (leaf.MaxDefinitionLevel > 0) != f.opt || leaf.MaxDefinitionLevel > 1 {
 			return nil
 		}
-		if f.kind == kTime || f.kind == kPtrTime {
+		if f.kind == kTime {
 			if lt := leaf.Node.Type().LogicalType(); lt == nil || lt.String() != microsType {
 				return nil
 			}
 		}
-		sh.cols = append(sh.cols, shredColumn{f: f, index: leaf.ColumnIndex, optional: opt})
+		sh.cols = append(sh.cols, shredColumn{f: f, index: leaf.ColumnIndex})
 	}
 	return sh
 }
@@ -98,11 +96,11 @@ func shredWrite[T any](sh *shredder, cw []*parquet.ColumnWriter, rows []T) error
 // switch is the same for every row, so the branch is predicted; values
 // are stored in place (a closure returning each one stalled on them).
 func (col *shredColumn) values(vals []parquet.Value, base unsafe.Pointer, size uintptr) {
-	a := unsafe.Add(base, col.f.offset)
+	a, opt := unsafe.Add(base, col.f.offset), col.f.opt
 	for r := range vals {
 		p := a
 		a = unsafe.Add(a, size)
-		if col.optional {
+		if opt {
 			if p = *(*unsafe.Pointer)(p); p == nil {
 				vals[r] = parquet.Value{}
 				continue
@@ -110,19 +108,19 @@ func (col *shredColumn) values(vals []parquet.Value, base unsafe.Pointer, size u
 		}
 		v := &vals[r]
 		switch col.f.kind {
-		case kString, kPtrString:
+		case kString:
 			s := *(*string)(p)
 			*v = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
-		case kInt64, kPtrInt64:
+		case kInt64:
 			*v = parquet.Int64Value(*(*int64)(p))
-		case kFloat64, kPtrFloat64:
+		case kFloat64:
 			*v = parquet.DoubleValue(*(*float64)(p))
-		case kBool, kPtrBool:
+		case kBool:
 			*v = parquet.BooleanValue(*(*bool)(p))
-		case kTime, kPtrTime:
+		case kTime:
 			*v = parquet.Int64Value((*time.Time)(p).UnixMicro())
 		}
-		if col.optional {
+		if opt {
 			v.SetDefinitionLevel(1)
 		}
 	}
@@ -182,17 +180,17 @@ func (s *valueSlabs) take(rt *rowType, p unsafe.Pointer, rows int) {
 			continue
 		}
 		switch f.kind {
-		case kPtrString:
-			s.strs = slabAppend(s.strs, **(**string)(a), rows*rt.optStrs)
+		case kString:
+			s.strs = slabAppend(s.strs, **(**string)(a), rows*rt.optN[kString])
 			*(**string)(a) = &s.strs[len(s.strs)-1]
-		case kPtrTime:
-			s.times = slabAppend(s.times, **(**time.Time)(a), rows*rt.optTimes)
+		case kTime:
+			s.times = slabAppend(s.times, **(**time.Time)(a), rows*rt.optN[kTime])
 			*(**time.Time)(a) = &s.times[len(s.times)-1]
-		case kPtrBool:
-			s.bools = slabAppend(s.bools, **(**bool)(a), rows*rt.optBools)
+		case kBool:
+			s.bools = slabAppend(s.bools, **(**bool)(a), rows*rt.optN[kBool])
 			*(**bool)(a) = &s.bools[len(s.bools)-1]
-		default: // kPtrInt64, kPtrFloat64: eight bytes
-			s.nums = slabAppend(s.nums, **(**uint64)(a), rows*rt.optNums)
+		default: // kInt64, kFloat64: eight bytes
+			s.nums = slabAppend(s.nums, **(**uint64)(a), rows*(rt.optN[kInt64]+rt.optN[kFloat64]))
 			*(**uint64)(a) = &s.nums[len(s.nums)-1]
 		}
 	}

@@ -109,10 +109,7 @@ func LookupTable(name string) (Table, error) {
 
 // Zero returns a zero value of the table's row type: its Parquet schema
 // gives an empty table typed columns.
-func (t Table) Zero() any { return t.ops.zero() }
-
-// RowType returns the Go type of the table's rows.
-func (t Table) RowType() reflect.Type { return t.rows.typ }
+func (t Table) Zero() any { return reflect.Zero(t.rows.typ).Interface() }
 
 // tableFor returns the table called name and checks that T is its row type.
 func tableFor[T any](name string) (Table, error) {
@@ -134,7 +131,6 @@ func checkRowType[T any](t Table) error {
 // tableOps are the operations that need the row type as a Go type
 // (Parquet reading and writing); typedOps[T] implements them for each table.
 type tableOps interface {
-	zero() any
 	compact(tx *Tx, t Table, files []FileEntry, st *CompactStats) error
 	digest(root string, t Table, f FileEntry, feed func(rows any)) ([]keyindex.Entry, error)
 	origins(root string, t Table, f FileEntry) ([]string, error)
@@ -155,19 +151,7 @@ func (t Table) Columns() []Column {
 		if slices.Contains(t.rows.parts, i) {
 			continue
 		}
-		k, opt := f.kind, f.kind >= kPtrString
-		if opt {
-			k -= kPtrString - kString
-		}
-		out = append(out, Column{Name: f.name, Type: kindTypes[k], Optional: opt})
+		out = append(out, Column{Name: f.name, Type: kindTypes[f.kind], Optional: f.opt})
 	}
 	return out
-}
-
-var kindTypes = map[fieldKind]reflect.Type{
-	kString:  reflect.TypeFor[string](),
-	kInt64:   reflect.TypeFor[int64](),
-	kFloat64: reflect.TypeFor[float64](),
-	kBool:    reflect.TypeFor[bool](),
-	kTime:    timeType,
 }

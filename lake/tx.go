@@ -51,9 +51,6 @@ func (l *Lake) Begin(ctx context.Context) (*Tx, error) {
 	return tx, nil
 }
 
-// Manifest returns the state the transaction started from.
-func (tx *Tx) Manifest() Manifest { return tx.base }
-
 // live returns the paths a reader or the manifest may still need: data
 // files, their key index files, and tombstones within their grace period.
 func (m Manifest) live(grace time.Duration) map[string]bool {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -39,25 +40,25 @@ func checkPartition(field, v string) *FieldError {
 	if 3*len(v) <= MaxPartitionBytes {
 		return nil // fits even if every byte is encoded: no need to count
 	}
-	if n := encodedLen(v); n > MaxPartitionBytes {
+	if n := len(EncodePartitionValue(v)); n > MaxPartitionBytes {
 		return fieldErr(field, ErrValue, "%d bytes once encoded as a folder name (%d bytes of text); a partition value may take at most %d", n, len(v), MaxPartitionBytes)
 	}
 	return nil
 }
 
-// encodedLen is the length of v percent-encoded as lake folder names are:
-// every byte outside [A-Za-z0-9._-] takes three.
-func encodedLen(v string) int {
-	n := 0
+// EncodePartitionValue percent-encodes v for a hive folder name: every byte
+// outside [A-Za-z0-9._-] becomes %XX, as DuckDB does.
+func EncodePartitionValue(v string) string {
+	var b strings.Builder
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
-			n++
-		} else {
-			n += 3
+			b.WriteByte(c)
+			continue
 		}
+		fmt.Fprintf(&b, "%%%02X", c)
 	}
-	return n
+	return b.String()
 }
 
 // checkUnit rejects a number outside [0, 1].
@@ -85,12 +86,7 @@ func checkOneOf(field, v string, set []string) *FieldError {
 // collect returns nil, the one non-nil error, or FieldErrors holding every
 // non-nil error in order: a record reports all its bad fields at once.
 func collect(errs ...*FieldError) error {
-	var out FieldErrors
-	for _, e := range errs {
-		if e != nil {
-			out = append(out, e)
-		}
-	}
+	out := FieldErrors(slices.DeleteFunc(errs, func(e *FieldError) bool { return e == nil }))
 	switch len(out) {
 	case 0:
 		return nil

@@ -22,7 +22,7 @@ func TestPartitionLength(t *testing.T) {
 	} {
 		err := checkPartition("judge", c.v)
 		if (err == nil) != c.ok {
-			t.Errorf("%d bytes, %d encoded: %v, want ok=%v", len(c.v), encodedLen(c.v), err, c.ok)
+			t.Errorf("%d bytes, %d encoded: %v, want ok=%v", len(c.v), len(EncodePartitionValue(c.v)), err, c.ok)
 		}
 	}
 }

@@ -143,31 +143,14 @@ func WriteFile(name string, entries []Entry) (int64, []byte, error) {
 	return w.Finish()
 }
 
-// ReadFile reads the entries of the key index file name into dst
-// (allocated when nil; else len(dst) must be EntryBytes a row), checking
-// the magic and the length against rows. rel names the file in errors.
-func ReadFile(name, rel string, rows int64, dst []byte) error {
-	fh, err := os.Open(name)
-	if err != nil {
-		return fmt.Errorf("read key index %s: %w", rel, err)
+// Check checks the bytes of a key index file against its data file's row
+// count: the length and the magic. rel names the file in errors.
+func Check(b []byte, rel string, rows int64) error {
+	if want := int64(len(Magic)) + EntryBytes*rows; int64(len(b)) != want {
+		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows", rel, len(b), want, rows)
 	}
-	defer fh.Close()
-	want := int64(len(Magic)) + EntryBytes*rows
-	if dst == nil {
-		dst = make([]byte, EntryBytes*rows)
-	}
-	if st, err := fh.Stat(); err == nil && st.Size() != want {
-		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows", rel, st.Size(), want, rows)
-	}
-	var magic [len(Magic)]byte
-	if n, err := fh.ReadAt(magic[:], 0); n != len(magic) {
-		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", rel, n, want, rows, err)
-	}
-	if string(magic[:]) != Magic {
+	if string(b[:len(Magic)]) != Magic {
 		return fmt.Errorf("read key index %s: %w", rel, ErrBadFile)
-	}
-	if n, err := fh.ReadAt(dst, int64(len(Magic))); n != len(dst) {
-		return fmt.Errorf("read key index %s: %d bytes, want %d for %d rows: %v", rel, n+len(Magic), want, rows, err)
 	}
 	return nil
 }
@@ -193,10 +176,7 @@ func Map(name, rel string, rows int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map key index %s: %w", rel, err)
 	}
-	if string(m[:len(Magic)]) != Magic {
-		return m, fmt.Errorf("read key index %s: %w", rel, ErrBadFile)
-	}
-	return m, nil
+	return m, Check(m, rel, rows)
 }
 
 // Unmap releases a mapping Map returned.
