@@ -154,7 +154,7 @@ func (o *HTTPOptions) exchange(ctx context.Context, req *Request, build func() (
 	if len(data) > MaxReplyBytes {
 		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("reply body over %d MiB", MaxReplyBytes>>20)}
 	}
-	data = sec.redactBytes(data)
+	data = []byte(sec.Redact(string(data)))
 	if resp.StatusCode/100 == 3 {
 		return nil, &CallError{Status: resp.StatusCode, Msg: fmt.Sprintf("redirect to %q refused: judge calls are never redirected (set --base-url to the final address)",
 			capText(sec.Redact(resp.Header.Get("Location")), 300))}

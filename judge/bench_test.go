@@ -8,7 +8,7 @@ func BenchmarkBuildE2LastK(b *testing.B) {
 	src := screenEpisode(b, b.TempDir(), "ep1", 6, 160, 100)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := buildPack(src, E2LastK, PackOptions{MaxImageSide: 128}, nil); err != nil {
+		if _, _, err := buildPack(src, E2LastK, PackOptions{MaxImageSide: 128}, imageCache{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -20,7 +20,7 @@ func BenchmarkBuildE1FinalFullSize(b *testing.B) {
 	src := screenEpisode(b, b.TempDir(), "ep1", 1, 1280, 800)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := buildPack(src, E1Final, PackOptions{}, nil); err != nil {
+		if _, _, err := buildPack(src, E1Final, PackOptions{}, imageCache{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,7 +48,7 @@ func (e *InputError) Is(target error) bool { return target == ErrInput }
 // Build builds the pack of one episode under one condition and checks it
 // with Guard. It reads screenshots from src.Dir.
 func Build(src *Source, cond string, opts PackOptions) (*Pack, error) {
-	return build(src, cond, opts, nil)
+	return build(src, cond, opts, imageCache{})
 }
 
 // imageCache holds the screenshots already prepared for one episode, so its
@@ -123,15 +123,12 @@ func buildScreens(p *Pack, src *Source, acts []schema.Action, cond string, opts 
 	for _, i := range withScreen {
 		a := &shown[i]
 		img, ok := cache[*a.Screen]
-		var err error
 		if !ok {
-			img, err = readScreen(src, a, opts.MaxImageSide)
-			if err == nil && cache != nil {
-				cache[*a.Screen] = img
+			var err error
+			if img, err = readScreen(src, a, opts.MaxImageSide); err != nil {
+				return &InputError{EpisodeID: src.EpisodeID, Condition: cond, Field: fmt.Sprintf("step %d screen (%s)", a.Step, *a.Screen), Err: err}
 			}
-		}
-		if err != nil {
-			return &InputError{EpisodeID: src.EpisodeID, Condition: cond, Field: fmt.Sprintf("step %d screen (%s)", a.Step, *a.Screen), Err: err}
+			cache[*a.Screen] = img
 		}
 		imgAt[i] = len(p.Images)
 		p.Images = append(p.Images, img)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 
@@ -152,7 +153,7 @@ feed:
 	wg.Wait()
 	cleanup := func() {
 		for _, sha := range created {
-			store.remove(sha)
+			os.Remove(store.path(sha)) // a pack this failed build wrote
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -94,16 +94,8 @@ func (jc ConfigJudge) ApplyTo(spec *BackendSpec, r *RunOptions, conds *[]string,
 	set("model", func() { spec.Model = cmp.Or(cmp.Or(jc.Model, jc.Path), spec.Model) })
 	set("base-url", func() { spec.BaseURL = cmp.Or(jc.BaseURL, spec.BaseURL) })
 	set("exec", func() { spec.Command = cmp.Or(jc.Command, spec.Command) })
-	set("temperature", func() {
-		if jc.Temperature != nil {
-			r.Temperature = *jc.Temperature
-		}
-	})
-	set("runs", func() {
-		if jc.Runs > 0 {
-			r.Runs = jc.Runs
-		}
-	})
+	set("temperature", func() { r.Temperature = *cmp.Or(jc.Temperature, &r.Temperature) })
+	set("runs", func() { r.Runs = cmp.Or(jc.Runs, r.Runs) }) // ParseConfig refuses negative runs
 	set("conditions", func() {
 		if len(jc.Conditions) > 0 {
 			*conds = jc.Conditions

@@ -31,9 +31,6 @@ func (ss Redactor) Redact(s string) string {
 	return s
 }
 
-// redactBytes is Redact for a response body.
-func (ss Redactor) redactBytes(b []byte) []byte { return []byte(ss.Redact(string(b))) }
-
 // RedactErr returns err with every secret redacted from its message. A
 // *CallError keeps its status and retry hints; context errors pass as they
 // are (they carry no text from outside).

@@ -85,6 +85,3 @@ func (s *Store) Holds(sha string, texts ...string) (bool, error) {
 	}
 	return slices.ContainsFunc(texts, p.Holds), nil
 }
-
-// remove deletes a pack written by a build that then failed.
-func (s *Store) remove(sha string) { os.Remove(s.path(sha)) }
