@@ -109,48 +109,33 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 		done    int
 		st      EvidenceStats
 	)
-	jobs := make(chan int) // one episode, all its conditions (they share screenshots)
-	var wg sync.WaitGroup
-	for w := 0; w < opts.Workers; w++ {
-		wg.Go(func() {
-			for i := range jobs {
-				cache := imageCache{}
-				for c := range conds {
-					row, data, err := buildPack(sources[i], conds[c], opts.Pack, cache)
-					var isNew bool
-					if err == nil {
-						isNew, err = store.Put(row.PackSHA256, data)
-					}
-					mu.Lock()
-					if err != nil {
-						errs = append(errs, err)
-					} else {
-						rows[i*len(conds)+c] = row
-						st.Images += int(row.NImages)
-						st.Bytes += row.PackBytes
-						if isNew {
-							created = append(created, row.PackSHA256)
-						}
-					}
-					done++
-					if opts.Progress != nil {
-						opts.Progress(done, len(rows))
-					}
-					mu.Unlock()
+	// A worker takes one episode, all its conditions (they share screenshots).
+	parallel(ctx, opts.Workers, len(sources), func(i int) {
+		cache := imageCache{}
+		for c := range conds {
+			row, data, err := buildPack(sources[i], conds[c], opts.Pack, cache)
+			var isNew bool
+			if err == nil {
+				isNew, err = store.Put(row.PackSHA256, data)
+			}
+			mu.Lock()
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				rows[i*len(conds)+c] = row
+				st.Images += int(row.NImages)
+				st.Bytes += row.PackBytes
+				if isNew {
+					created = append(created, row.PackSHA256)
 				}
 			}
-		})
-	}
-feed:
-	for i := range sources {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+			done++
+			if opts.Progress != nil {
+				opts.Progress(done, len(rows))
+			}
+			mu.Unlock()
 		}
-	}
-	close(jobs)
-	wg.Wait()
+	})
 	cleanup := func() {
 		for _, sha := range created {
 			os.Remove(store.path(sha)) // a pack this failed build wrote

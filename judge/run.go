@@ -36,27 +36,7 @@ func Run(ctx context.Context, l *lake.Lake, opts RunOptions) (Summary, error) {
 	defer stop(nil)
 	commitErr := make(chan error, 1)
 	go func() { commitErr <- r.commitLoop(ctx, stop) }()
-	feed := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < opts.Concurrency; w++ {
-		wg.Go(func() {
-			for j := range feed {
-				r.do(ctx, runCtx, stop, j)
-			}
-		})
-	}
-	var fed int64
-dispatch:
-	for _, j := range jobs {
-		select {
-		case feed <- j:
-			fed++
-		case <-runCtx.Done():
-			break dispatch
-		}
-	}
-	close(feed)
-	wg.Wait()
+	parallel(runCtx, opts.Concurrency, len(jobs), func(i int) { r.do(ctx, runCtx, stop, jobs[i]) })
 	close(r.results)
 	cerr := <-commitErr
 	sum.Elapsed = time.Since(r.start)
@@ -199,6 +179,29 @@ func (r *runner) do(ctx, runCtx context.Context, stop context.CancelCauseFunc, j
 		}
 		if sleep(runCtx, wait) != nil {
 			r.failed.Add(1)
+			return
+		}
+	}
+}
+
+// parallel calls work(0..n-1) from the given number of workers, handing out
+// no new index once ctx is done, and returns when the workers are done.
+func parallel(ctx context.Context, workers, n int, work func(i int)) {
+	feed := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range feed {
+				work(i)
+			}
+		})
+	}
+	defer wg.Wait()
+	defer close(feed)
+	for i := range n {
+		select {
+		case feed <- i:
+		case <-ctx.Done():
 			return
 		}
 	}
