@@ -93,7 +93,7 @@ func jsonText(v any) string {
 // and records them in the evidence table in one atomic lake commit. When
 // any episode fails (missing screenshot, unreadable PNG, no task text, a
 // leak) it returns *BuildErrors and records nothing.
-func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts EvidenceOptions) (EvidenceStats, error) {
+func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts EvidenceOptions) (st EvidenceStats, err error) {
 	opts.Pack.applyDefaults()
 	opts.Workers = positiveOr(opts.Workers, 4)
 	conds := opts.Conditions
@@ -107,8 +107,14 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 		errs    []error
 		created []string
 		done    int
-		st      EvidenceStats
 	)
+	defer func() { // a failed run removes the packs it wrote
+		for _, sha := range created {
+			if err != nil {
+				os.Remove(store.path(sha))
+			}
+		}
+	}()
 	// A worker takes one episode, all its conditions (they share screenshots).
 	parallel(ctx, opts.Workers, len(sources), func(i int) {
 		cache := imageCache{}
@@ -136,26 +142,16 @@ func WriteEvidence(ctx context.Context, l *lake.Lake, sources []*Source, opts Ev
 			mu.Unlock()
 		}
 	})
-	cleanup := func() {
-		for _, sha := range created {
-			os.Remove(store.path(sha)) // a pack this failed build wrote
-		}
-	}
 	if err := ctx.Err(); err != nil {
-		cleanup()
 		return st, err
 	}
 	if len(errs) > 0 {
-		cleanup()
 		sort.Slice(errs, func(a, b int) bool { return errs[a].Error() < errs[b].Error() })
 		return st, &BuildErrors{Errs: errs}
 	}
 	st.Packs = len(rows)
 	ws, err := commitEvidence(ctx, l, rows, opts.Replace)
 	st.Added, st.Unchanged, st.Replaced = ws.Added, ws.Unchanged, ws.Replaced
-	if err != nil {
-		cleanup()
-	}
 	return st, err
 }
 
