@@ -54,10 +54,8 @@ func Perturb(ctx context.Context, lib *Library, r Runner, dirs []string, outDir 
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
 	rows := make([][]PerturbResult, len(dirs))
-	prog := progress{total: len(dirs), fn: opts.Progress}
-	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
+	forEach(ctx, len(dirs), opts, func(i int) {
 		rows[i] = perturbOne(ctx, v, dirs[i], outDir)
-		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -5,16 +5,27 @@ import (
 	"sync"
 )
 
-// forEach calls fn(i) for i in [0, n) on at most jobs goroutines (jobs < 1
-// means 1). It stops handing out work when ctx is done.
-func forEach(ctx context.Context, n, jobs int, fn func(i int)) {
-	jobs = max(1, min(jobs, n))
+// forEach calls fn(i) for i in [0, n) on at most opts.Jobs goroutines (< 1
+// means 1). It stops handing out work when ctx is done. After each call it
+// reports the count done so far to opts.Progress, one report at a time.
+func forEach(ctx context.Context, n int, opts RunOptions, fn func(i int)) {
+	jobs := max(1, min(opts.Jobs, n))
 	next := make(chan int)
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
 	for range jobs {
 		wg.Go(func() {
 			for i := range next {
 				fn(i)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, n)
+					mu.Unlock()
+				}
 			}
 		})
 	}
@@ -26,22 +37,4 @@ func forEach(ctx context.Context, n, jobs int, fn func(i int)) {
 	}
 	close(next)
 	wg.Wait()
-}
-
-// progress counts finished items for an optional callback; safe for
-// concurrent use, and the callback is never called concurrently.
-type progress struct {
-	mu          sync.Mutex
-	done, total int
-	fn          func(done, total int)
-}
-
-func (p *progress) step() {
-	if p.fn == nil {
-		return
-	}
-	p.mu.Lock()
-	p.done++
-	p.fn(p.done, p.total)
-	p.mu.Unlock()
 }

@@ -155,17 +155,16 @@ func runN(ctx context.Context, r Runner, t *Task, snapshot, checkBin string, run
 	if runs < 2 {
 		runs = DefaultRuns
 	}
-	first, err := runOnce(ctx, r, t, snapshot, checkBin)
-	if err != nil {
-		return Output{}, fmt.Errorf("run 1 of %d: %w", runs, err)
-	}
-	want := canonical(first)
-	for i := 2; i <= runs; i++ {
+	var first Output
+	var want string
+	for i := 1; i <= runs; i++ {
 		o, err := runOnce(ctx, r, t, snapshot, checkBin)
 		if err != nil {
 			return Output{}, fmt.Errorf("run %d of %d: %w", i, runs, err)
 		}
-		if got := canonical(o); got != want {
+		if got := canonical(o); i == 1 {
+			first, want = o, got
+		} else if got != want {
 			return Output{}, fmt.Errorf("%w: run 1 %s, run %d %s", ErrNondeterministic, want, i, got)
 		}
 	}

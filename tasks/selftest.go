@@ -56,9 +56,7 @@ func SelfTest(ctx context.Context, lib *Library, r Runner, opts SelfTestOptions)
 		}
 	}
 	out := make([]FixtureResult, len(jobs))
-	prog := progress{total: len(jobs), fn: opts.Progress}
-	forEach(ctx, len(jobs), opts.Jobs, func(i int) {
-		defer prog.step()
+	forEach(ctx, len(jobs), opts.RunOptions, func(i int) {
 		j := jobs[i]
 		start := time.Now()
 		res := FixtureResult{TaskID: j.t.ID, Fixture: j.f.Name, WantPass: j.f.Pass, WantCategory: j.f.Category}

@@ -99,11 +99,9 @@ func Verify(ctx context.Context, lib *Library, r Runner, dirs []string, opts Ver
 		v.opts.Logger.Warn("removed snapshot folders left by killed runs", "count", n)
 	}
 	out := make([]VerifyResult, len(dirs))
-	prog := progress{total: len(dirs), fn: opts.Progress}
-	forEach(ctx, len(dirs), opts.Jobs, func(i int) {
+	forEach(ctx, len(dirs), opts.RunOptions, func(i int) {
 		out[i] = v.one(ctx, dirs[i])
 		v.opts.Logger.Debug("verified", "episode", out[i].EpisodeID, "status", out[i].Status)
-		prog.step()
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -20,18 +20,6 @@ func normalize(v any) any {
 		return string(x)
 	case time.Time:
 		return x.Format(time.RFC3339Nano)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = normalize(e)
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = normalize(e)
-		}
-		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
@@ -52,6 +40,12 @@ func normalize(v any) any {
 		return float64(rv.Uint())
 	case reflect.Float32, reflect.Float64:
 		return rv.Float()
+	case reflect.Slice: // []any, and TOML's []map[string]any
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = normalize(rv.Index(i).Interface())
+		}
+		return out
 	}
 	return v
 }

@@ -150,13 +150,8 @@ func ReadFile(path string) (*Book, error) {
 // Decode reads a workbook from its bytes; name is the file name (it names
 // the one sheet of a CSV file and appears in errors).
 func Decode(data []byte, format, name string) (*Book, error) {
-	switch format {
-	case "ods":
-		return readODS(data, name)
-	case "xlsx":
-		return readXLSX(data, name)
-	case "csv":
-		return readCSV(data, name)
+	if c, ok := codecs[format]; ok {
+		return c.read(data, name)
 	}
 	return nil, fmt.Errorf("%w: %q", ErrFormat, format)
 }
@@ -165,16 +160,17 @@ func Decode(data []byte, format, name string) (*Book, error) {
 // only on b (fixed zip timestamps, sorted cells), so the same book always
 // gives the same bytes.
 func Encode(b *Book, format string) ([]byte, error) {
-	switch format {
-	case "ods":
-		return encodeODS(b)
-	case "xlsx":
-		return encodeXLSX(b)
-	case "csv":
-		return encodeCSV(b)
+	if c, ok := codecs[format]; ok {
+		return c.write(b)
 	}
 	return nil, fmt.Errorf("%w: %q", ErrFormat, format)
 }
+
+// codecs reads and writes each format by name.
+var codecs = map[string]struct {
+	read  func(data []byte, name string) (*Book, error)
+	write func(*Book) ([]byte, error)
+}{"ods": {readODS, encodeODS}, "xlsx": {readXLSX, encodeXLSX}, "csv": {readCSV, encodeCSV}}
 
 // formatNumber prints a float the way spreadsheets store it: 4500, 0.25.
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -47,11 +47,11 @@ func fileMoveInvoices() def {
 		"Downloads/invoice_0917.pdf": inv("0917"), "Downloads/invoice_0924.pdf": inv("0924"), "Downloads/invoice_1001.pdf": inv("1001"),
 		"Downloads/holiday.jpg": text("JPEG placeholder\n"), "Documents/Invoices/invoice_0910.pdf": inv("0910"),
 	}
-	moved := func(names ...string) state {
+	moved := func(to string, names ...string) state { // names from Downloads into the folder to
 		s := state{}
 		for _, n := range names {
 			s["Downloads/"+n] = nil
-			s["Documents/Invoices/"+n] = init["Downloads/"+n]
+			s[to+"/"+n] = init["Downloads/"+n]
 		}
 		return s
 	}
@@ -68,11 +68,6 @@ func fileMoveInvoices() def {
 		}
 	}
 	checks = append(checks, sideEffects("Downloads/invoice_*.pdf", "Documents/Invoices/invoice_*.pdf"))
-	wrong := state{}
-	for _, n := range all {
-		wrong["Downloads/"+n] = nil
-		wrong["Documents/Invoice/"+n] = init["Downloads/"+n]
-	}
 	return def{
 		Task: tasks.Task{
 			ID: "files_move_invoices", Domain: "files",
@@ -84,16 +79,12 @@ func fileMoveInvoices() def {
 			},
 		},
 		Initial: init,
-		Pass:    map[string]ending{"done": {Changes: moved(all...)}},
+		Pass:    map[string]ending{"done": {Changes: moved("Documents/Invoices", all...)}},
 		Fail: map[string]ending{
-			"two_of_three":   {Changes: moved(all[:2]...), Category: partial},
-			"sibling_folder": {Changes: wrong, Category: wrongT, Note: "moved into Documents/Invoice (singular)"},
-			"moved_photo_too": {Changes: func() state {
-				s := moved(all...)
-				s["Downloads/holiday.jpg"] = nil
-				s["Documents/Invoices/holiday.jpg"] = init["Downloads/holiday.jpg"]
-				return s
-			}(), Category: sideEff, Note: "the holiday photo was moved as well"},
+			"two_of_three":   {Changes: moved("Documents/Invoices", all[:2]...), Category: partial},
+			"sibling_folder": {Changes: moved("Documents/Invoice", all...), Category: wrongT, Note: "moved into Documents/Invoice (singular)"},
+			"moved_photo_too": {Changes: moved("Documents/Invoices", append(all, "holiday.jpg")...), Category: sideEff,
+				Note: "the holiday photo was moved as well"},
 		},
 	}
 }
