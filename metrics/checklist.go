@@ -33,7 +33,6 @@ type ChecklistOptions struct {
 	Resamples          int
 	Seed               uint64
 	Threshold          *float64
-	Workers            int
 	// AllowNotChecked lets the checklist pass with items not checked;
 	// by default only all items passing is a pass.
 	AllowNotChecked bool
@@ -90,7 +89,7 @@ func Checklist(ctx context.Context, s *queries.Session, opts ChecklistOptions) (
 	opts.applyDefaults()
 	rep, err := Run(ctx, s, Options{Judges: []string{opts.Judge.Judge}, Conditions: []string{opts.Judge.Condition},
 		By: []string{ByHardness}, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha, Resamples: opts.Resamples,
-		Seed: opts.Seed, Threshold: opts.Threshold, Workers: opts.Workers})
+		Seed: opts.Seed, Threshold: opts.Threshold})
 	if err != nil {
 		return ChecklistReport{}, err
 	}
@@ -218,7 +217,7 @@ func claimSwayItem(ctx context.Context, s Engine, opts ChecklistOptions, p Param
 	b := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: opts.BaseCondition}
 	it := Item{ID: "claim_sway", Title: fmt.Sprintf("claim sway not significant (%s vs %s)", a.Condition, b.Condition)}
 	cmp, err := Compare(ctx, s, CompareOptions{A: a, B: b, Source: p.Source, UncertainPolicy: p.UncertainPolicy, Alpha: p.Alpha,
-		Resamples: p.Bootstrap, Seed: p.Seed, Threshold: opts.Threshold, Workers: opts.Workers})
+		Resamples: p.Bootstrap, Seed: p.Seed, Threshold: opts.Threshold})
 	if errors.Is(err, ErrUnknown) {
 		it.Status, it.Reason = StatusNotChecked, fmt.Sprintf("the judge lacks verdicts under both conditions: %v", err)
 		return it, nil
