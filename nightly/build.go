@@ -101,7 +101,9 @@ func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.P
 	if err != nil || len(jcs) == 0 {
 		return err
 	}
-	mopts := opts.metricsOptions()
+	mopts := metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: opts.Source,
+		UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold,
+		StrataFPROnly: true}
 	scored := map[queries.JudgeCondition]bool{}
 	var rms []queries.JudgeCondition // reward models, not judges with verdicts
 	for _, jc := range jcs {
