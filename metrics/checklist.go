@@ -26,14 +26,11 @@ type ChecklistOptions struct {
 	HalfWidth          float64 // requested FPR precision (Wilson half-width); 0 means 0.05
 	MinSelfConsistency float64 // 0 means 0.9
 	MaxParseErrorRate  float64 // 0 means 0.05
-	ClaimCondition     string  // "" means E2+claim
-	BaseCondition      string  // "" means E2-lastk
 	UncertainPolicy    string
 	Alpha              float64
 	Resamples          int
 	Seed               uint64
 	Threshold          *float64
-	Workers            int
 	// AllowNotChecked lets the checklist pass with items not checked;
 	// by default only all items passing is a pass.
 	AllowNotChecked bool
@@ -53,8 +50,6 @@ type PackReader interface {
 func (o *ChecklistOptions) applyDefaults() {
 	o.TargetFPR, o.HalfWidth = cmp.Or(o.TargetFPR, 0.05), cmp.Or(o.HalfWidth, 0.05)
 	o.MinSelfConsistency, o.MaxParseErrorRate = cmp.Or(o.MinSelfConsistency, 0.9), cmp.Or(o.MaxParseErrorRate, 0.05)
-	o.ClaimCondition = cmp.Or(o.ClaimCondition, schema.ConditionClaim)
-	o.BaseCondition = cmp.Or(o.BaseCondition, schema.ConditionLastK)
 }
 
 // Item is one checklist line.
@@ -90,7 +85,7 @@ func Checklist(ctx context.Context, s *queries.Session, opts ChecklistOptions) (
 	opts.applyDefaults()
 	rep, err := Run(ctx, s, Options{Judges: []string{opts.Judge.Judge}, Conditions: []string{opts.Judge.Condition},
 		By: []string{ByHardness}, UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha, Resamples: opts.Resamples,
-		Seed: opts.Seed, Threshold: opts.Threshold, Workers: opts.Workers})
+		Seed: opts.Seed, Threshold: opts.Threshold})
 	if err != nil {
 		return ChecklistReport{}, err
 	}
@@ -99,7 +94,7 @@ func Checklist(ctx context.Context, s *queries.Session, opts ChecklistOptions) (
 		Params: map[string]any{"fpr_target": opts.TargetFPR, "half_width": opts.HalfWidth, "min_self_consistency": opts.MinSelfConsistency,
 			"max_parse_error_rate": opts.MaxParseErrorRate, "source": p.Source, "uncertain_policy": p.UncertainPolicy,
 			"alpha": p.Alpha, "bootstrap": p.Bootstrap, "seed": p.Seed, "threshold": p.Threshold,
-			"claim_sway": opts.Judge.Judge + "@" + opts.ClaimCondition + " vs " + opts.Judge.Judge + "@" + opts.BaseCondition}}
+			"claim_sway": opts.Judge.Judge + "@" + schema.ConditionClaim + " vs " + opts.Judge.Judge + "@" + schema.ConditionLastK}}
 	var overall, hard *Row
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
@@ -214,11 +209,11 @@ func hardItem(r *Row) Item {
 }
 
 func claimSwayItem(ctx context.Context, s Engine, opts ChecklistOptions, p Params) (Item, error) {
-	a := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: opts.ClaimCondition}
-	b := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: opts.BaseCondition}
+	a := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: schema.ConditionClaim}
+	b := queries.JudgeCondition{Judge: opts.Judge.Judge, Condition: schema.ConditionLastK}
 	it := Item{ID: "claim_sway", Title: fmt.Sprintf("claim sway not significant (%s vs %s)", a.Condition, b.Condition)}
 	cmp, err := Compare(ctx, s, CompareOptions{A: a, B: b, Source: p.Source, UncertainPolicy: p.UncertainPolicy, Alpha: p.Alpha,
-		Resamples: p.Bootstrap, Seed: p.Seed, Threshold: opts.Threshold, Workers: opts.Workers})
+		Resamples: p.Bootstrap, Seed: p.Seed, Threshold: opts.Threshold})
 	if errors.Is(err, ErrUnknown) {
 		it.Status, it.Reason = StatusNotChecked, fmt.Sprintf("the judge lacks verdicts under both conditions: %v", err)
 		return it, nil

@@ -21,8 +21,7 @@ type CompareOptions struct {
 	Resamples       int
 	Seed            uint64
 	Threshold       *float64 // for score-only judges
-	Workers         int
-	GT              string // reference: queries.GTVerifier (default), GTHuman or GTAny
+	GT              string   // reference: queries.GTVerifier (default), GTHuman or GTAny
 }
 
 // Paired is a paired comparison of A and B on one ground-truth class.
@@ -108,7 +107,7 @@ func Compare(ctx context.Context, s Engine, opts CompareOptions) (Comparison, er
 		p    *Paired
 		mode int
 	}{{&out.Negatives, pairNegatives}, {&out.Positives, pairPositives}, {&out.Accuracy, pairAccuracy}} {
-		if *side.p, err = paired(pairs, side.mode, mo.UncertainPolicy, mo.boot(opts.Workers)); err != nil {
+		if *side.p, err = paired(pairs, side.mode, mo.UncertainPolicy, mo.boot()); err != nil {
 			return Comparison{}, err
 		}
 	}
@@ -256,7 +255,7 @@ func ComparePairs(pairs []queries.MetricPair, opts CompareOptions) (neg, pos Pai
 	if err != nil {
 		return Paired{}, Paired{}, err
 	}
-	bopts := mo.boot(opts.Workers)
+	bopts := mo.boot()
 	if neg, err = paired(pairs, pairNegatives, mo.UncertainPolicy, bopts); err != nil {
 		return Paired{}, Paired{}, err
 	}

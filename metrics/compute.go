@@ -73,14 +73,13 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	rep.Params.Tasks = len(ids)
 
 	accs := map[rowKey]*rowAcc{}
-	add := func(k rowKey, task int, c *queries.MetricCell) {
-		a := accs[k]
-		if a == nil {
-			a = &rowAcc{key: k}
-			accs[k] = a
+	acc := func(k rowKey) *rowAcc {
+		if accs[k] == nil {
+			accs[k] = &rowAcc{key: k}
 		}
-		a.addCell(task, c, opts.UncertainPolicy)
+		return accs[k]
 	}
+	add := func(k rowKey, task int, c *queries.MetricCell) { acc(k).addCell(task, c, opts.UncertainPolicy) }
 	for i := range cells {
 		c := &cells[i]
 		task := taskIdx[c.TaskID]
@@ -110,10 +109,7 @@ func Compute(cells []queries.MetricCell, opts Options) (Report, error) {
 	}
 	// Every selected judge × condition has an overall row, even if empty.
 	for _, c := range cells {
-		k := rowKey{judge: c.Judge, condition: c.Condition}
-		if accs[k] == nil {
-			accs[k] = &rowAcc{key: k}
-		}
+		acc(rowKey{judge: c.Judge, condition: c.Condition})
 	}
 	ordered := slices.Collect(maps.Values(accs))
 	slices.SortFunc(ordered, func(a, b *rowAcc) int { return compareKeys(a.key, b.key, opts.By) })
@@ -177,23 +173,13 @@ func valueRank(dim, v string) (int, string) {
 	return 100, v
 }
 
+// compareKeys orders rows by judge, condition, then the overall row (dim
+// "", not in by: index -1) and the strata in the order of by.
 func compareKeys(a, b rowKey, by []string) int {
-	if c := cmp.Or(cmp.Compare(a.judge, b.judge), cmp.Compare(a.condition, b.condition)); c != 0 {
-		return c
-	}
-	da, db := -1, -1
-	if a.dim != "" {
-		da = slices.Index(by, a.dim)
-	}
-	if b.dim != "" {
-		db = slices.Index(by, b.dim)
-	}
-	if da != db {
-		return cmp.Compare(da, db)
-	}
 	ra, sa := valueRank(a.dim, a.value)
 	rb, sb := valueRank(b.dim, b.value)
-	return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(sa, sb))
+	return cmp.Or(cmp.Compare(a.judge, b.judge), cmp.Compare(a.condition, b.condition),
+		cmp.Compare(slices.Index(by, a.dim), slices.Index(by, b.dim)), cmp.Compare(ra, rb), cmp.Compare(sa, sb))
 }
 
 func compareCells(a, b queries.MetricCell) int {

@@ -260,7 +260,7 @@ func finishRows(accs []*rowAcc, ids []string, opts Options, rep *Report) ([]Row,
 		}
 		jobs = append(jobs, newBootJob(r, a, opts.StrataFPROnly && a.key.dim != ""))
 	}
-	err := bootstrapRows(jobs, ids, opts.boot(opts.Workers))
+	err := bootstrapRows(jobs, ids, opts.boot())
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,6 @@ type Options struct {
 	Resamples       int      // bootstrap resamples; 0 means 2000
 	Seed            uint64   // bootstrap seed; 0 means DefaultSeed
 	Threshold       *float64 // score-only judges: score >= Threshold is success; nil skips them
-	Workers         int      // bootstrap goroutines; 0 means GOMAXPROCS (results do not depend on it)
 	// GT is the reference the judge is measured against: queries.GTVerifier
 	// (default), queries.GTHuman (the majority of human judgments) or
 	// queries.GTAny (the verifier's, else the human majority).
@@ -80,8 +79,8 @@ type Options struct {
 const MaxResamples = 1_000_000
 
 // boot returns the bootstrap options of o, stopping when its context ends.
-func (o Options) boot(workers int) stats.BootstrapOptions {
-	return stats.BootstrapOptions{Resamples: o.Resamples, Alpha: o.Alpha, Seed: o.Seed, Workers: workers, Stop: o.stop}
+func (o Options) boot() stats.BootstrapOptions {
+	return stats.BootstrapOptions{Resamples: o.Resamples, Alpha: o.Alpha, Seed: o.Seed, Stop: o.stop}
 }
 
 func (o Options) withDefaults() (Options, error) {

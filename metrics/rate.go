@@ -50,7 +50,6 @@ type RateOptions struct {
 	Alpha     float64 // two-sided level; 0 means 0.05
 	Resamples int     // bootstrap resamples; 0 means 2000
 	Seed      uint64  // bootstrap seed; 0 means DefaultSeed
-	Workers   int     // bootstrap goroutines; 0 means GOMAXPROCS
 	Stop      <-chan struct{}
 }
 
@@ -242,7 +241,7 @@ func rateRow(cells []queries.RateCell, agent string, o RateOptions) (RateRow, []
 	tuned := stats.PPIMeanTuned(total, a)
 	row.PPITuned = estimate(tuned, true)
 	row.EffectiveLabels = stats.PPIEffectiveLabels(total, tuned)
-	boot, err := stats.PPIBootstrap(ids, sums, stats.BootstrapOptions{Resamples: o.Resamples, Alpha: a, Seed: o.Seed, Workers: o.Workers, Stop: o.Stop})
+	boot, err := stats.PPIBootstrap(ids, sums, stats.BootstrapOptions{Resamples: o.Resamples, Alpha: a, Seed: o.Seed, Stop: o.Stop})
 	if err != nil {
 		return row, nil, err
 	}

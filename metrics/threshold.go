@@ -22,7 +22,6 @@ type ThresholdOptions struct {
 	Alpha     float64 // 0 means 0.05
 	Resamples int     // 0 means 2000
 	Seed      uint64  // folds and bootstrap; 0 means DefaultSeed
-	Workers   int
 }
 
 // ThresholdReport is the result of Threshold. TP, FP, TN and FN pool the
@@ -174,11 +173,7 @@ func thresholdIntervals(out *ThresholdReport, items []stats.Scored, cf stats.Cro
 		out.Warnings = append(out.Warnings, "fewer than two tasks: bootstrap intervals are null")
 		return nil
 	}
-	bopts := mo.boot(mo.Workers)
-	workers := bopts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := runtime.GOMAXPROCS(0) // stats.ClusterCounts' workers
 	R := mo.Resamples
 	vals := make([]float64, 3*R) // held-out FPR, TPR, AUC per resample
 	type scratch struct {
@@ -186,7 +181,7 @@ func thresholdIntervals(out *ThresholdReport, items []stats.Scored, cf stats.Cro
 		drawn []int
 	}
 	per := make([]scratch, workers)
-	err := stats.ClusterCounts(ids, bopts, func(worker, r int, counts []int) {
+	err := stats.ClusterCounts(ids, mo.boot(), func(worker, r int, counts []int) {
 		sc := &per[worker]
 		if sc.w == nil {
 			sc.w, sc.drawn = make([]float64, n), make([]int, 0, n)

@@ -97,26 +97,18 @@ func Build(ctx context.Context, src *lake.Lake, opts Options) (*report.Document,
 func judgeSections(ctx context.Context, opts Options, s *engine, packs metrics.PackReader, doc *report.Document, then func()) error {
 	// One scan: judge × conditions with the episodes a missing threshold
 	// leaves unscored (reward models); with --threshold those are scored.
-	raw, err := s.MetricsJudgeConditions(ctx, nil)
-	if err != nil {
+	jcs, err := s.MetricsJudgeConditions(ctx, nil)
+	if err != nil || len(jcs) == 0 {
 		return err
 	}
-	jcs := raw
-	if opts.Threshold != nil {
-		jcs = slices.Clone(raw)
-		for i := range jcs {
-			jcs[i].Unscored = 0
-		}
-	}
-	if len(jcs) == 0 {
-		return nil
-	}
-	mopts := opts.metricsOptions()
+	mopts := metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: opts.Source,
+		UncertainPolicy: opts.UncertainPolicy, Alpha: opts.Alpha, Resamples: opts.Resamples, Seed: opts.Seed, Threshold: opts.Threshold,
+		StrataFPROnly: true}
 	scored := map[queries.JudgeCondition]bool{}
 	var rms []queries.JudgeCondition // reward models, not judges with verdicts
-	for i, jc := range jcs {
-		scored[jc.JudgeCondition] = jc.Unscored == 0
-		if raw[i].Unscored > 0 {
+	for _, jc := range jcs {
+		scored[jc.JudgeCondition] = opts.Threshold != nil || jc.Unscored == 0
+		if jc.Unscored > 0 {
 			rms = append(rms, jc.JudgeCondition)
 		}
 		// Without a threshold reward models get their own section, not a skip warning.

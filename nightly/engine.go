@@ -251,3 +251,15 @@ func locked[R any](ctx context.Context, e *engine, fn func(*queries.Session, con
 	defer e.mu.Unlock()
 	return fn(e.sess, ctx)
 }
+
+// onKept runs fn (a statement on the kept episodes, keepEpisodes) with the
+// session to itself.
+func onKept[R any](ctx context.Context, e *engine, fn func() (R, error)) (R, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.keepEpisodes(ctx); err != nil {
+		var zero R
+		return zero, err
+	}
+	return fn()
+}

@@ -63,22 +63,15 @@ func (x extras) fill(doc *report.Document) {
 // session to itself.
 
 func (e *engine) AgreementRuns(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
-	return e.agreement(ctx, e.sess.AgreementRuns, threshold, source)
+	return onKept(ctx, e, func() ([]queries.AgreementCell, error) {
+		return e.sess.AgreementRuns(ctx, threshold, source)
+	})
 }
 
 func (e *engine) AgreementJudges(ctx context.Context, threshold *float64, source string) ([]queries.AgreementCell, error) {
-	return e.agreement(ctx, e.sess.AgreementJudges, threshold, source)
-}
-
-// agreement runs an agreement statement on the kept episodes.
-func (e *engine) agreement(ctx context.Context, stmt func(context.Context, *float64, string) ([]queries.AgreementCell, error),
-	threshold *float64, source string) ([]queries.AgreementCell, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err := e.keepEpisodes(ctx); err != nil {
-		return nil, err
-	}
-	return stmt(ctx, threshold, source)
+	return onKept(ctx, e, func() ([]queries.AgreementCell, error) {
+		return e.sess.AgreementJudges(ctx, threshold, source)
+	})
 }
 
 // AgreementHuman answers without a statement when Prepare found no human

@@ -26,7 +26,7 @@ type Options struct {
 	Resamples       int      // task-cluster bootstrap resamples; 0 means 2000
 	Seed            uint64   // 0 means metrics.DefaultSeed
 	Threshold       *float64 // reward models: score >= T is success (nil: their own section)
-	Threads         int      // DuckDB threads; 0 means one per core but one (reportThreads)
+	Threads         int      // DuckDB threads; 0 means one per core but one
 	FPRTarget       float64  // reward models' cross-fitted threshold and checklists' target; 0 means 0.05
 	Folds           int      // cross-fitting folds; 0 means 5
 	D2Policy        string   // Trust Layer D2 policy, shown in the provenance
@@ -64,16 +64,11 @@ func (o Options) withDefaults() Options {
 	o.Q = cmp.Or(o.Q, 0.05)
 	o.Bins = cmp.Or(o.Bins, 10)
 	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
-	o.Threads = cmp.Or(o.Threads, reportThreads())
+	// A core is left to the Go statistics that run beside the statements
+	// (bootstraps of the sections whose statements ran), which would
+	// otherwise share every core with DuckDB's threads.
+	o.Threads = cmp.Or(o.Threads, max(1, runtime.NumCPU()-1))
 	return o
-}
-
-// reportThreads is the DuckDB threads of a report's session: a core is
-// left to the Go statistics that run beside its statements (bootstraps of
-// the sections whose statements ran), which would otherwise share every
-// core with DuckDB's threads.
-func reportThreads() int {
-	return max(1, runtime.NumCPU()-1)
 }
 
 // params are the provenance's parameters.
@@ -81,10 +76,4 @@ func (o Options) params() map[string]any {
 	return map[string]any{"source": o.Source, "uncertain_policy": o.UncertainPolicy, "alpha": o.Alpha,
 		"bootstrap": o.Resamples, "seed": o.Seed, "threshold": o.Threshold, "fpr_target": o.FPRTarget,
 		"folds": o.Folds, "d2_unconfirmed": o.D2Policy, "repeats": o.Repeats, "adjust": o.Adjust, "q": o.Q, "bins": o.Bins}
-}
-
-func (o Options) metricsOptions() metrics.Options {
-	return metrics.Options{By: []string{metrics.ByHardness, metrics.ByCategory, metrics.BySource}, Source: o.Source,
-		UncertainPolicy: o.UncertainPolicy, Alpha: o.Alpha, Resamples: o.Resamples, Seed: o.Seed, Threshold: o.Threshold,
-		StrataFPROnly: true}
 }

@@ -64,13 +64,7 @@ func (r *rateCells) RateCells(ctx context.Context, opts queries.RateCellOptions)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.read {
-		r.e.mu.Lock()
-		err := r.e.keepEpisodes(ctx)
-		var cells []queries.RateCell
-		if err == nil {
-			cells, err = r.e.sess.RateCells(ctx, opts)
-		}
-		r.e.mu.Unlock()
+		cells, err := onKept(ctx, r.e, func() ([]queries.RateCell, error) { return r.e.sess.RateCells(ctx, opts) })
 		if err != nil {
 			return nil, err
 		}
