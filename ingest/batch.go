@@ -95,7 +95,8 @@ func begin(ctx context.Context, dst *lake.Lake, opts Options) (*batch, error) {
 	}
 	// Stats' maps and lists marshal as {} and [] when empty.
 	st := Stats{Tables: map[string]lake.Stats{}, Warnings: []string{}, MissingEpisodes: map[string]int{}}
-	return &batch{tx: tx, opts: opts, stats: st}, nil
+	refs := episodeRefs{named: map[string]map[string]int{}, added: map[string]bool{}}
+	return &batch{tx: tx, opts: opts, stats: st, refs: refs}, nil
 }
 
 // writer returns the batch's writer for table, opening it on first use;

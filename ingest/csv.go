@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
@@ -16,13 +17,14 @@ import (
 const maxNoteBytes = 64 << 10
 
 // eachCSV reads one CSV input (labels, human labels): its header, which
-// checkHeader accepts or refuses (at line 1), then each record with as
+// must be the first required columns of cols or more of them in order (else
+// it is refused at line 1), then each record with as
 // many fields as the header, handed to row with its first line. An input
 // without a header is rejected with empty. A record, quoted newlines
 // included, longer than the batch's MaxLineBytes stops the file with an
 // error instead of growing without bound. It returns how many records it
 // read.
-func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty error, checkHeader func([]string) error,
+func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty error, cols []string, required int,
 	row func(rec []string, line int64) error) (int, error) {
 	maxRec := b.opts.MaxLineBytes
 	cr := &capReader{r: f}
@@ -71,8 +73,10 @@ func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty err
 			for i := range rec {
 				rec[i] = strings.TrimSpace(strings.TrimPrefix(rec[i], "\ufeff"))
 			}
-			if err := checkHeader(rec); err != nil {
-				b.reject(name, 1, err)
+			if len(rec) < required || len(rec) > len(cols) || !slices.Equal(rec, cols[:len(rec)]) {
+				want := strings.Join(cols[:required], ",") + "[," + strings.Join(cols[required:], ",") + "]"
+				b.reject(name, 1, &schema.FieldError{Field: "header",
+					Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(rec, ","))})
 				return 0, nil
 			}
 			header = rec

@@ -29,18 +29,11 @@ var (
 // successful/unsuccessful; unsure (or uncertain, unknown) judgments are
 // skipped and counted in a warning. Every error of a line is reported.
 func HumanLabels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (Stats, error) {
-	want := strings.Join(humanColumns[:3], ",") + "[,note]"
-	empty := schema.Reason(schema.ErrMissing, "empty file (want the header %s)", want)
-	checkHeader := func(header []string) error {
-		if h := strings.Join(header, ","); h != strings.Join(humanColumns[:3], ",") && h != strings.Join(humanColumns, ",") {
-			return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, h)}
-		}
-		return nil
-	}
+	empty := schema.Reason(schema.ErrMissing, "empty file (want the header %s[,note])", strings.Join(humanColumns[:3], ","))
 	return inBatch(ctx, dst, opts, func(b *batch) error {
 		unsure := 0
 		err := b.eachFile(ctx, files, func(ctx context.Context, f io.Reader, name string) error {
-			_, err := b.eachCSV(ctx, f, name, empty, checkHeader, func(rec []string, line int64) error {
+			_, err := b.eachCSV(ctx, f, name, empty, humanColumns, 3, func(rec []string, line int64) error {
 				g, skip, errs := humanRow(rec)
 				for _, e := range errs {
 					b.reject(name, line, e)

@@ -55,24 +55,19 @@ const chunkLines = 1024
 // allocate (and page-fault) hundreds of megabytes for nothing.
 var (
 	lineBufs = sync.Pool{New: func() any { return &lineBuf{buf: make([]byte, 0, chunkBytes)} }}
-	rowBufs  = sync.Pool{New: func() any { return newRowBuf() }}
+	rowBufs  = sync.Pool{New: func() any {
+		return &rowBuf{rows: make([]schema.Verdict, 0, chunkLines),
+			floats: make([]float64, 0, 2*chunkLines), times: make([]time.Time, 0, chunkLines)}
+	}}
 )
 
 // rowBuf is the memory of one chunk's decoded rows: the rows and the
-// slabs their optional values point into (verdictDecoder.slabs), reused
+// slabs their optional values point into (verdictDecoder.floats, times), reused
 // together once the writer has copied the rows.
 type rowBuf struct {
 	rows   []schema.Verdict
 	floats []float64
 	times  []time.Time
-}
-
-func newRowBuf() *rowBuf {
-	return &rowBuf{
-		rows:   make([]schema.Verdict, 0, chunkLines),
-		floats: make([]float64, 0, 2*chunkLines),
-		times:  make([]time.Time, 0, chunkLines),
-	}
 }
 
 // lineBuf holds the raw lines of one chunk: buf[starts[i]:ends[i]] is
@@ -165,7 +160,7 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 	dec := newVerdictDecoder()
 	for rc := range work {
 		rb := rowBufs.Get().(*rowBuf)
-		dec.slabs(rb.floats[:0], rb.times[:0])
+		dec.floats, dec.times = rb.floats[:0], rb.times[:0]
 		c := &decodedChunk{rows: rb.rows[:0], buf: rb, errs: rc.errs, err: rc.err, last: rc.last}
 		reject := func(n int64, err error) {
 			c.errs = append(c.errs, recordErrors(src, n, err)...)
@@ -186,8 +181,8 @@ func decodeChunks(src string, work <-chan *rawChunk) {
 			}
 			v.SrcFile, v.SrcLine = src, n
 		}
-		lineBufs.Put(lb)    // decoded strings are copies: the bytes can go
-		dec.slabs(nil, nil) // the chunk's slabs go with its rows
+		lineBufs.Put(lb)                 // decoded strings are copies: the bytes can go
+		dec.floats, dec.times = nil, nil // the chunk's slabs go with its rows
 		rc.lines = nil
 		if len(rc.errs) > 0 {
 			sortByLine(c.errs)

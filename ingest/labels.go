@@ -3,14 +3,13 @@ package ingest
 import (
 	"context"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/trustlake/trustlake/lake"
 	"github.com/trustlake/trustlake/schema"
 )
 
-// labelHeader is the required CSV header; annotator and note are optional.
+// labelColumns is the CSV header; annotator and note are optional.
 var labelColumns = []string{"episode_id", "category", "annotator", "note"}
 
 // Labels ingests manual failure categories from CSV files with the header
@@ -26,7 +25,7 @@ func Labels(ctx context.Context, dst *lake.Lake, files []string, opts Options) (
 func (b *batch) labelStream(ctx context.Context, f io.Reader, name string) error {
 	before := len(b.errs)
 	empty := schema.Reason(schema.ErrMissing, "no records (empty input; want the header %s)", strings.Join(labelColumns, ","))
-	records, err := b.eachCSV(ctx, f, name, empty, checkLabelHeader, func(rec []string, line int64) error {
+	records, err := b.eachCSV(ctx, f, name, empty, labelColumns, 2, func(rec []string, line int64) error {
 		l := schema.Label{EpisodeID: strings.TrimSpace(rec[0]), CategoryRaw: strings.TrimSpace(rec[1])}
 		if len(rec) > 2 && rec[2] != "" {
 			l.Annotator = &rec[2]
@@ -60,12 +59,4 @@ func (b *batch) addLabel(l *schema.Label, src string, line int64) error {
 	}
 	l.SrcFile, l.SrcLine = src, line
 	return add(b, lake.Labels, l)
-}
-
-func checkLabelHeader(h []string) error {
-	if len(h) < 2 || len(h) > len(labelColumns) || !slices.Equal(h, labelColumns[:len(h)]) {
-		want := strings.Join(labelColumns[:2], ",") + "[," + strings.Join(labelColumns[2:], ",") + "]"
-		return &schema.FieldError{Field: "header", Err: schema.Reason(schema.ErrValue, "want %s, got %s", want, strings.Join(h, ","))}
-	}
-	return nil
 }

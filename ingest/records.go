@@ -96,7 +96,7 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 		json.Unmarshal(line, &head)
 		a := schema.Action{EpisodeID: head.EpisodeID, Agent: head.Agent}
 		if *fields, err = decodeAction(line, *fields, &a); err == nil {
-			a.Extra = dropKeys(a.Extra, "agent")
+			a.Extra = dropKey(a.Extra, "agent")
 			a.SrcFile, a.SrcLine = src, n
 			return add(b, table, &a)
 		}
@@ -132,15 +132,13 @@ func (b *batch) record(table, src string, n int64, line []byte, fields *[]field)
 	return nil
 }
 
-// dropKeys removes keys from an extra-fields JSON object.
-func dropKeys(extra string, keys ...string) string {
+// dropKey removes key from an extra-fields JSON object.
+func dropKey(extra, key string) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal([]byte(extra), &m) != nil {
 		return extra
 	}
-	for _, k := range keys {
-		delete(m, k)
-	}
+	delete(m, key)
 	if len(m) == 0 {
 		return "{}"
 	}

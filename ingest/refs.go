@@ -14,8 +14,8 @@ import (
 // results and ground_truth name, and the episodes a batch adds, so that
 // rows naming an episode absent from the lake become a warning count.
 type episodeRefs struct {
-	named map[string]map[string]int // table → episode_id → rows
-	added map[string]bool           // episodes of this batch
+	named map[string]map[string]int // table → episode_id → rows (made by begin)
+	added map[string]bool           // episodes of this batch (made by begin)
 	// The run of rows naming one episode in one table, not yet counted in
 	// named: rows of an episode mostly come together (a judge's runs).
 	runTable, runID string
@@ -27,11 +27,11 @@ func (r *episodeRefs) note(table string, row any) {
 	var id string
 	switch v := row.(type) {
 	case *schema.Episode:
-		r.add(v.EpisodeID)
+		r.added[v.EpisodeID] = true
 		return
 	case *schema.Action: // a trajectory: what a result's episode_id may point at
 		if table == lake.Actions {
-			r.add(v.EpisodeID)
+			r.added[v.EpisodeID] = true
 		}
 		return
 	case *schema.Verdict:
@@ -61,9 +61,6 @@ func (r *episodeRefs) endRun() {
 	if r.runRows == 0 {
 		return
 	}
-	if r.named == nil {
-		r.named = map[string]map[string]int{}
-	}
 	m := r.named[r.runTable]
 	if m == nil {
 		m = map[string]int{}
@@ -74,13 +71,6 @@ func (r *episodeRefs) endRun() {
 	}
 	m[r.runID] += r.runRows
 	r.runRows = 0
-}
-
-func (r *episodeRefs) add(id string) {
-	if r.added == nil {
-		r.added = map[string]bool{}
-	}
-	r.added[id] = true
 }
 
 // check reads the episode ids of the lake (one column) and adds one warning

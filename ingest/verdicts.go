@@ -20,9 +20,9 @@ type verdictDecoder struct {
 	lastT    time.Time
 	minute   [17]byte  // "2006-01-02T15:04:" of the last fast-path timestamp
 	minuteT  time.Time // its time at second 0
-	// Optional values point into slabs instead of one allocation each.
-	// The lake copies the values when a row is added, so a slab lives as
-	// long as the rows of its chunk.
+	// Optional values point into slabs instead of one allocation each
+	// (empty with room, or nil for fresh ones). The lake copies the values
+	// when a row is added, so a slab lives as long as the rows of its chunk.
 	floats []float64
 	times  []time.Time
 	arena  []byte // bytes of decoded episode ids
@@ -60,12 +60,6 @@ func newVerdictDecoder() *verdictDecoder {
 }
 
 const slabLen = 1024
-
-// slabs makes the decoder take its optional values from floats and times
-// (empty, with room) until they are full; nil, nil: fresh slabs.
-func (d *verdictDecoder) slabs(floats []float64, times []time.Time) {
-	d.floats, d.times = floats, times
-}
 
 // slabNew stores v in the slab, or in a fresh one when it is full.
 func slabNew[T any](slab *[]T, v T) *T {
