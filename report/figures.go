@@ -145,13 +145,12 @@ func (d *Document) estimates() []namedEstimate {
 			out = append(out, namedEstimate{"alpha_human", map[string]string{}, &a.Human.Alpha, moments{}, -1, ""})
 		}
 	}
-	if d.Trust != nil {
-		rows := make([]*TrustAgent, 0, len(d.Trust.Agents)+1)
-		for i := range d.Trust.Agents {
-			rows = append(rows, &d.Trust.Agents[i])
-		}
-		rows = append(rows, &d.Trust.Total)
-		for _, a := range rows {
+	if t := d.Trust; t != nil {
+		for i := range len(t.Agents) + 1 { // the agents, then the total
+			a := &t.Total
+			if i < len(t.Agents) {
+				a = &t.Agents[i]
+			}
 			e := &a.TrustedRate
 			out = append(out, namedEstimate{"trusted_rate", map[string]string{"benchmark": a.Benchmark, "agent": a.Agent}, e, prop(e), -1, ""})
 		}

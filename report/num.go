@@ -26,17 +26,10 @@ func (n Num) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
+// (null leaves the NaN in place).
 func (n *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = NaN()
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = Num(f)
-	return nil
+	*n = NaN()
+	return json.Unmarshal(b, (*float64)(n))
 }
 
 // Interval is [lo, hi]; it marshals as null when either bound is undefined.
@@ -57,17 +50,10 @@ func (iv Interval) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
+// (null leaves the undefined interval in place).
 func (iv *Interval) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*iv = NoInterval()
-		return nil
-	}
-	var v [2]Num
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*iv = Interval(v)
-	return nil
+	*iv = NoInterval()
+	return json.Unmarshal(b, (*[2]Num)(iv))
 }
 
 // num renders a value with three decimals, "–" when undefined.

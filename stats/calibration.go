@@ -154,11 +154,10 @@ func Reliability(f []Forecast, bins int) []ReliabilityBin {
 	bins = max(bins, 1)
 	out := make([]ReliabilityBin, bins)
 	sp, sy := make([]float64, bins), make([]float64, bins)
-	for _, x := range f {
-		b := max(min(int(x.P*float64(bins)), bins-1), 0)
+	for i, b := range widthBins(f, bins) {
 		out[b].N++
-		sp[b] += x.P
-		sy[b] += x.Y
+		sp[b] += f[i].P
+		sy[b] += f[i].Y
 	}
 	for b := range out {
 		out[b].Lo, out[b].Hi = float64(b)/float64(bins), float64(b+1)/float64(bins)

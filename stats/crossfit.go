@@ -93,18 +93,17 @@ func CrossFitThreshold(items []Scored, opts CrossFitOptions) (CrossFit, error) {
 		return CrossFit{}, fmt.Errorf("cross-fit: no negatives")
 	}
 	slices.SortFunc(neg, func(a, b foldScore) int { return cmp.Compare(a.score, b.score) })
-	sorted := make([]float64, 0, len(neg))
-	for _, e := range neg {
-		sorted = append(sorted, e.score)
-	}
-	out.Threshold = thresholdSorted(sorted, opts.TargetFPR)
 	train := make([]float64, 0, len(neg))
-	for f := range k {
+	for f := -1; f < k; f++ { // fold −1: Threshold, on all the negatives
 		train = train[:0]
 		for _, e := range neg {
 			if e.fold != f {
 				train = append(train, e.score)
 			}
+		}
+		if f < 0 {
+			out.Threshold = thresholdSorted(train, opts.TargetFPR)
+			continue
 		}
 		if len(train) == 0 {
 			return CrossFit{}, fmt.Errorf("cross-fit: fold %d: no negatives outside the fold to calibrate on", f)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 )
 
 // pairedCells returns the probabilities of the two discordant cells for two
@@ -124,20 +125,7 @@ func PairedPowerExact(stop <-chan struct{}, fprA, fprB float64, n int, discordan
 
 // mcnemarCritical returns the largest m with McNemarExact(m, d−m) <= alpha,
 // or −1 when no split of d discordant pairs is significant. The p-value
-// grows with m on [0, d/2], so bisection applies.
+// grows with m on [0, d/2] (where it is 1), so binary search applies.
 func mcnemarCritical(d int, alpha float64) int {
-	if McNemarExact(0, d) > alpha {
-		return -1
-	}
-	// At m = ⌊d/2⌋ the tail holds half the mass and the p-value is 1.
-	lo, hi := 0, d/2 // McNemarExact(lo) <= alpha < McNemarExact(hi)
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if McNemarExact(mid, d-mid) <= alpha {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
+	return sort.Search(d/2+1, func(m int) bool { return McNemarExact(m, d-m) > alpha }) - 1
 }

@@ -46,23 +46,9 @@ func canonicalOrder(ids []string) ([]int, error) {
 // values are the from smallest (a previous selection), reordering the rest.
 func quantileSelect(xs []float64, q float64, from int) float64 {
 	h := q * float64(len(xs)-1)
-	i := int(math.Floor(h))
-	if i >= len(xs)-1 {
-		i = len(xs) - 1
-	}
+	i := min(int(math.Floor(h)), len(xs)-1)
 	from = min(from, i)
-	rest := xs[from:]
-	selectNth(rest, i-from)
-	x := rest[i-from]
-	f := h - float64(i)
-	if i >= len(xs)-1 || f == 0 {
-		return x
-	}
-	next := slices.Min(rest[i-from+1:]) // the (i+1)-th smallest
-	if next == x {
-		return x
-	}
-	return x + f*(next-x)
+	return interpolate(xs[from:], i-from, h-float64(i), i >= len(xs)-1)
 }
 
 // selectNth reorders xs (no NaN) so that xs[k] is its k-th smallest value
@@ -183,8 +169,8 @@ func tailQuantiles(xs []float64, alpha float64) (lo, hi float64, ok bool) {
 	return lo, hi, true
 }
 
-// interpolate is quantileSelect's type-7 value from the order statistics
-// i and i+1 of ys (the last when last), at fraction f between them.
+// interpolate is the type-7 value from the order statistics i and i+1 of
+// ys (the last when last), at fraction f between them.
 func interpolate(ys []float64, i int, f float64, last bool) float64 {
 	selectNth(ys, i)
 	x := ys[i]

@@ -13,19 +13,28 @@ type labelled struct {
 }
 
 // sortedLabels returns the scores with their labels sorted ascending (dir
-// 1) or descending (dir -1); false when a score is NaN. Scores are
-// compared only for order: ties keep no particular order, which the
-// callers (grouping ties) never see.
-func sortedLabels(scores []float64, positive []bool, dir int) ([]labelled, bool) {
-	out := make([]labelled, len(scores))
+// 1) or descending (dir -1) and the counts of positives and negatives;
+// false when the lengths differ, a score is NaN or a class is empty.
+// Scores are compared only for order: ties keep no particular order, which
+// the callers (grouping ties) never see.
+func sortedLabels(scores []float64, positive []bool, dir int) (out []labelled, nPos, nNeg float64, ok bool) {
+	if len(scores) != len(positive) {
+		return nil, 0, 0, false
+	}
+	out = make([]labelled, len(scores))
 	for i, x := range scores {
 		if math.IsNaN(x) {
-			return nil, false
+			return nil, 0, 0, false
 		}
 		out[i] = labelled{x, positive[i]}
+		if positive[i] {
+			nPos++
+		} else {
+			nNeg++
+		}
 	}
 	slices.SortFunc(out, func(a, b labelled) int { return dir * cmp.Compare(a.score, b.score) })
-	return out, true
+	return out, nPos, nNeg, nPos > 0 && nNeg > 0
 }
 
 // ROCAUC returns the area under the ROC curve of scores against labels
@@ -35,14 +44,11 @@ func sortedLabels(scores []float64, positive []bool, dir int) ([]labelled, bool)
 // lengths differ, a score is NaN, or there are no positives or no negatives.
 // Cost is O(n log n).
 func ROCAUC(scores []float64, positive []bool) float64 {
-	if len(scores) != len(positive) {
-		return math.NaN()
-	}
-	order, ok := sortedLabels(scores, positive, 1)
+	order, nPos, nNeg, ok := sortedLabels(scores, positive, 1)
 	if !ok {
 		return math.NaN()
 	}
-	var nPos, nNeg, rankSumPos float64
+	var rankSumPos float64
 	for i := 0; i < len(order); {
 		j := i
 		for j < len(order) && order[j].score == order[i].score {
@@ -51,16 +57,10 @@ func ROCAUC(scores []float64, positive []bool) float64 {
 		midRank := float64(i+j+1) / 2 // ranks i+1..j share their mean
 		for _, e := range order[i:j] {
 			if e.positive {
-				nPos++
 				rankSumPos += midRank
-			} else {
-				nNeg++
 			}
 		}
 		i = j
-	}
-	if nPos == 0 || nNeg == 0 {
-		return math.NaN()
 	}
 	return (rankSumPos - nPos*(nPos+1)/2) / (nPos * nNeg)
 }
@@ -100,22 +100,8 @@ type ROCPoint struct {
 // TPR together, so the curve's trapezoid area equals ROCAUC. It returns
 // nil when the lengths differ, a score is NaN, or a class is empty.
 func ROCCurve(scores []float64, positive []bool) []ROCPoint {
-	if len(scores) != len(positive) {
-		return nil
-	}
-	order, ok := sortedLabels(scores, positive, -1)
+	order, nPos, nNeg, ok := sortedLabels(scores, positive, -1)
 	if !ok {
-		return nil
-	}
-	var nPos, nNeg float64
-	for _, e := range order {
-		if e.positive {
-			nPos++
-		} else {
-			nNeg++
-		}
-	}
-	if nPos == 0 || nNeg == 0 {
 		return nil
 	}
 	out := []ROCPoint{{Threshold: math.Inf(1)}}

@@ -25,11 +25,8 @@ func TwoProportionZ(kA, nA, kB, nB int, alpha float64) TwoSample {
 	pa, pb := float64(kA)/float64(nA), float64(kB)/float64(nB)
 	pool := float64(kA+kB) / float64(nA+nB)
 	se0 := math.Sqrt(pool * (1 - pool) * (1/float64(nA) + 1/float64(nB)))
-	out := TwoSample{Diff: pa - pb, P: 1}
-	if se0 > 0 {
-		out.Z = out.Diff / se0
-		out.P = 2 * NormalCDF(-math.Abs(out.Z))
-	}
+	out := TwoSample{Diff: pa - pb}
+	out.Z, out.P = ZTest(out.Diff, se0) // se0 is 0 only when pa = pb
 	se := math.Sqrt(pa*(1-pa)/float64(nA) + pb*(1-pb)/float64(nB))
 	z := zTwoSided(alpha)
 	out.Lo, out.Hi = out.Diff-z*se, out.Diff+z*se
