@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,16 +23,9 @@ type ResultsOptions struct {
 }
 
 func (o ResultsOptions) withDefaults() ResultsOptions {
-	if o.Results <= 0 {
-		o.Results = 100_000
-	}
-	if o.Trials <= 0 {
-		o.Trials = 5
-	}
-	if o.Steps <= 0 {
-		o.Steps = 30
-	}
-	o.Steps = max(o.Steps, 6)
+	o.Results = cmp.Or(max(o.Results, 0), 100_000)
+	o.Trials = cmp.Or(max(o.Trials, 0), 5)
+	o.Steps = max(cmp.Or(max(o.Steps, 0), 30), 6)
 	return o
 }
 
