@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,16 +23,9 @@ type ResultsOptions struct {
 }
 
 func (o ResultsOptions) withDefaults() ResultsOptions {
-	if o.Results <= 0 {
-		o.Results = 100_000
-	}
-	if o.Trials <= 0 {
-		o.Trials = 5
-	}
-	if o.Steps <= 0 {
-		o.Steps = 30
-	}
-	o.Steps = max(o.Steps, 6)
+	o.Results = cmp.Or(max(o.Results, 0), 100_000)
+	o.Trials = cmp.Or(max(o.Trials, 0), 5)
+	o.Steps = max(cmp.Or(max(o.Steps, 0), 30), 6)
 	return o
 }
 
@@ -136,11 +130,10 @@ func simRecord(o ResultsOptions, task, trial int) (map[string]any, bool) {
 }
 
 func simTrajectory(steps int, r *rand.Rand, user, res string, pass bool) []simMsg {
-	str := func(s string) *string { return &s }
 	msgs := make([]simMsg, 0, steps)
 	msgs = append(msgs,
-		simMsg{Role: "system", Content: str("Simulated airline policy. Refunds take 5 to 7 business days.")},
-		simMsg{Role: "user", Content: str(fmt.Sprintf("Hi, I am %s and I want to cancel %s.", user, res))})
+		simMsg{Role: "system", Content: new("Simulated airline policy. Refunds take 5 to 7 business days.")},
+		simMsg{Role: "user", Content: new(fmt.Sprintf("Hi, I am %s and I want to cancel %s.", user, res))})
 	price := 100 + r.IntN(900)
 	other := fmt.Sprintf("SIM%06d", 900000+r.IntN(99999))
 	call := 0
@@ -150,7 +143,7 @@ func simTrajectory(steps int, r *rand.Rand, user, res string, pass bool) []simMs
 			Function: simFunction{Name: name, Arguments: args}}}}
 	}
 	toolOut := func(name, out string) simMsg {
-		return simMsg{Role: "tool", ToolCallID: "call_" + strconv.Itoa(call), Name: name, Content: str(out)}
+		return simMsg{Role: "tool", ToolCallID: "call_" + strconv.Itoa(call), Name: name, Content: new(out)}
 	}
 	for len(msgs) < steps-3 {
 		if steps-3-len(msgs) >= 2 {
@@ -164,7 +157,7 @@ func simTrajectory(steps int, r *rand.Rand, user, res string, pass bool) []simMs
 			msgs = append(msgs, toolCall("get_reservation_details", args), toolOut("get_reservation_details", out))
 			continue
 		}
-		msgs = append(msgs, simMsg{Role: "user", Content: str("Yes, please go ahead.")})
+		msgs = append(msgs, simMsg{Role: "user", Content: new("Yes, please go ahead.")})
 	}
 	target := res
 	if !pass {
@@ -181,5 +174,5 @@ func simTrajectory(steps int, r *rand.Rand, user, res string, pass bool) []simMs
 	if pass && r.IntN(10) < 9 || !pass && r.IntN(10) < 6 {
 		final = fmt.Sprintf("Your reservation %s has been successfully cancelled. A refund of $%d will be processed within 5 to 7 business days.", target, amount)
 	}
-	return append(msgs, simMsg{Role: "assistant", Content: str(final)})
+	return append(msgs, simMsg{Role: "assistant", Content: new(final)})
 }

@@ -82,23 +82,15 @@ func DefaultReadOnlyTools() []string {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Repeats <= 0 {
-		o.Repeats = 5
-	}
-	if o.MinRepeats <= 0 {
-		o.MinRepeats = 1
-	}
+	o.Repeats = cmp.Or(max(o.Repeats, 0), 5)
+	o.MinRepeats = cmp.Or(max(o.MinRepeats, 0), 1)
 	o.InfraPolicy = cmp.Or(o.InfraPolicy, InfraExclude)
 	o.D2Policy = cmp.Or(o.D2Policy, PolicyLenient)
 	if o.Alpha <= 0 || o.Alpha >= 1 {
 		o.Alpha = 0.05
 	}
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
-	if o.Resamples <= 0 {
-		o.Resamples = stats.DefaultResamples
-	}
+	o.Workers = cmp.Or(max(o.Workers, 0), runtime.GOMAXPROCS(0))
+	o.Resamples = cmp.Or(max(o.Resamples, 0), stats.DefaultResamples)
 	o.Seed = cmp.Or(o.Seed, DefaultSeed)
 	if o.ReadOnlyTools == nil {
 		o.ReadOnlyTools = DefaultReadOnlyTools()

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -95,9 +96,7 @@ func decide(recordedPass bool, gates []GateResult, soft bool, unverifiedFail str
 		return d
 	}
 	if len(failed) > 0 {
-		f := false
-		ft := mostSevere(gates)
-		d.regraded, d.failedGate, d.soft = &f, &ft, soft
+		d.regraded, d.failedGate, d.soft = new(false), new(mostSevere(gates)), soft
 		if recordedPass {
 			d.outcome = schema.D1Contradiction
 			d.reason = "recorded pass, re-graded fail: " + strings.Join(failed, ", ")
@@ -108,18 +107,14 @@ func decide(recordedPass bool, gates []GateResult, soft bool, unverifiedFail str
 		return d
 	}
 	if recordedPass {
-		t := true
-		d.regraded, d.outcome = &t, schema.D1Confirm
+		d.regraded, d.outcome = new(true), schema.D1Confirm
 		d.reason = "recorded pass confirmed by every recomputable gate"
 		if unv := unverifiableIDs(gates); unv != "" {
 			d.reason += " (not recomputable: " + unv + ")"
 		}
 		return d
 	}
-	d.outcome, d.reason = schema.D1Unverified, unverifiedFail
-	if d.reason == "" {
-		d.reason = "recorded fail, but every recomputable gate passes"
-	}
+	d.outcome, d.reason = schema.D1Unverified, cmp.Or(unverifiedFail, "recorded fail, but every recomputable gate passes")
 	return d
 }
 
@@ -165,10 +160,7 @@ func d1FromRegrade(recordedPass bool, rg *Regrade) d1Result {
 		if !g.Passed {
 			st, anyFailed = gateFailed, true
 		}
-		typ := g.Type
-		if typ == "" {
-			typ = schema.GateCritical
-		}
+		typ := cmp.Or(g.Type, schema.GateCritical)
 		if !g.Passed && typ == schema.GateCritical {
 			critical = true
 		}
@@ -177,8 +169,7 @@ func d1FromRegrade(recordedPass bool, rg *Regrade) d1Result {
 	pass := rg.Pass && !anyFailed
 	d := d1Result{regraded: &pass, gates: gates}
 	if !pass {
-		ft := mostSevere(gates)
-		d.failedGate = &ft
+		d.failedGate = new(mostSevere(gates))
 		d.soft = !critical && (anyFailed || (rg.Score != nil && *rg.Score > 0))
 	}
 	switch {

@@ -185,15 +185,7 @@ func contains(want, got any) bool {
 		return true
 	case []any:
 		gs, ok := got.([]any)
-		if !ok || len(gs) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !contains(w[i], gs[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(w, gs, contains)
 	}
 	return reflect.DeepEqual(want, got)
 }

@@ -73,6 +73,7 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 		return d
 	}
 	var scores []float64
+	sum := 0.0
 	tiers := map[string]bool{}
 	for _, j := range group {
 		if j == self {
@@ -86,16 +87,12 @@ func d4For(vs []verdict, self int, group []int, opts Options) d4Result {
 			continue
 		}
 		scores = append(scores, score)
+		sum += score
 		tiers[Tier(score)] = true
 	}
 	d.repeats = len(scores)
 	if len(scores) > 0 {
-		sum := 0.0
-		for _, s := range scores {
-			sum += s
-		}
-		gap := sum/float64(len(scores)) - me.RecordedScore
-		d.gap = &gap
+		d.gap = new(sum/float64(len(scores)) - me.RecordedScore)
 	}
 	switch {
 	case len(scores) < opts.MinRepeats:

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,10 +76,7 @@ func (m *ModelLabeler) ask3(ctx context.Context, task, prompt string) ([3][]byte
 	if err != nil {
 		return out, err
 	}
-	maxTok := m.MaxTokens
-	if maxTok <= 0 {
-		maxTok = 200
-	}
+	maxTok := cmp.Or(max(m.MaxTokens, 0), 200)
 	text := strings.ReplaceAll(prompt, "{task_text}", task)
 	req := &judge.Request{Pack: p, PackJSON: data, PackSHA256: judge.SHA256Hex(data), Prompt: text,
 		PromptSHA256: judge.SHA256Hex([]byte(prompt)), Model: m.Model, Temperature: m.Temperature, MaxTokens: maxTok}
