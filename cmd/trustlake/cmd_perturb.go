@@ -25,10 +25,11 @@ func perturbCommand() *cli.Command {
 			if out == "" || len(episodes) == 0 {
 				return usageHint("trustlake perturb --tasks tasks/library --out episodes/perturbed episodes/ep_0001", "perturb: give --out and at least one episode folder")
 			}
-			res, err := withTaskRunner(c.Context, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.PerturbResult, error) {
+			perturb := func(lib *tasks.Library, r tasks.Runner) ([]tasks.PerturbResult, error) {
 				return tasks.Perturb(c.Context, lib, r, episodes, out,
 					tasks.RunOptions{Jobs: o.Jobs, CheckBinary: o.CheckBinary, Logger: o.Logger})
-			})
+			}
+			res, err := withTaskRunner(c.Context, g, &o, perturb)
 			if err != nil {
 				return err
 			}

@@ -46,7 +46,8 @@ func taskRunFlags(c *cli.Context) taskRunOptions {
 		}
 	}
 	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"),
-		labels: c.StringSlice("sandbox-label"), json: c.Bool("json"), RunOptions: tasks.RunOptions{Jobs: c.Int("jobs"), CheckBinary: bin, Runs: c.Int("runs")}}
+		labels: c.StringSlice("sandbox-label"), json: c.Bool("json"),
+		RunOptions: tasks.RunOptions{Jobs: c.Int("jobs"), CheckBinary: bin, Runs: c.Int("runs")}}
 }
 
 // withTaskRunner loads the task library, opens the sandbox backend, runs
