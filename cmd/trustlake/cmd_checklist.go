@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,33 +41,29 @@ func checklistCommand() *cli.Command {
 				MinSelfConsistency: c.Float64("min-self-consistency"), MaxParseErrorRate: c.Float64("max-parse-error"),
 				UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold,
 				AllowNotChecked: c.Bool("allow-not-checked")}
-			return runChecklist(c.Context, globals(c), mc, o, c.App.Writer)
+			g := globals(c)
+			src, err := g.openLakeRead()
+			if err != nil {
+				return err
+			}
+			o.Packs = judge.NewStore(src)
+			r, err := inSession(c.Context, g, mc.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
+				return metrics.Checklist(c.Context, s, o)
+			})
+			if err != nil {
+				return err
+			}
+			if err := output(c.App.Writer, g.stderr, mc.json, r, metrics.WriteChecklistText, r.Warnings); err != nil {
+				return err
+			}
+			if !r.Pass {
+				return &summaryError{exitCheckFailed, fmt.Sprintf("checklist not passed: %d failed, %d not checked",
+					r.Failed, r.NotChecked)}
+			}
+			if !mc.json {
+				fmt.Fprintf(c.App.Writer, "PASS (%d not checked)\n", r.NotChecked)
+			}
+			return nil
 		},
 	}
-}
-
-func runChecklist(ctx context.Context, g globalOptions, mc metricCommon, o metrics.ChecklistOptions,
-	stdout io.Writer) error {
-	src, err := g.openLakeRead()
-	if err != nil {
-		return err
-	}
-	o.Packs = judge.NewStore(src)
-	r, err := inSession(ctx, g, mc.threads, func(s *queries.Session) (metrics.ChecklistReport, error) {
-		return metrics.Checklist(ctx, s, o)
-	})
-	if err != nil {
-		return err
-	}
-	if err := output(stdout, g.stderr, mc.json, r, metrics.WriteChecklistText, r.Warnings); err != nil {
-		return err
-	}
-	if !r.Pass {
-		return &summaryError{exitCheckFailed, fmt.Sprintf("checklist not passed: %d failed, %d not checked",
-			r.Failed, r.NotChecked)}
-	}
-	if !mc.json {
-		fmt.Fprintf(stdout, "PASS (%d not checked)\n", r.NotChecked)
-	}
-	return nil
 }

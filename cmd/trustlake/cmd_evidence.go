@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,15 +13,6 @@ import (
 	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
-
-// evidenceOptions are the flags of trustlake evidence.
-type evidenceOptions struct {
-	globalOptions
-	build    judge.EvidenceOptions // its Progress is set by runEvidence
-	tasksDir string
-	episodes []string
-	json     bool
-}
 
 func evidenceCommand() *cli.Command {
 	return &cli.Command{
@@ -57,65 +47,52 @@ func evidenceCommand() *cli.Command {
 			if err != nil {
 				return usageHint("trustlake evidence --conditions E1-final,E2-lastk,E3-full,E2+claim", "evidence: %v", err)
 			}
-			o := evidenceOptions{globalOptions: globals(c), tasksDir: c.String("tasks"),
-				episodes: judge.SplitList(c.StringSlice("episodes")), json: c.Bool("json"),
-				build: judge.EvidenceOptions{Conditions: conds, Workers: c.Int("workers"), Replace: c.Bool("replace"),
-					Pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}}
+			g := globals(c)
+			build := judge.EvidenceOptions{Conditions: conds, Workers: c.Int("workers"), Replace: c.Bool("replace"),
+				Pack: judge.PackOptions{LastK: c.Int("k"), MaxImageSide: c.Int("max-image-side"), MaxImages: c.Int("max-images")}}
 			if name := c.String("config"); name != "" {
 				cfg, err := judge.LoadConfig(name, os.LookupEnv)
 				if err != nil {
 					return &summaryError{exitRejected, err.Error()}
 				}
-				cfg.Evidence.ApplyTo(&o.build.Pack, c.IsSet)
+				cfg.Evidence.ApplyTo(&build.Pack, c.IsSet)
 			}
-			if err := o.build.Pack.Validate(); err != nil {
+			if err := build.Pack.Validate(); err != nil {
 				return usageErrorf("evidence: %v", err)
 			}
-			return runEvidence(c.Context, o, c.App.Writer)
+			l, err := g.openLakeRead()
+			if err != nil {
+				return err
+			}
+			var texts map[string]string // the task library's instructions, if --tasks
+			if dir := c.String("tasks"); dir != "" {
+				if texts, err = tasks.Instructions(dir); err != nil {
+					return &summaryError{exitRejected, fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
+				}
+			}
+			episodes := idSet(judge.SplitList(c.StringSlice("episodes")))
+			srcs, err := judge.LoadSources(l, judge.LoadOptions{TaskTexts: texts, Episodes: episodes})
+			if err != nil {
+				return judgeInputError(g.stderr, err)
+			}
+			if len(srcs) == 0 {
+				return usageHint("trustlake ingest episodes DIR", "evidence: the lake holds no episodes")
+			}
+			build.Progress = countProgress(g.stderr, "evidence packs")
+			st, err := judge.WriteEvidence(c.Context, l, srcs, build)
+			clearProgress(g.stderr)
+			if err != nil {
+				return judgeInputError(g.stderr, err)
+			}
+			if c.Bool("json") {
+				return render.JSON(c.App.Writer, st)
+			}
+			fmt.Fprintf(c.App.Writer, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, "+
+				"%d replaced; %d images, %.1f MB\n", st.Packs, len(srcs), len(build.Conditions), st.Added, st.Unchanged,
+				st.Replaced, st.Images, float64(st.Bytes)/1e6)
+			return nil
 		}),
 	}
-}
-
-// taskTexts reads the instructions of a task library, or nil for "".
-func taskTexts(dir string) (map[string]string, error) {
-	if dir == "" {
-		return nil, nil
-	}
-	texts, err := tasks.Instructions(dir)
-	if err != nil {
-		return nil, &summaryError{exitRejected, fmt.Sprintf("evidence: --tasks %s: %v", dir, err)}
-	}
-	return texts, nil
-}
-
-func runEvidence(ctx context.Context, o evidenceOptions, stdout io.Writer) error {
-	l, err := o.openLakeRead()
-	if err != nil {
-		return err
-	}
-	texts, err := taskTexts(o.tasksDir)
-	if err != nil {
-		return err
-	}
-	srcs, err := judge.LoadSources(l, judge.LoadOptions{TaskTexts: texts, Episodes: idSet(o.episodes)})
-	if err != nil {
-		return judgeInputError(o.stderr, err)
-	}
-	if len(srcs) == 0 {
-		return usageHint("trustlake ingest episodes DIR", "evidence: the lake holds no episodes")
-	}
-	o.build.Progress = countProgress(o.stderr, "evidence packs")
-	st, err := judge.WriteEvidence(ctx, l, srcs, o.build)
-	clearProgress(o.stderr)
-	if err != nil {
-		return judgeInputError(o.stderr, err)
-	}
-	if o.json {
-		return render.JSON(stdout, st)
-	}
-	fmt.Fprintf(stdout, "evidence: %d packs (%d episodes × %d conditions): %d added, %d unchanged, %d replaced; %d images, %.1f MB\n",
-		st.Packs, len(srcs), len(o.build.Conditions), st.Added, st.Unchanged, st.Replaced, st.Images, float64(st.Bytes)/1e6)
-	return nil
 }
 
 // judgeInputError prints every bad episode of a build and maps input

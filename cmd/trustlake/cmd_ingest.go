@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,22 +11,12 @@ import (
 	"github.com/trustlake/trustlake/render"
 )
 
-// ingestOptions are the flags shared by the ingest subcommands.
-type ingestOptions struct {
-	globalOptions
-	replace bool
-	json    bool
-}
-
+// ingestFlags are the flags shared by the ingest subcommands (runIngest reads them).
 func ingestFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "replace", Usage: "overwrite rows whose natural key exists with different content"},
 		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 	}
-}
-
-func ingestOpts(c *cli.Context) ingestOptions {
-	return ingestOptions{globalOptions: globals(c), replace: c.Bool("replace"), json: c.Bool("json")}
 }
 
 func ingestCommand() *cli.Command {
@@ -62,7 +51,7 @@ func ingestFilesCommand(name, usage, argsUsage, example, missing, description st
 	read func(context.Context, *lake.Lake, []string, ingest.Options) (ingest.Stats, error)) *cli.Command {
 	return &cli.Command{Name: name, Usage: usage, ArgsUsage: argsUsage, Description: description, Flags: ingestFlags(),
 		Action: cmdline.NeedArgs(example, missing, func(c *cli.Context) error {
-			return runIngest(c.Context, ingestOpts(c), c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+			return runIngest(c, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
 				return read(ctx, dst, c.Args().Slice(), o)
 			})
 		})}
@@ -82,23 +71,25 @@ const humanLabelsHelp = "Each line is one annotator's judgment of one episode, s
 
 type ingestFunc func(context.Context, *lake.Lake, ingest.Options) (ingest.Stats, error)
 
-// runIngest opens the lake, runs one ingest and prints its summary.
-func runIngest(ctx context.Context, opts ingestOptions, stdout io.Writer, fn ingestFunc) error {
-	dst, err := opts.openLake()
+// runIngest opens the lake, runs one ingest with the ingestFlags of c and
+// prints its summary.
+func runIngest(c *cli.Context, fn ingestFunc) error {
+	g := globals(c)
+	dst, err := g.openLake()
 	if err != nil {
 		return err
 	}
-	st, err := fn(ctx, dst, ingest.Options{
-		Replace:  opts.replace,
-		Progress: progress(opts.stderr, "rows"),
+	st, err := fn(c.Context, dst, ingest.Options{
+		Replace:  c.Bool("replace"),
+		Progress: progress(g.stderr, "rows"),
 	})
-	clearProgress(opts.stderr)
+	clearProgress(g.stderr)
 	if err != nil {
-		return printRejected(opts.stderr, err)
+		return printRejected(g.stderr, err)
 	}
-	if opts.json {
-		return render.JSON(stdout, st)
+	if c.Bool("json") {
+		return render.JSON(c.App.Writer, st)
 	}
-	ingest.WriteSummary(stdout, st)
+	ingest.WriteSummary(c.App.Writer, st)
 	return nil
 }

@@ -42,7 +42,7 @@ func ingestInspectCommand() *cli.Command {
 			if os.Getenv("GOMEMLIMIT") == "" {
 				debug.SetMemoryLimit(inspectMemoryLimit)
 			}
-			return runIngest(c.Context, ingestOpts(c), c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+			return runIngest(c, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
 				return ingest.Inspect(ctx, dst, files, io, o)
 			})
 		}),

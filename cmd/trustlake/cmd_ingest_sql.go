@@ -40,10 +40,9 @@ func ingestSQLCommand() *cli.Command {
 				}
 				return usageErrorf("ingest sql: unknown table %q; tables: %s", table, strings.Join(names, ", "))
 			}
-			opts := ingestOpts(c)
 			attach, name := c.StringSlice("attach"), c.String("name")
-			return runIngest(c.Context, opts, c.App.Writer, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
-				return ingestSQL(ctx, opts.globalOptions, dst, table, query, name, attach, o)
+			return runIngest(c, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+				return ingestSQL(ctx, globals(c), dst, table, query, name, attach, o)
 			})
 		},
 	}

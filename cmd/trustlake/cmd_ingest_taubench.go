@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,26 +40,19 @@ func ingestTauBenchCommand() *cli.Command {
 			}
 			tb := ingest.TauBenchOptions{Domain: c.String("domain"), Agent: c.String("agent"), Benchmark: c.String("benchmark"),
 				Scale: c.Float64("scale"), SkipBad: c.Bool("skip-bad")}
-			return runIngestTauBench(c.Context, ingestOpts(c), c.Args().Slice(), tb, c.App.Writer)
+			var skipped *ingest.Skipped
+			err := runIngest(c, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
+				st, err := ingest.TauBench(ctx, dst, c.Args().Slice(), tb, o)
+				if errors.As(err, &skipped) {
+					return st, nil // the rejected records are printed after the summary
+				}
+				return st, err
+			})
+			if err != nil || skipped == nil {
+				return err
+			}
+			printRejected(c.App.ErrWriter, &ingest.Rejected{Errors: skipped.Errors})
+			return &summaryError{exitRejected, skipped.Error()}
 		}),
 	}
-}
-
-// runIngestTauBench ingests the files; with --skip-bad, rejected records
-// are printed after the summary of what was committed.
-func runIngestTauBench(ctx context.Context, opts ingestOptions, files []string, tb ingest.TauBenchOptions,
-	stdout io.Writer) error {
-	var skipped *ingest.Skipped
-	err := runIngest(ctx, opts, stdout, func(ctx context.Context, dst *lake.Lake, o ingest.Options) (ingest.Stats, error) {
-		st, err := ingest.TauBench(ctx, dst, files, tb, o)
-		if errors.As(err, &skipped) {
-			return st, nil
-		}
-		return st, err
-	})
-	if err != nil || skipped == nil {
-		return err
-	}
-	printRejected(opts.stderr, &ingest.Rejected{Errors: skipped.Errors})
-	return &summaryError{exitRejected, skipped.Error()}
 }

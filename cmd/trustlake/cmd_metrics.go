@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"slices"
 	"strings"
 
@@ -82,25 +81,8 @@ func inSession[R any](ctx context.Context, g globalOptions, threads int, fn func
 		return zero, err
 	}
 	defer s.Close()
-	return mapMetricsError(fn(s))
-}
-
-// mapMetricsError maps a metrics computation's error to its exit code.
-func mapMetricsError[R any](r R, err error) (R, error) {
-	if err != nil {
-		var zero R
-		return zero, metricsError(err)
-	}
-	return r, nil
-}
-
-type metricsOptions struct {
-	globalOptions
-	metricCommon
-	opts        metrics.Options
-	agreement   bool // Krippendorff's α (Report.Agreement)
-	calibration bool // Brier and ECE (Report.Calibration)
-	bins        int
+	r, err := fn(s)
+	return r, metricsError(err)
 }
 
 func metricsCommand() *cli.Command {
@@ -136,56 +118,54 @@ func metricsCommand() *cli.Command {
 			if mc.engine, err = engineOpts(c); err != nil {
 				return err
 			}
-			opts := metricsOptions{globalOptions: globals(c), metricCommon: mc, opts: metrics.Options{
-				Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"), By: c.StringSlice("by"),
-				Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha, Resamples: mc.resamples,
-				Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt"), Adjust: c.String("adjust"), Q: c.Float64("q")}}
-			opts.agreement, opts.calibration, opts.bins = c.Bool("agreement"), c.Bool("calibration"), c.Int("bins")
-			if opts.bins < 1 {
-				return usageErrorf("--bins %d: must be positive", opts.bins)
+			opts := metrics.Options{Judges: c.StringSlice("judge"), Conditions: c.StringSlice("condition"),
+				By: c.StringSlice("by"), Source: c.String("source"), UncertainPolicy: mc.policy, Alpha: mc.alpha,
+				Resamples: mc.resamples, Seed: mc.seed, Threshold: mc.threshold, GT: c.String("gt"),
+				Adjust: c.String("adjust"), Q: c.Float64("q")}
+			agreement, calibration, bins := c.Bool("agreement"), c.Bool("calibration"), c.Int("bins")
+			if bins < 1 {
+				return usageErrorf("--bins %d: must be positive", bins)
 			}
-			if (opts.agreement || opts.calibration) && opts.engine.engine != "" && opts.engine.engine != engineDuckDB {
+			if (agreement || calibration) && mc.engine.engine != "" && mc.engine.engine != engineDuckDB {
 				return usageErrorf("--agreement and --calibration run on the embedded DuckDB engine only")
 			}
-			if a := opts.opts.Adjust; a != "" {
-				if err := checkAdjust(a, opts.opts.Q); err != nil {
+			if a := opts.Adjust; a != "" {
+				if err := checkAdjust(a, opts.Q); err != nil {
 					return err
 				}
-				if len(opts.opts.By) == 0 {
+				if len(opts.By) == 0 {
 					return usageHint("trustlake metrics --by category --adjust bh", "--adjust tests strata: give --by")
 				}
 			}
-			return runMetrics(c.Context, opts, c.App.Writer)
+			ctx := c.Context
+			rep, err := onEngine(ctx, globals(c), mc.engine, mc.threads, func(s metrics.Engine) (metrics.Report, error) {
+				rep, err := metrics.Run(ctx, s, opts)
+				if err != nil || (!agreement && !calibration) {
+					return rep, err
+				}
+				eo := metrics.ExtraOptions{Source: rep.Params.Source, Threshold: opts.Threshold, Alpha: rep.Params.Alpha,
+					Resamples: rep.Params.Bootstrap, Seed: rep.Params.Seed, Bins: bins}
+				return rep, addExtras(ctx, s.(*queries.Session), eo, agreement, calibration, &rep)
+			})
+			if err != nil {
+				return err
+			}
+			return output(c.App.Writer, c.App.ErrWriter, mc.json, rep, metrics.WriteTable, rep.Warnings)
 		}),
 	}
 }
 
-func runMetrics(ctx context.Context, opts metricsOptions, stdout io.Writer) error {
-	rep, err := onEngine(ctx, opts.globalOptions, opts.engine, opts.threads, func(s metrics.Engine) (metrics.Report, error) {
-		rep, err := metrics.Run(ctx, s, opts.opts)
-		if err != nil || (!opts.agreement && !opts.calibration) {
-			return rep, err
-		}
-		return rep, addExtras(ctx, s.(*queries.Session), opts, &rep)
-	})
-	if err != nil {
-		return err
-	}
-	return output(stdout, opts.stderr, opts.json, rep, metrics.WriteTable, rep.Warnings)
-}
-
 // addExtras adds the agreement and calibration sections asked for.
-func addExtras(ctx context.Context, s *queries.Session, opts metricsOptions, rep *metrics.Report) error {
-	eo := metrics.ExtraOptions{Source: rep.Params.Source, Threshold: opts.opts.Threshold, Alpha: rep.Params.Alpha,
-		Resamples: rep.Params.Bootstrap, Seed: rep.Params.Seed, Bins: opts.bins}
-	if opts.agreement {
+func addExtras(ctx context.Context, s *queries.Session, eo metrics.ExtraOptions, agreement, calibration bool,
+	rep *metrics.Report) error {
+	if agreement {
 		a, err := metrics.Agreements(ctx, s, eo)
 		if err != nil {
 			return err
 		}
 		rep.Agreement = &a
 	}
-	if opts.calibration {
+	if calibration {
 		cal, warnings, err := metrics.Calibrations(ctx, s, eo)
 		if err != nil {
 			return err

@@ -2,23 +2,11 @@ package main
 
 import (
 	"cmp"
-	"context"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/trustlake/trustlake/metrics"
 )
-
-type planOptions struct {
-	globalOptions
-	json      bool
-	power     bool
-	fpr, half float64
-	alpha     float64
-	pw        metrics.PowerOptions
-	labels    *labelsOptions // plan --labels
-}
 
 func planCommand() *cli.Command {
 	return &cli.Command{
@@ -52,46 +40,36 @@ func planCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
 		}, labelsFlags()...),
 		Action: func(c *cli.Context) error {
-			opts := planOptions{globalOptions: globals(c), json: c.Bool("json"), power: c.Bool("power"), fpr: c.Float64("fpr"), half: c.Float64("half-width"), alpha: c.Float64("alpha"),
-				pw: metrics.PowerOptions{FPRA: c.Float64("fpr-a"), FPRB: c.Float64("fpr-b"), N: c.Int("n"), Discordance: c.Float64("discordance"),
-					Alpha: c.Float64("alpha"), Sims: c.Int("sims"), Seed: c.Uint64("seed")}}
+			g, asJSON, stdout := globals(c), c.Bool("json"), c.App.Writer
 			if c.Bool("labels") {
 				l, err := labelsOpts(c)
 				if err != nil {
 					return err
 				}
-				opts.labels = &l
-				return runPlan(c.Context, opts, c.App.Writer)
+				return runPlanLabels(c.Context, g, l, stdout)
 			}
-			if opts.power {
+			if c.Bool("power") {
 				for _, f := range []string{"fpr-a", "fpr-b", "n"} {
 					if !c.IsSet(f) {
 						return usageHint("trustlake plan --power --fpr-a 0.25 --fpr-b 0.15 --n 300", "plan --power: --%s is required", f)
 					}
 				}
-			} else if !c.IsSet("fpr") || !c.IsSet("half-width") {
+				p, err := metrics.PlanPower(metrics.PowerOptions{FPRA: c.Float64("fpr-a"), FPRB: c.Float64("fpr-b"),
+					N: c.Int("n"), Discordance: c.Float64("discordance"), Alpha: c.Float64("alpha"), Sims: c.Int("sims"),
+					Seed: c.Uint64("seed"), Stop: c.Context.Done()})
+				if err != nil {
+					return cmp.Or(c.Context.Err(), metricsError(err))
+				}
+				return output(stdout, g.stderr, asJSON, p, metrics.WritePowerText, nil)
+			}
+			if !c.IsSet("fpr") || !c.IsSet("half-width") {
 				return usageHint("trustlake plan --fpr 0.2 --half-width 0.05", "plan: give --fpr and --half-width, or --power")
 			}
-			return runPlan(c.Context, opts, c.App.Writer)
+			p, err := metrics.PlanNegatives(c.Float64("fpr"), c.Float64("half-width"), c.Float64("alpha"))
+			if err != nil {
+				return metricsError(err)
+			}
+			return output(stdout, g.stderr, asJSON, p, metrics.WriteNegativesText, nil)
 		},
 	}
-}
-
-func runPlan(ctx context.Context, opts planOptions, stdout io.Writer) error {
-	if opts.labels != nil {
-		return runPlanLabels(ctx, opts, stdout)
-	}
-	if opts.power {
-		opts.pw.Stop = ctx.Done()
-		p, err := metrics.PlanPower(opts.pw)
-		if err != nil {
-			return cmp.Or(ctx.Err(), metricsError(err))
-		}
-		return output(stdout, opts.stderr, opts.json, p, metrics.WritePowerText, nil)
-	}
-	p, err := metrics.PlanNegatives(opts.fpr, opts.half, opts.alpha)
-	if err != nil {
-		return metricsError(err)
-	}
-	return output(stdout, opts.stderr, opts.json, p, metrics.WriteNegativesText, nil)
 }

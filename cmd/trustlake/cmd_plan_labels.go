@@ -18,6 +18,8 @@ type labelsOptions struct {
 	episodes         int
 	judge, condition string
 	rate             metrics.RateOptions // how to measure the agreement from the lake
+	half, alpha      float64             // --half-width, --alpha
+	json             bool
 }
 
 func labelsFlags() []cli.Flag {
@@ -53,18 +55,18 @@ func labelsOpts(c *cli.Context) (labelsOptions, error) {
 		return l, usageHint("trustlake plan --labels --rate 0.4 --tpr 0.9 --fpr 0.2 --half-width 0.03", "plan --labels: give --rate, --tpr and --fpr, or --judge and --condition")
 	}
 	l.rate = metrics.RateOptions{GT: c.String("gt"), Threshold: thresholdOpt(c)}
+	l.half, l.alpha, l.json = c.Float64("half-width"), c.Float64("alpha"), c.Bool("json")
 	return l, nil
 }
 
-func runPlanLabels(ctx context.Context, opts planOptions, stdout io.Writer) error {
-	l := opts.labels
+func runPlanLabels(ctx context.Context, g globalOptions, l labelsOptions, stdout io.Writer) error {
 	a, episodes := l.agreement, l.episodes
 	if l.judge != "" {
 		type measured struct {
 			a stats.PPIAgreement
 			n int
 		}
-		m, err := inSession(ctx, opts.globalOptions, 0, func(s *queries.Session) (measured, error) {
+		m, err := inSession(ctx, g, 0, func(s *queries.Session) (measured, error) {
 			a, n, err := metrics.MeasuredAgreement(ctx, s, l.judge, l.condition, l.rate)
 			return measured{a, n}, err
 		})
@@ -80,11 +82,11 @@ func runPlanLabels(ctx context.Context, opts planOptions, stdout io.Writer) erro
 			episodes = m.n
 		}
 	}
-	p, err := metrics.PlanLabels(a, opts.half, opts.alpha, episodes)
+	p, err := metrics.PlanLabels(a, l.half, l.alpha, episodes)
 	if err != nil {
 		return metricsError(err)
 	}
 	p.Judge, p.Condition = l.judge, l.condition
 	text := func(w io.Writer, p metrics.LabelsPlan) { metrics.WriteLabelsText(w, p, episodes) }
-	return output(stdout, opts.stderr, opts.json, p, text, nil)
+	return output(stdout, g.stderr, l.json, p, text, nil)
 }

@@ -29,15 +29,13 @@ func taskFlags() []cli.Flag {
 	}
 }
 
-// taskRunOptions are the flags of taskFlags.
+// taskRunOptions are the flags of taskFlags; withTaskRunner completes the
+// tasks.RunOptions with the logger and the check binary the sandbox uses.
 type taskRunOptions struct {
-	tasksDir    string
-	sandbox     string
-	checkBinary string
-	labels      []string // --sandbox-label KEY=VALUE
-	jobs        int
-	runs        int
-	json        bool
+	tasksDir, sandbox string
+	labels            []string // --sandbox-label KEY=VALUE
+	json              bool
+	tasks.RunOptions
 }
 
 func taskRunFlags(c *cli.Context) taskRunOptions {
@@ -47,34 +45,29 @@ func taskRunFlags(c *cli.Context) taskRunOptions {
 			bin = abs // sandboxes mount host paths, which must be absolute
 		}
 	}
-	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"), checkBinary: bin, labels: c.StringSlice("sandbox-label"), jobs: c.Int("jobs"), runs: c.Int("runs"), json: c.Bool("json")}
-}
-
-// checkRuns refuses a --runs outside [2, 20].
-func (o taskRunOptions) checkRuns() error {
-	if o.runs < 2 || o.runs > 20 {
-		return usageErrorf("--runs %d: want 2 to 20 (one run cannot show nondeterminism)", o.runs)
-	}
-	return nil
+	return taskRunOptions{tasksDir: c.String("tasks"), sandbox: c.String("sandbox"),
+		labels: c.StringSlice("sandbox-label"), json: c.Bool("json"),
+		RunOptions: tasks.RunOptions{Jobs: c.Int("jobs"), CheckBinary: bin, Runs: c.Int("runs")}}
 }
 
 // withTaskRunner loads the task library, opens the sandbox backend, runs
 // fn with both and releases the backend.
 func withTaskRunner[R any](ctx context.Context, g globalOptions, o *taskRunOptions, fn func(*tasks.Library, tasks.Runner) (R, error)) (R, error) {
 	var zero R
-	if err := o.checkRuns(); err != nil {
-		return zero, err
+	if o.Runs < 2 || o.Runs > 20 {
+		return zero, usageErrorf("--runs %d: want 2 to 20 (one run cannot show nondeterminism)", o.Runs)
 	}
 	lib, err := loadTaskLibrary(g.stderr, o.tasksDir)
 	if err != nil {
 		return zero, err
 	}
-	r, bin, release, err := tasks.OpenRunner(ctx, tasks.RunnerOptions{Sandbox: o.sandbox, CheckBinary: o.checkBinary, Labels: o.labels,
-		Logger: g.logger(), Notice: func(s string) { fmt.Fprintln(g.stderr, "trustlake:", s) }})
+	o.Logger = g.logger()
+	r, bin, release, err := tasks.OpenRunner(ctx, tasks.RunnerOptions{Sandbox: o.sandbox, CheckBinary: o.CheckBinary,
+		Labels: o.labels, Logger: o.Logger, Notice: func(s string) { fmt.Fprintln(g.stderr, "trustlake:", s) }})
 	if err != nil {
 		return zero, err
 	}
-	o.checkBinary = bin
+	o.CheckBinary = bin
 	defer release()
 	return fn(lib, r)
 }
@@ -124,9 +117,9 @@ func tasksCommand() *cli.Command {
 
 func runTasksCheck(ctx context.Context, g globalOptions, o taskRunOptions, record bool, ids []string, stdout io.Writer) error {
 	var rows []schema.SelfTest
+	o.Progress = countProgress(g.stderr, "fixtures")
 	res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.FixtureResult, error) {
-		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids,
-			RunOptions: tasks.RunOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs, Logger: g.logger(), Progress: countProgress(g.stderr, "fixtures")}})
+		res, err := tasks.SelfTest(ctx, lib, r, tasks.SelfTestOptions{Tasks: ids, RunOptions: o.RunOptions})
 		clearProgress(g.stderr)
 		if err == nil && record {
 			rows, err = tasks.SelfTestRows(lib, res, tasks.RunnerName(r))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -11,12 +10,6 @@ import (
 	"github.com/trustlake/trustlake/render"
 	"github.com/trustlake/trustlake/tasks"
 )
-
-type verifyOptions struct {
-	taskRunOptions
-	force    bool
-	noIngest bool
-}
 
 func verifyCommand() *cli.Command {
 	return &cli.Command{
@@ -40,70 +33,68 @@ func verifyCommand() *cli.Command {
 			if c.NArg() == 0 {
 				return usageHint("trustlake verify --tasks tasks/library episodes/", "verify: no EPISODES given")
 			}
-			opts := verifyOptions{taskRunOptions: taskRunFlags(c), force: c.Bool("force"), noIngest: c.Bool("no-ingest")}
-			return runVerify(c.Context, globals(c), opts, c.Args().Slice(), c.App.Writer)
+			g, o, force, noIngest := globals(c), taskRunFlags(c), c.Bool("force"), c.Bool("no-ingest")
+			ctx, stdout := c.Context, c.App.Writer
+			// The same expansion as ingest episodes: a symlinked or incomplete
+			// episode folder is refused here rather than labelled and then
+			// rejected by the ingest.
+			dirs, bad, err := ingest.EpisodeDirs(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if len(bad) > 0 {
+				return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
+			}
+			o.Progress = countProgress(g.stderr, "episodes")
+			res, err := withTaskRunner(ctx, g, &o, func(lib *tasks.Library, r tasks.Runner) ([]tasks.VerifyResult, error) {
+				return tasks.Verify(ctx, lib, r, dirs,
+					tasks.VerifyOptions{Force: force, ReadMeta: ingestMeta(ctx), RunOptions: o.RunOptions})
+			})
+			if err != nil {
+				return err
+			}
+			clearProgress(g.stderr)
+			var labeled []string
+			counts := map[string]int{}
+			for _, x := range res {
+				counts[x.Status]++
+				if x.Labeled() {
+					labeled = append(labeled, x.Dir)
+				}
+			}
+			var st ingest.Stats
+			if !noIngest && len(labeled) > 0 {
+				dst, err := g.openLake()
+				if err != nil {
+					return err
+				}
+				st, err = ingest.Episodes(ctx, dst, labeled, ingest.Options{Replace: force})
+				if err != nil {
+					return printRejected(g.stderr, err)
+				}
+			}
+			if o.json {
+				if err := render.JSON(stdout, struct {
+					Results     []tasks.VerifyResult `json:"results"`
+					Counts      map[string]int       `json:"counts"`
+					Determinism determinism          `json:"determinism"`
+					Ingest      *ingest.Stats        `json:"ingest,omitempty"`
+				}{res, counts, determinism{o.Runs, tasks.UnnoticedCoinFlip(o.Runs)}, ingestStatsOrNil(noIngest, st)}); err != nil {
+					return err
+				}
+			} else {
+				tasks.WriteVerifyText(stdout, res, o.Runs)
+				if !noIngest && len(labeled) > 0 {
+					ingest.WriteSummary(stdout, st)
+				}
+			}
+			if len(labeled) < len(res) {
+				return &summaryError{exitCheckFailed, fmt.Sprintf("verify: %d of %d episode(s) got no label",
+					len(res)-len(labeled), len(res))}
+			}
+			return nil
 		},
 	}
-}
-
-func runVerify(ctx context.Context, g globalOptions, o verifyOptions, args []string, stdout io.Writer) error {
-	// The same expansion as ingest episodes: a symlinked or incomplete
-	// episode folder is refused here rather than labelled and then
-	// rejected by the ingest.
-	dirs, bad, err := ingest.EpisodeDirs(args)
-	if err != nil {
-		return err
-	}
-	if len(bad) > 0 {
-		return printRejected(g.stderr, &ingest.Rejected{Errors: bad})
-	}
-	res, err := withTaskRunner(ctx, g, &o.taskRunOptions, func(lib *tasks.Library, r tasks.Runner) ([]tasks.VerifyResult, error) {
-		return tasks.Verify(ctx, lib, r, dirs, tasks.VerifyOptions{Force: o.force, ReadMeta: ingestMeta(ctx),
-			RunOptions: tasks.RunOptions{Jobs: o.jobs, CheckBinary: o.checkBinary, Runs: o.runs, Logger: g.logger(), Progress: countProgress(g.stderr, "episodes")}})
-	})
-	if err != nil {
-		return err
-	}
-	clearProgress(g.stderr)
-	var labeled []string
-	counts := map[string]int{}
-	for _, x := range res {
-		counts[x.Status]++
-		if x.Labeled() {
-			labeled = append(labeled, x.Dir)
-		}
-	}
-	var st ingest.Stats
-	if !o.noIngest && len(labeled) > 0 {
-		dst, err := g.openLake()
-		if err != nil {
-			return err
-		}
-		st, err = ingest.Episodes(ctx, dst, labeled, ingest.Options{Replace: o.force})
-		if err != nil {
-			return printRejected(g.stderr, err)
-		}
-	}
-	if o.json {
-		if err := render.JSON(stdout, struct {
-			Results     []tasks.VerifyResult `json:"results"`
-			Counts      map[string]int       `json:"counts"`
-			Determinism determinism          `json:"determinism"`
-			Ingest      *ingest.Stats        `json:"ingest,omitempty"`
-		}{res, counts, determinism{o.runs, tasks.UnnoticedCoinFlip(o.runs)}, ingestStatsOrNil(o.noIngest, st)}); err != nil {
-			return err
-		}
-	} else {
-		tasks.WriteVerifyText(stdout, res, o.runs)
-		if !o.noIngest && len(labeled) > 0 {
-			ingest.WriteSummary(stdout, st)
-		}
-	}
-	if len(labeled) < len(res) {
-		return &summaryError{exitCheckFailed, fmt.Sprintf("verify: %d of %d episode(s) got no label",
-			len(res)-len(labeled), len(res))}
-	}
-	return nil
 }
 
 // determinism is how strong the determinism check of a verify run is.

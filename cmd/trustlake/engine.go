@@ -71,5 +71,6 @@ func onEngine[R any](ctx context.Context, g globalOptions, e engineOptions, thre
 		return zero, err
 	}
 	defer s.Close()
-	return mapMetricsError(fn(s))
+	r, err := fn(s)
+	return r, metricsError(err)
 }
