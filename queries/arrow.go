@@ -44,17 +44,6 @@ func (s *Session) arrowReader(ctx context.Context, query string, args []any, fn 
 	})
 }
 
-// arrowColumn returns column i of rec as an array of type A, or an error
-// naming the column.
-func arrowColumn[A arrow.Array](rec arrow.RecordBatch, i int) (A, error) {
-	a, ok := rec.Column(i).(A)
-	if !ok {
-		var want A
-		return want, fmt.Errorf("column %s is %s, want %T", rec.ColumnName(i), rec.Column(i).DataType(), want)
-	}
-	return a, nil
-}
-
 // columns reads typed columns of one record batch (column), keeping the
 // first error so that a reader checks once after taking them all.
 type columns struct {
@@ -62,11 +51,12 @@ type columns struct {
 	err error
 }
 
-// column is arrowColumn for c: the zero A after an error, which c keeps.
+// column returns column i of c's batch as an array of type A: the zero A
+// when it is not one, c keeping the first such error (naming the column).
 func column[A arrow.Array](c *columns, i int) A {
-	a, err := arrowColumn[A](c.rec, i)
-	if err != nil && c.err == nil {
-		c.err = err
+	a, ok := c.rec.Column(i).(A)
+	if !ok && c.err == nil {
+		c.err = fmt.Errorf("column %s is %s, want %T", c.rec.ColumnName(i), c.rec.Column(i).DataType(), a)
 	}
 	return a
 }

@@ -58,7 +58,7 @@ func (s *Session) CalibrationForecasts(ctx context.Context, source string) ([]Fo
 			f.Task, f.GTPass, f.Prob = append(f.Task, t), append(f.GTPass, gt.Value(i)), append(f.Prob, prob.Value(i))
 			if scored.Value(i) {
 				f.Scored = true
-				f.MinScore, f.MaxScore = nanMin(f.MinScore, nanIfNull(lo, i)), nanMax(f.MaxScore, nanIfNull(hi, i))
+				f.MinScore, f.MaxScore = nanMin(f.MinScore, nanIfNull(lo, i)), -nanMin(-f.MaxScore, -nanIfNull(hi, i))
 			}
 		}
 		return nil
@@ -86,17 +86,10 @@ func (f *Forecasts) sortTasks() {
 	}
 }
 
-// nanMin is min ignoring NaN (NaN when both are).
+// nanMin is min ignoring NaN (NaN when both are); -nanMin(-a, -b) is the
+// max.
 func nanMin(a, b float64) float64 {
 	if math.IsNaN(a) || b < a {
-		return b
-	}
-	return a
-}
-
-// nanMax is max ignoring NaN (NaN when both are).
-func nanMax(a, b float64) float64 {
-	if math.IsNaN(a) || b > a {
 		return b
 	}
 	return a

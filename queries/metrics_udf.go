@@ -30,7 +30,8 @@ func registerMetricFunctions(c *sql.Conn) error {
 	if err := duckdb.RegisterScalarUDF(c, "cohen_kappa", kappa); err != nil {
 		return fmt.Errorf("register cohen_kappa: %w", err)
 	}
-	needed := func(p, w, alpha float64) (any, error) {
+	needed := func(pv, wv driver.Value, alpha float64) (any, error) {
+		p, w := pv.(float64), wv.(float64)
 		call := fmt.Sprintf("fpr_needed_negatives(%v, %v, %v)", p, w, alpha)
 		switch {
 		case !(p >= 0 && p <= 1):
@@ -45,15 +46,7 @@ func registerMetricFunctions(c *sql.Conn) error {
 		}
 		return nil, nil // more than stats' search limit
 	}
-	set := []duckdb.ScalarFunc{
-		&scalarUDF{in: []duckdb.Type{double, double}, out: bigint,
-			fn: func(a []driver.Value) (any, error) { return needed(a[0].(float64), a[1].(float64), 0.05) }},
-		&scalarUDF{in: []duckdb.Type{double, double, double}, out: bigint,
-			fn: func(a []driver.Value) (any, error) {
-				return needed(a[0].(float64), a[1].(float64), a[2].(float64))
-			}},
-	}
-	if err := duckdb.RegisterScalarUDFSet(c, "fpr_needed_negatives", set...); err != nil {
+	if err := duckdb.RegisterScalarUDFSet(c, "fpr_needed_negatives", withAlpha(bigint, needed)...); err != nil {
 		return fmt.Errorf("register fpr_needed_negatives: %w", err)
 	}
 	return nil

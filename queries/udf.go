@@ -79,11 +79,18 @@ func wilson(hi bool) []duckdb.ScalarFunc {
 		}
 		return nullNaN(lo), nil
 	}
+	return withAlpha(duckdb.TYPE_DOUBLE, pick)
+}
+
+// withAlpha is the function set of f(x, y [, alpha]) over DOUBLEs, alpha
+// 0.05 when not given.
+func withAlpha(out duckdb.Type, f func(x, y driver.Value, alpha float64) (any, error)) []duckdb.ScalarFunc {
+	double := duckdb.TYPE_DOUBLE
 	return []duckdb.ScalarFunc{
-		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], 0.05) }},
-		&scalarUDF{in: []duckdb.Type{duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE, duckdb.TYPE_DOUBLE}, out: duckdb.TYPE_DOUBLE,
-			fn: func(a []driver.Value) (any, error) { return pick(a[0], a[1], a[2].(float64)) }},
+		&scalarUDF{in: []duckdb.Type{double, double}, out: out,
+			fn: func(a []driver.Value) (any, error) { return f(a[0], a[1], 0.05) }},
+		&scalarUDF{in: []duckdb.Type{double, double, double}, out: out,
+			fn: func(a []driver.Value) (any, error) { return f(a[0], a[1], a[2].(float64)) }},
 	}
 }
 

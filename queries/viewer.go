@@ -83,25 +83,19 @@ func (s *Session) ViewerEpisodes(ctx context.Context, f ViewerFilter) ([]ViewerE
 	if judge == nil || cond == nil {
 		judge, cond = nil, nil
 	}
-	out := []ViewerEpisode{}
-	err := s.eachRow(ctx, "query viewer episodes", func(rows *sql.Rows) error {
-		var e ViewerEpisode
-		if err := rows.Scan(&e.EpisodeID, &e.TaskID, orNil(&e.Agent), orNil(&e.Source), orNil(&e.VerifierPass),
+	out, err := collect(ctx, s, "query viewer episodes", "viewer episode", func(e *ViewerEpisode) []any {
+		return []any{&e.EpisodeID, &e.TaskID, orNil(&e.Agent), orNil(&e.Source), orNil(&e.VerifierPass),
 			orNil(&e.HumanPass), orNil(&e.GTPass), orNil(&e.Category), orNil(&e.CategoryFrom), orNil(&e.Hardness),
 			&e.Reviewed, orNil(&e.Runs), orNil(&e.ParseErrors), orNil(&e.Success), orNil(&e.Failure), orNil(&e.Uncertain),
-			orNil(&e.Majority), orNil(&e.VsMajority)); err != nil {
-			return fmt.Errorf("scan viewer episode: %w", err)
-		}
-		out = append(out, e)
-		return nil
+			orNil(&e.Majority), orNil(&e.VsMajority)}
 	}, sqlFile("viewer_episodes"), nullable(f.Threshold), gt, judge, cond,
 		nullString(f.Outcome), nullString(f.UncertainPolicy), nullString(f.Category), nullString(f.Source),
 		nullString(f.Hardness), nullString(f.Task), nullString(f.Agent), nullable(f.Reviewed), nullString(f.Vs),
 		nullString(f.VsJudge), nullString(f.VsCondition), acceptedAny, afterTask, afterID, f.Limit, f.Before)
-	if err != nil {
-		return nil, err
+	if err == nil && out == nil {
+		out = []ViewerEpisode{} // never nil: a nil list is one too long to hold (view)
 	}
-	return out, nil
+	return out, err
 }
 
 // ViewerEpisodeParts is everything the lake holds about one episode, each

@@ -177,18 +177,6 @@ type ActionRow struct {
 	ScreenURL    *string `json:"screen_url"`
 }
 
-type categoriesRow struct {
-	Category     *string `json:"category"`
-	CategoryFrom *string `json:"category_from"`
-	GTPass       *bool   `json:"gt_pass"`
-	NeedsReview  bool    `json:"needs_review"`
-}
-
-type humanRow struct {
-	NAnnotators int64 `json:"n_annotators"`
-	Pass        *bool `json:"pass"`
-}
-
 // episode reads one episode (O(episode): every part filters on its id).
 func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error) {
 	var (
@@ -206,8 +194,8 @@ func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error)
 	d := &EpisodeDetail{EpisodeID: id, ManifestVersion: version, NActions: p.NActions, Trust: p.Trust, Notices: []string{}}
 	var (
 		eps    []episodeDB
-		cats   []categoriesRow
-		humans []humanRow
+		cats   []Effective // the categories part (category, category_from, verifier_pass, needs_review)
+		humans []Effective // the human part (human_pass, n_annotators)
 		tests  []SelfTestRow
 		runs   []VerdictRow
 		evs    []evidenceRow
@@ -232,11 +220,10 @@ func (s *Server) episode(ctx context.Context, id string) (*EpisodeDetail, error)
 		}
 	}
 	if len(cats) > 0 {
-		c := cats[0]
-		d.Effective.Category, d.Effective.CategoryFrom, d.Effective.VerifierPass, d.Effective.NeedsReview = c.Category, c.CategoryFrom, c.GTPass, c.NeedsReview
+		d.Effective = cats[0]
 	}
 	if len(humans) > 0 {
-		d.Effective.HumanPass, d.Effective.NAnnotators = humans[0].Pass, humans[0].NAnnotators
+		d.Effective.HumanPass, d.Effective.NAnnotators = humans[0].HumanPass, humans[0].NAnnotators
 	}
 	fillSelfTests(d.GroundTruth, tests)
 	fillRuns(d.Judges, runs)

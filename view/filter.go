@@ -125,11 +125,8 @@ func encodeCursor(task, id string) string {
 
 func decodeCursor(c string) (task, id string, err error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return "", "", fmt.Errorf("cursor=%q: not a cursor of this list", c)
-	}
 	task, id, ok := strings.Cut(string(b), "\x00")
-	if !ok {
+	if err != nil || !ok {
 		return "", "", fmt.Errorf("cursor=%q: not a cursor of this list", c)
 	}
 	return task, id, nil

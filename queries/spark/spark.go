@@ -234,8 +234,8 @@ func literal(s string) string {
 	return "'" + r.Replace(s) + "'"
 }
 
-// value renders one argument: string, bool, int, int64, nil, *float64 or float64 (a
-// DOUBLE, written so that it parses back to the same float64).
+// value renders one argument: string, bool, int, int64, nil, *float64, float64 (a
+// DOUBLE, written so that it parses back to the same float64) or []string (an ARRAY<STRING>).
 func value(a any) string {
 	switch v := a.(type) {
 	case nil:
@@ -255,6 +255,12 @@ func value(a any) string {
 			return "CAST(NULL AS DOUBLE)"
 		}
 		return value(*v)
+	case []string:
+		lits := make([]string, len(v))
+		for i, s := range v {
+			lits[i] = literal(s)
+		}
+		return "CAST(array(" + strings.Join(lits, ", ") + ") AS ARRAY<STRING>)"
 	}
 	panic(fmt.Sprintf("spark: no literal for %T", a))
 }

@@ -2,7 +2,6 @@ package spark
 
 import (
 	"context"
-	"strings"
 
 	"github.com/trustlake/trustlake/queries"
 	"github.com/trustlake/trustlake/schema"
@@ -25,16 +24,7 @@ func (s *Session) TrustBenchmarks(ctx context.Context) ([]queries.BenchmarkCount
 // TrustScope chooses the benchmarks the other Trust* methods read: the
 // given ones, or every benchmark when none is given (sql/trust_scope.sql).
 func (s *Session) TrustScope(ctx context.Context, benchmarks []string) error {
-	cond := "true"
-	if len(benchmarks) > 0 {
-		lits := make([]string, len(benchmarks))
-		for i, b := range benchmarks {
-			lits[i] = literal(b)
-		}
-		cond = "benchmark IN (" + strings.Join(lits, ", ") + ")"
-	}
-	stmt := strings.Replace(bind(sqlFile("trust_scope"), true), "WHERE true", "WHERE "+cond, 1)
-	return s.exec(ctx, "trust_scope", stmt)
+	return s.exec(ctx, "trust_scope", bind(sqlFile("trust_scope"), benchmarks))
 }
 
 // TrustResults calls fn with every result in scope (sql/trust_results.sql),

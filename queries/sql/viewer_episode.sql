@@ -8,7 +8,8 @@
 -- the first $3 steps (n_actions counts them all). majorities holds each
 -- judge × condition's runs and majority (metric_episodes at threshold $4),
 -- categories and human its effective category and human reference (the
--- views of the same names, which the metrics read).
+-- views of the same names, which the metrics read; columns named as the
+-- viewer's Effective fields).
 SELECT
     (SELECT CAST(to_json(list(x)) AS VARCHAR) FROM (
         SELECT episode_id, task_id, source, agent, agent_version, agent_seed, n_steps,
@@ -51,8 +52,8 @@ SELECT
         SELECT judge, condition, n_runs, n_parse, n_success, n_failure, n_uncertain, n_unscored, majority
         FROM metric_episodes(CAST($4 AS DOUBLE), 'verifier') WHERE episode_id = $1) x) AS majorities,
     (SELECT CAST(to_json(list(x)) AS VARCHAR) FROM (
-        SELECT category, category_raw, category_from, gt_pass, verifier_category, needs_review
+        SELECT category, category_raw, category_from, gt_pass AS verifier_pass, verifier_category, needs_review
         FROM categories WHERE episode_id = $1) x) AS categories,
     (SELECT CAST(to_json(list(x)) AS VARCHAR) FROM (
-        SELECT n_annotators, n_pass, n_fail, pass, tie, review_pass
+        SELECT n_annotators, n_pass, n_fail, pass AS human_pass, tie, review_pass
         FROM human_reference WHERE episode_id = $1) x) AS human
