@@ -196,24 +196,25 @@ func (f *rowField) at(p unsafe.Pointer) unsafe.Pointer {
 	return a
 }
 
-// appendValue appends a field's value in a self-delimiting form (strings
-// length-prefixed; numbers, bools and times, in microseconds, as eight
-// bytes); ok is false for a nil pointer or the zero value of a plain
-// field, which contribute nothing to a content hash (so adding an
-// optional column later does not change the hash of rows that lack it).
-func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
+// appendValue appends prefix and a field's value in a self-delimiting form
+// (strings length-prefixed; numbers, bools and times, in microseconds, as
+// eight bytes). A nil pointer or the zero value of a plain field appends
+// nothing, not even prefix: it contributes nothing to a content hash (so
+// adding an optional column later does not change the hash of rows that
+// lack it).
+func appendValue(b, prefix []byte, p unsafe.Pointer, f *rowField) []byte {
 	a := f.at(p)
 	if a == nil {
-		return b, false
+		return b
 	}
 	var u uint64
 	switch f.kind {
 	case kString:
 		s := *(*string)(a)
 		if s == "" && !f.opt {
-			return b, false
+			return b
 		}
-		return appendString(b, s), true
+		return appendString(append(b, prefix...), s)
 	case kInt64, kFloat64:
 		u = *(*uint64)(a)
 	case kBool:
@@ -223,14 +224,14 @@ func appendValue(b []byte, p unsafe.Pointer, f *rowField) ([]byte, bool) {
 	case kTime:
 		t := (*time.Time)(a)
 		if t.IsZero() && !f.opt {
-			return b, false
+			return b
 		}
-		return binary.LittleEndian.AppendUint64(b, uint64(t.UnixMicro())), true
+		u = uint64(t.UnixMicro())
 	}
-	if u == 0 && !f.opt {
-		return b, false
+	if u == 0 && !f.opt && f.kind != kTime {
+		return b
 	}
-	return binary.LittleEndian.AppendUint64(b, u), true
+	return binary.LittleEndian.AppendUint64(append(b, prefix...), u)
 }
 
 // appendString appends s prefixed with its length.
@@ -246,9 +247,7 @@ func (rt *rowType) contentHash(buf []byte, p unsafe.Pointer) (uint64, []byte) {
 	b := buf[:0]
 	for _, i := range rt.hashed {
 		f := &rt.fields[i]
-		if v, ok := appendValue(append(b, f.prefix...), p, f); ok {
-			b = v
-		}
+		b = appendValue(b, f.prefix, p, f)
 	}
 	return xxh3.Hash(b), b
 }
@@ -265,8 +264,7 @@ func (rt *rowType) keyHash(buf []byte, p unsafe.Pointer) ([2]uint64, []byte) {
 			var digits [20]byte
 			b = appendString(b, strconv.AppendInt(digits[:0], *(*int64)(unsafe.Add(p, f.offset)), 10))
 		default:
-			v, _ := appendValue(nil, p, f)
-			b = appendString(b, v)
+			b = appendString(b, appendValue(nil, nil, p, f))
 		}
 	}
 	h := xxh3.Hash128(b)
