@@ -124,6 +124,13 @@ func TestHumanLabelsBad(t *testing.T) {
 	if err == nil || !strings.Contains(err.(*Rejected).Errors[0].Error(), "header: invalid value: want episode_id,pass,annotator[,note], got episode_id,category,annotator") {
 		t.Errorf("bad header: %v", err)
 	}
+	// A header cell holding a comma is not two columns (it once passed the
+	// check joined with commas, then failed on the first row).
+	comma := writeFile(t, "h3.csv", "\"episode_id,pass\",annotator\nep1,A\n")
+	_, err = HumanLabels(t.Context(), l, []string{comma}, Options{})
+	if err == nil || !strings.Contains(err.(*Rejected).Errors[0].Error(), "h3.csv:1: header: invalid value: want episode_id,pass,annotator[,note]") {
+		t.Errorf("header with a comma in a cell: %v", err)
+	}
 }
 
 // TestWarningsAbsentEpisodes: verdicts, labels and results naming episodes
