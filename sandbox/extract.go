@@ -256,7 +256,7 @@ func (x *extractor) file(ctx context.Context, hdr *tar.Header, name string, r io
 	if err != nil {
 		return fmt.Errorf("snapshot entry %s: %w", hdr.Name, err)
 	}
-	n, err := io.Copy(f, ctxReader{ctx, io.LimitReader(r, left+1)})
+	n, err := io.Copy(f, stopReader{ctx.Err, io.LimitReader(r, left+1)})
 	x.st.Bytes += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -319,14 +319,15 @@ func (x *extractor) hardlink(hdr *tar.Header, name string) error {
 	return nil
 }
 
-// ctxReader reads r until ctx is done, so that a copy stops with it.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+// stopReader reads r until stopped returns an error (a context's Err: the
+// reader keeps the function, not the context), so that a copy stops with it.
+type stopReader struct {
+	stopped func() error
+	r       io.Reader
 }
 
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
+func (c stopReader) Read(p []byte) (int, error) {
+	if err := c.stopped(); err != nil {
 		return 0, err
 	}
 	return c.r.Read(p)

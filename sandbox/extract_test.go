@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -257,5 +258,37 @@ func TestExtractSnapshotCancelled(t *testing.T) {
 	_, err := ExtractSnapshot(ctx, bytes.NewReader(tarball(t, true, tarEntry{name: "a"})), t.TempDir(), ExtractLimits{})
 	if err == nil {
 		t.Error("ExtractSnapshot with a cancelled context succeeded")
+	}
+}
+
+// cancelAfter calls cancel once n bytes have been read through it.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	if c.n -= k; c.n <= 0 {
+		c.cancel()
+	}
+	return k, err
+}
+
+// TestExtractSnapshotCancelledMidEntry: a context cancelled while an
+// entry's bytes are copied stops that copy, not only the next entry.
+func TestExtractSnapshotCancelledMidEntry(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	body := strings.Repeat("x", 4<<20)
+	src := &cancelAfter{r: bytes.NewReader(tarball(t, false, tarEntry{name: "big", body: body})), n: 64 << 10, cancel: cancel}
+	dir := t.TempDir()
+	_, err := ExtractSnapshot(ctx, src, dir, ExtractLimits{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "big")); err == nil && fi.Size() >= int64(len(body)) {
+		t.Errorf("big: %d bytes written after the cancel, want fewer than %d", fi.Size(), len(body))
 	}
 }
