@@ -39,3 +39,10 @@ bench_copy() {
   cp "$1" "$c"
   echo "$c"
 }
+
+# EPISODE_SCAN is the per-episode scan, the floor metrics.sh measures
+# metrics against: the least work that reads the same columns, verdicts
+# grouped per judge, condition and episode (then summed so that the output
+# is small). Run it as "$T" sql "$EPISODE_SCAN".
+# shellcheck disable=SC2034
+EPISODE_SCAN="SELECT judge, condition, sum(n), sum(s) FROM (SELECT judge, condition, episode_id, count(*) AS n, count_if(verdict = 'success') AS s FROM verdicts GROUP BY ALL) GROUP BY ALL"

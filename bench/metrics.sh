@@ -9,9 +9,8 @@
 #   no-table  the same command on a copy of the lake whose manifest lists no
 #             run_counts files (a lake written before the table: metrics
 #             count the verdicts themselves); its output must be identical
-#   scan      the per-episode scan: the least work that reads the same
-#             columns, verdicts grouped per judge, condition and episode
-#             (then summed so that the output is small)
+#   scan      the per-episode scan (EPISODE_SCAN in bench/lib.sh): the
+#             least work that reads the same columns
 # Reports the median wall and CPU seconds (user + system) of each, the
 # ratio metrics / scan (goal: within 2.5x) and peak RSS (GNU time).
 # BASELINE=path/to/an/older/trustlake adds that build's metrics on the same
@@ -42,7 +41,6 @@ json.dump(m, open(sys.argv[1], "w"))
 PY
 
 M=(metrics --json --by category --by source --threshold 0.5 --bootstrap 2000)
-SCAN="SELECT judge, condition, sum(n), sum(s) FROM (SELECT judge, condition, episode_id, count(*) AS n, count_if(verdict = 'success') AS s FROM verdicts GROUP BY ALL) GROUP BY ALL"
 "$T" "${M[@]}" > "$W/with.json"
 "$T" --lake "$W/old" "${M[@]}" > "$W/without.json"
 cmp -s "$W/with.json" "$W/without.json" && echo "metrics --json: identical with and without run_counts ($(wc -c < "$W/with.json") bytes)" \
@@ -66,7 +64,7 @@ labels=(metrics no-table scan)
 for i in $(seq "$REPS"); do
   run metrics "$T" "${M[@]}"
   run no-table "$T" --lake "$W/old" "${M[@]}"
-  run scan "$T" sql "$SCAN"
+  run scan "$T" sql "$EPISODE_SCAN"
   [ -n "${BASELINE:-}" ] && run baseline "$BASELINE" "${M[@]}"
 done
 for l in "${labels[@]}"; do
