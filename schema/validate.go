@@ -40,10 +40,25 @@ func checkPartition(field, v string) *FieldError {
 	if 3*len(v) <= MaxPartitionBytes {
 		return nil // fits even if every byte is encoded: no need to count
 	}
-	if n := len(EncodePartitionValue(v)); n > MaxPartitionBytes {
+	if n := encodedLen(v); n > MaxPartitionBytes {
 		return fieldErr(field, ErrValue, "%d bytes once encoded as a folder name (%d bytes of text); a partition value may take at most %d", n, len(v), MaxPartitionBytes)
 	}
 	return nil
+}
+
+// encodedLen is len(EncodePartitionValue(v)) without building it: every
+// byte outside [A-Za-z0-9._-] takes three. checkPartition runs on every
+// row, so it must not allocate.
+func encodedLen(v string) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
+			n++
+		} else {
+			n += 3
+		}
+	}
+	return n
 }
 
 // EncodePartitionValue percent-encodes v for a hive folder name: every byte

@@ -40,3 +40,24 @@ func TestValidVerdictAllocatesNothing(t *testing.T) {
 		t.Errorf("Validate of a valid verdict: %v allocations, want 0", n)
 	}
 }
+
+// TestLongPartitionValueAllocatesNothing: a judge (or agent, benchmark)
+// name over a third of MaxPartitionBytes is counted on every row that
+// names it; counting must not build the encoded folder name (7caca11 made
+// it percent-encode the value, six allocations a row).
+func TestLongPartitionValueAllocatesNothing(t *testing.T) {
+	verdict := VerdictSuccess
+	judge := "model_graded_qa:openrouter/meta-llama/" + strings.Repeat("x", 40) // 78 bytes, 90 encoded
+	v := &Verdict{EpisodeID: "ep1", Judge: judge, Condition: "E1-final", Run: 1, Verdict: &verdict}
+	if err := v.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = v.Validate() }); n != 0 {
+		t.Errorf("Validate of a verdict with a %d-byte judge: %v allocations, want 0", len(judge), n)
+	}
+	for _, s := range []string{"", judge, "a:b/c d%é", strings.Repeat(":", 67)} {
+		if n, want := encodedLen(s), len(EncodePartitionValue(s)); n != want {
+			t.Errorf("encodedLen(%q) = %d, want %d", s, n, want)
+		}
+	}
+}
