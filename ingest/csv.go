@@ -38,7 +38,6 @@ func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty err
 		}
 		cr.limit = r.InputOffset() + int64(maxRec) + csvReadAhead
 		rec, err := r.Read()
-		var pe *csv.ParseError
 		switch {
 		case err == io.EOF:
 			if header == nil {
@@ -49,7 +48,13 @@ func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty err
 			b.reject(name, lastLine+1, &schema.FieldError{Field: "csv", Err: schema.Reason(schema.ErrTooLong,
 				"a record longer than %d bytes; the rest of the file is not read", maxRec)})
 			return records, nil
-		case errors.As(err, &pe):
+		case err != nil:
+			// Declared here: errors.As moves pe to the heap, which must not
+			// cost a valid record an allocation.
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return records, fmt.Errorf("read %s: %w", name, err)
+			}
 			line := lastLine + 1
 			if pe.Line > 0 {
 				line, err = int64(pe.StartLine), pe.Err
@@ -63,8 +68,6 @@ func (b *batch) eachCSV(ctx context.Context, f io.Reader, name string, empty err
 				return 0, nil
 			}
 			continue
-		case err != nil:
-			return records, fmt.Errorf("read %s: %w", name, err)
 		}
 		l0, _ := r.FieldPos(0)
 		lEnd, _ := r.FieldPos(len(rec) - 1)
