@@ -194,27 +194,44 @@ type scanFunc func(src any) error
 func (f scanFunc) Scan(src any) error { return f(src) }
 
 // orNil scans a column that may be NULL into *p: nil for NULL.
-func orNil[T any](p **T) scanFunc {
-	return func(src any) error {
-		var n sql.Null[T]
-		err := n.Scan(src)
-		*p = nullPtr(n.V, n.Valid)
-		return err
-	}
+func orNil[T any](p **T) nilScanner[T] { return nilScanner[T]{p} }
+
+// nilScanner is orNil's sql.Scanner: a struct of one pointer, so that
+// passing it to Scan allocates nothing (a closure cost one allocation per
+// nullable column of every row).
+type nilScanner[T any] struct{ p **T }
+
+func (s nilScanner[T]) Scan(src any) error {
+	var n sql.Null[T]
+	err := n.Scan(src)
+	*s.p = nullPtr(n.V, n.Valid)
+	return err
 }
 
 // nullTo scans a column that may be NULL into *p (the zero T for NULL) and,
-// when valid is not nil, whether it was not NULL into *valid.
-func nullTo[T any](p *T, valid *bool) scanFunc {
-	return func(src any) error {
+// when valid is not nil, whether it was not NULL into *valid. Without valid
+// its scanner is a struct of one pointer: passing it to Scan allocates
+// nothing (as orNil's).
+func nullTo[T any](p *T, valid *bool) sql.Scanner {
+	if valid == nil {
+		return zeroScanner[T]{p}
+	}
+	return scanFunc(func(src any) error {
 		var n sql.Null[T]
 		err := n.Scan(src)
-		*p = n.V
-		if valid != nil {
-			*valid = n.Valid
-		}
+		*p, *valid = n.V, n.Valid
 		return err
-	}
+	})
+}
+
+// zeroScanner is nullTo's sql.Scanner without valid.
+type zeroScanner[T any] struct{ p *T }
+
+func (s zeroScanner[T]) Scan(src any) error {
+	var n sql.Null[T]
+	err := n.Scan(src)
+	*s.p = n.V
+	return err
 }
 
 // nullPtr returns &v when valid, else nil.

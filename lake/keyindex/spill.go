@@ -84,9 +84,19 @@ func (s *Spill) Name(n string) (int32, error) {
 
 // compareSeen orders keys by hash, then by source: the input order, since
 // a batch's source indexes and lines only grow.
+// It returns at the first difference (cmp.Or would compute every
+// comparison: the sort of a spilled run took 1.6x as long).
 func compareSeen(x, y Seen) int {
-	return cmp.Or(cmp.Compare(x.Key[0], y.Key[0]), cmp.Compare(x.Key[1], y.Key[1]), cmp.Compare(x.File, y.File),
-		cmp.Compare(x.Line, y.Line))
+	if c := cmp.Compare(x.Key[0], y.Key[0]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Key[1], y.Key[1]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.File, y.File); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.Line, y.Line)
 }
 
 // Run sorts keys and appends them as one run.
@@ -136,7 +146,10 @@ type runHeap []*runReader
 
 func (h runHeap) Len() int { return len(h) }
 func (h runHeap) Less(i, j int) bool {
-	return cmp.Or(compareSeen(h[i].head, h[j].head), cmp.Compare(h[i].idx, h[j].idx)) < 0
+	if c := compareSeen(h[i].head, h[j].head); c != 0 {
+		return c < 0
+	}
+	return h[i].idx < h[j].idx
 }
 func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runReader)) }

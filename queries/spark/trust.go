@@ -58,8 +58,9 @@ func (s *Session) TrustGroundTruth(ctx context.Context) (map[string][]schema.Gro
 	out := map[string][]schema.GroundTruth{}
 	err := s.each(ctx, name, bind(sqlFile(name)), -1, func(r row) {
 		g := schema.GroundTruth{EpisodeID: r.str(0), VerifierSHA256: r.str(1), Pass: r.bool(2)}
-		g.Score, g.Deterministic = opt(r.nullFloat(3)), opt(r.nullBool(5))
+		g.Score = opt(r.nullFloat(3))
 		g.Gates, _ = r.nullStr(4)
+		g.Deterministic = opt(r.nullBool(5)) // after gates: the first bad column is reported
 		out[g.EpisodeID] = append(out[g.EpisodeID], g)
 	})
 	return out, err
