@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -114,7 +115,7 @@ func ClusterBootstrapN(ids []string, k int, stat func(idx []int, out []float64),
 		est[j] = math.NaN()
 	}
 	if len(ids) > 0 {
-		stat(order, est)
+		stat(slices.Clone(order), est) // stat may reorder idx; order must stay the draws' order
 	}
 	R := opts.Resamples
 	var vals []float64

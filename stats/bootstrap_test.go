@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -123,6 +124,28 @@ func TestClusterBootstrapReproducible(t *testing.T) {
 	}
 	if other.Lo == base.Lo && other.Hi == base.Hi {
 		t.Errorf("seeds 7 and 8 gave the same interval %v–%v", base.Lo, base.Hi)
+	}
+}
+
+// stat may reorder the positions it is given (ClusterBootstrap only asks
+// it not to keep them): the estimate's call must not hand it the canonical
+// order the resamples are drawn from, or every draw moves.
+func TestClusterBootstrapStatReordersIdx(t *testing.T) {
+	d := newTaskData(1, 60, 0.2, 0.1).permuted(3) // positions not in id order
+	opts := BootstrapOptions{Seed: 7, Workers: 2}
+	base, err := ClusterBootstrap(d.ids, d.fprA, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ClusterBootstrap(d.ids, func(idx []int) float64 {
+		slices.Sort(idx)
+		return d.fprA(idx)
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(base, got); diff != "" {
+		t.Errorf("a stat that sorts idx changed the interval (-base +got):\n%s", diff)
 	}
 }
 
