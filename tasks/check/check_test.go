@@ -2,6 +2,7 @@ package check
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -364,6 +365,20 @@ func TestEqual(t *testing.T) {
 	for _, c := range cases {
 		if got := equal(c.got, c.want, 0); got != c.eq {
 			t.Errorf("equal(%#v, %#v) = %v, want %v", c.got, c.want, got, c.eq)
+		}
+	}
+}
+
+// TestSheetFormatBeforeRead: a sheet_find on a path of no spreadsheet
+// format reports the format, whether or not the file exists (the file was
+// read first from d0332bc on, so a missing file hid the task's mistake and
+// changed the diagnostic written into gt.json).
+func TestSheetFormatBeforeRead(t *testing.T) {
+	e := env(t)
+	for _, p := range []string{"never.txt", "keep.txt"} {
+		s := Spec{Type: TypeSheetFind, Path: p, Equals: "x"}
+		if _, _, err := evalOne(t.Context(), &s, e); !errors.Is(err, sheet.ErrFormat) {
+			t.Errorf("%s: err = %v, want %v", p, err, sheet.ErrFormat)
 		}
 	}
 }

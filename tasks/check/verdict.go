@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/trustlake/trustlake/schema"
+	"github.com/trustlake/trustlake/tasks/sheet"
 )
 
 // Env says where a check reads its files.
@@ -132,6 +133,10 @@ func evalOne(ctx context.Context, s *Spec, env Env) (bool, any, error) {
 			return evalUnchanged(s, final, init)
 		}
 		return evalNoOtherChanges(s, final, init)
+	case TypeCell, TypeSheetFind: // the format comes from Path: a wrong one is reported before the file is read
+		if _, err := sheet.Format(s.Path); err != nil {
+			return false, nil, err
+		}
 	}
 	// Every other check reads the file at Path.
 	data, err := readFile(final, s.Path)
