@@ -38,8 +38,11 @@ test:
 
 # -count=1: never report a cached pass (an installed part changes nothing
 # go test can see). The Spark tests (TestSpark*) run in test-spark, on one cluster.
+# lake and ingest read through unsafe pointers; -race turns on checkptr, which
+# fails a test on any pointer outside the memory it walks.
 test-go: sandbox-images venv
 	$(GOTEST) $(GOTAGS) -count=1 -timeout 60m -skip '^TestSpark' ./...
+	$(GOTEST) $(GOTAGS) -count=1 -race ./lake ./ingest
 
 # Spark parity tests: one standalone cluster (a master, two 1-core 1g
 # workers and a Spark Connect server, separate JVMs from the pinned pyspark

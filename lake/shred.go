@@ -98,8 +98,9 @@ func shredWrite[T any](sh *shredder, cw []*parquet.ColumnWriter, rows []T) error
 func (col *shredColumn) values(vals []parquet.Value, base unsafe.Pointer, size uintptr) {
 	a, opt := unsafe.Add(base, col.f.offset), col.f.opt
 	for r := range vals {
-		p := a
-		a = unsafe.Add(a, size)
+		// Offset from a each time: advancing a past the last row would
+		// leave a pointer one past the rows, which the collector refuses.
+		p := unsafe.Add(a, uintptr(r)*size)
 		if opt {
 			if p = *(*unsafe.Pointer)(p); p == nil {
 				vals[r] = parquet.Value{}
